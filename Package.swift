@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every Swift target shares: C modules cannot leak into public API, and imports stay explicit.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "variantd",
+    products: [
+        .executable(name: "variantd", targets: ["variantd"]),
+        .library(name: "Variants", targets: ["Variants"]),
+        .library(name: "ThumbHash", targets: ["ThumbHash"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .target(name: "CVipsShims", dependencies: ["CVips"]),
+        .target(name: "CHeifShims", dependencies: ["CHeif"]),
+        .target(name: "ThumbHash", swiftSettings: swiftSettings),
+        .target(
+            name: "Variants",
+            dependencies: ["CVipsShims", "CHeifShims", "ThumbHash"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "VariantdCore", dependencies: ["Variants", "ThumbHash"], swiftSettings: swiftSettings),
+        .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
+        .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "VariantdCoreTests",
+            dependencies: ["VariantdCore", "Variants"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,14 @@
+/// Process exit statuses, following BSD `sysexits.h` where a convention exists.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    /// The command ran and found what it was asked to flag (`batch --strict` met an unreadable picture).
+    case failure = 1
+    /// The command line was wrong (EX_USAGE).
+    case usage = 64
+    /// An input file could not be read (EX_NOINPUT).
+    case noInput = 66
+    /// An internal error (EX_SOFTWARE).
+    case software = 70
+    /// An output could not be written (EX_IOERR).
+    case ioError = 74
+}

@@ -1,0 +1,117 @@
+/// The one error a caller of variantd ever sees: a stable code, the HTTP status it maps to, and a sentence.
+///
+/// It is a value rather than an enum with payloads so that it crosses the process boundary to the decoder
+/// child, the job queue and the wire unchanged (`{"statusCode", "error", "reason"?, "message"}`).
+public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    /// Stable snake_case codes, used on the wire and in logs; never renamed once shipped.
+    public enum Code: String, Sendable, Codable, CaseIterable {
+        case unreadablePicture = "unreadable_picture"
+        case unsupportedMediaType = "unsupported_media_type"
+        case payloadTooLarge = "payload_too_large"
+        case invalidTransform = "invalid_transform"
+        case tooManyVariants = "too_many_variants"
+        case invalidRequest = "invalid_request"
+        case unauthorized = "unauthorized"
+        case notFound = "not_found"
+        case transformBusy = "transform_busy"
+        case internalError = "internal_error"
+
+        /// The HTTP status the daemon answers with.
+        public var statusCode: Int {
+            switch self {
+            case .unreadablePicture: 422
+            case .unsupportedMediaType: 415
+            case .payloadTooLarge: 413
+            case .invalidTransform, .invalidRequest: 400
+            case .tooManyVariants: 429
+            case .unauthorized: 401
+            case .notFound: 404
+            case .transformBusy: 503
+            case .internalError: 500
+            }
+        }
+
+        /// Whether the same input can succeed on a later attempt (the queue retries only these).
+        public var isTransient: Bool {
+            switch self {
+            case .transformBusy, .internalError: true
+            default: false
+            }
+        }
+    }
+
+    /// Why a picture is unreadable, decided by which step failed, never by a C library's message text.
+    public enum Reason: String, Sendable, Codable, CaseIterable {
+        /// The container ends before the data it declares (checked on the bytes, before decoding).
+        case truncated
+        /// The decoder rejected the data.
+        case corrupt
+        /// The bytes are empty.
+        case empty
+        /// The header declares more pixels or a longer side than the limits allow.
+        case tooManyPixels = "too_many_pixels"
+        /// The header declares more frames than the limits allow.
+        case tooManyFrames = "too_many_frames"
+        /// A sub-format we do not decode (12-bit or lossless JPEG, HEIF coded with AVC, JPEG 2000, …).
+        case unsupportedFeature = "unsupported_feature"
+        /// The name or declared type says picture, the bytes are something else.
+        case notAPicture = "not_a_picture"
+        /// The decoder process died (a signal or an abort inside a C library).
+        case decoderCrash = "decoder_crash"
+        /// The decoder process overran its deadline and was killed.
+        case decoderTimeout = "decoder_timeout"
+        /// The file killed decoders before and is refused on sight.
+        case quarantined
+    }
+
+    public var code: Code
+    public var reason: Reason?
+    public var message: String
+
+    public init(_ code: Code, reason: Reason? = nil, _ message: String) {
+        self.code = code
+        self.reason = reason
+        self.message = message
+    }
+
+    public var statusCode: Int { code.statusCode }
+
+    public var description: String {
+        "\(code.statusCode) \(code.rawValue)\(reason.map { " (\($0.rawValue))" } ?? ""): \(message)"
+    }
+
+    // MARK: - Wire form
+
+    private enum CodingKeys: String, CodingKey {
+        case statusCode, error, reason, message
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(Code.self, forKey: .error)
+        reason = try container.decodeIfPresent(Reason.self, forKey: .reason)
+        message = try container.decode(String.self, forKey: .message)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code.statusCode, forKey: .statusCode)
+        try container.encode(code, forKey: .error)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encode(message, forKey: .message)
+    }
+}
+
+// MARK: - Constructors for the common cases
+
+extension VariantsError {
+    /// A picture type we accept whose bytes cannot be made into pixels.
+    public static func unreadable(_ reason: Reason, _ message: String) -> VariantsError {
+        VariantsError(.unreadablePicture, reason: reason, message)
+    }
+
+    /// A bucket declaration problem, located by its field path (`variants.thumb.quality`).
+    public static func invalidTransform(path: String, expected: String, got actual: String) -> VariantsError {
+        VariantsError(.invalidTransform, "\(path): expected \(expected), got \(actual)")
+    }
+}

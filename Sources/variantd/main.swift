@@ -1,0 +1,7 @@
+import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(await CommandLineTool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs everything variantd needs on Debian 12 (run as root). Idempotent: a second run changes nothing.
+#
+# libheif comes from bookworm-backports (1.19): bookworm's own 1.15 fails on photos from current iPhones.
+# The backports entry reuses the URIs of the machine's existing Debian source, so no mirror is named here.
+set -euo pipefail
+
+backports=/etc/apt/sources.list.d/variantd-backports.sources
+stamp=/var/lib/variantd-setup.stamp
+packages=(
+  pkg-config
+  libvips-dev libvips-tools
+  libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
+  libheif-plugin-aomdec libheif-plugin-x265
+  libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql
+)
+
+debian_uris() {
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    awk '/^URIs:/ && !/security/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources
+  else
+    awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list
+  fi
+}
+
+if [ ! -f "$backports" ]; then
+  uris=$(debian_uris)
+  [ -n "$uris" ] || { echo "setup: no Debian source entry found to reuse" >&2; exit 1; }
+  cat >"$backports" <<SRC
+Types: deb
+URIs: $uris
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  rm -f "$stamp"
+fi
+
+heif_version() { dpkg-query -W -f='${Version}' libheif-dev 2>/dev/null || true; }
+
+if [ ! -f "$stamp" ] || ! dpkg -s "${packages[@]}" >/dev/null 2>&1 \
+   || ! dpkg --compare-versions "$(heif_version)" ge 1.19; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq -t bookworm-backports libheif-dev libheif1 libheif-plugin-libde265 \
+    libheif-plugin-dav1d libheif-plugin-aomenc libheif-plugin-aomdec libheif-plugin-x265 >/dev/null
+  apt-get install -y -qq "${packages[@]}" >/dev/null
+  touch "$stamp"
+fi
+
+dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1.19 required" >&2; exit 1; }
