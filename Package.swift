@@ -18,12 +18,13 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
-            dependencies: ["CVipsShims", "CHeifShims", "ThumbHash"],
+            dependencies: ["CVipsShims", "CHeifShims", "CCrypto", "ThumbHash"],
             swiftSettings: swiftSettings
         ),
         .target(name: "VariantdCore", dependencies: ["Variants", "ThumbHash"], swiftSettings: swiftSettings),

@@ -1,0 +1,67 @@
+/*
+ * The part of libheif that Swift sees.
+ *
+ * Why a shim: libheif returns its errors as structs by value whose message may point into the
+ * context, and its security limits are a struct reached through a pointer; both are simpler to
+ * handle once in C. The shim only forwards: every limit arrives from Swift, no defaults live here.
+ */
+#ifndef CHEIF_SHIMS_H
+#define CHEIF_SHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A libheif error, message copied. */
+typedef struct vh_error {
+    int code;       /* enum heif_error_code */
+    int subcode;    /* enum heif_suberror_code */
+    char message[512];
+} vh_error;
+
+typedef struct vh_limits {
+    uint64_t max_pixels;        /* largest primary image, width x height */
+    uint64_t max_memory_block;  /* largest single allocation libheif may make */
+    uint32_t max_items;         /* items in the meta box */
+    uint32_t max_tiles;         /* grid tiles */
+    int threads;                /* decoding threads for grid tiles */
+} vh_limits;
+
+/* What the container says about its primary image; sizes are after irot/imir/clap. */
+typedef struct vh_info {
+    int width;
+    int height;
+    int has_alpha;
+    int bit_depth;           /* luma bits per sample */
+    int top_level_images;    /* images besides thumbnails and auxiliary planes */
+    uint32_t item_type;      /* four-character code of the primary item: 'hvc1', 'av01', 'grid', ... */
+    uint32_t coded_type;     /* four-character code of what is actually coded: a grid's first tile */
+} vh_info;
+
+typedef struct vh_context vh_context;
+
+/* Parses the container from a copy of the bytes; pixels are not decoded. */
+int vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_context **out, vh_info *info,
+            vh_error *error);
+
+void vh_close(vh_context *context);
+
+/* Decoded primary image: 8-bit interleaved RGB or RGBA, rows packed (stride = width * bands). */
+typedef struct vh_pixels {
+    void *data;
+    int width;
+    int height;
+    int bands;
+    const void *icc;     /* ICC profile bytes or NULL; valid until vh_pixels_release */
+    size_t icc_length;
+    void *owner;         /* pass to vh_pixels_release */
+} vh_pixels;
+
+int vh_decode(vh_context *context, vh_pixels *out, vh_error *error);
+
+/* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
+void vh_pixels_release(void *owner);
+
+/* "1.19.7" */
+const char *vh_version(void);
+
+#endif

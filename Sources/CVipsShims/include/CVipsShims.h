@@ -1,0 +1,135 @@
+/*
+ * The whole surface of libvips that Swift sees.
+ *
+ * Why a shim: Swift cannot call C variadic functions (every vips operation takes NULL-terminated
+ * optional arguments) nor function-like macros (VIPS_INIT). Each function here forwards to one
+ * libvips operation with every option passed explicitly; the shim makes no decisions. Errors are
+ * copied into a vv_error the caller owns, so Swift never reads libvips' global error buffer.
+ *
+ * Conventions: functions return 0 on success and -1 on failure with *error filled. Output images
+ * are new references the caller releases with vv_unref; input images are borrowed.
+ */
+#ifndef CVIPS_SHIMS_H
+#define CVIPS_SHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct _VipsImage VipsImage;
+
+/* An error copied out of libvips. */
+typedef struct vv_error {
+    char message[1024];
+} vv_error;
+
+/* Starts libvips once per process: blocks untrusted operations and every loader except the four we
+ * call by name, turns the operation cache off and sets the worker-thread count. */
+int vv_init(const char *program_name, int concurrency, vv_error *error);
+
+/* "8.14.1" */
+const char *vv_version(void);
+
+/* 1 when libvips' content sniffer finds a loader it would run on these bytes (used only by the
+ * start-up self-check on bytes we make, never on user bytes). */
+int vv_generic_loader_reachable(const void *bytes, size_t length);
+
+/* Loaders we call by name; the generic "load anything" entry is never used on user bytes. */
+typedef enum vv_loader {
+    VV_LOADER_JPEG = 0,
+    VV_LOADER_PNG = 1,
+    VV_LOADER_WEBP = 2,
+    VV_LOADER_GIF = 3,
+} vv_loader;
+
+typedef struct vv_load_options {
+    int shrink;      /* JPEG only: shrink-on-load factor 1, 2, 4 or 8 */
+    double scale;    /* WebP only: scale-on-load factor in (0, 1] */
+    int fail_on;     /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
+    int sequential;  /* 1: pixels are read once, top to bottom (less memory) */
+} vv_load_options;
+
+/* Opens an image from a copy of the bytes (header only; pixels are decoded when first needed). */
+int vv_load(vv_loader loader, const void *bytes, size_t length, const vv_load_options *options,
+            VipsImage **out, vv_error *error);
+
+/* What the header says. */
+typedef struct vv_image_info {
+    int width;          /* stored width, before orientation */
+    int height;         /* stored height */
+    int bands;          /* channels, alpha included */
+    int bits;           /* bits per sample: 8, 16, 32 or 64 */
+    int orientation;    /* EXIF orientation 1-8; 1 when absent */
+    int has_alpha;      /* 1 when the last band is alpha */
+    int pages;          /* frames or pages; 1 for a still picture */
+    int interlaced;     /* 1 for progressive JPEG and interlaced PNG/GIF */
+    int has_icc;        /* 1 when an ICC profile is attached */
+    int is_cmyk;        /* 1 when the pixels are CMYK */
+} vv_image_info;
+
+void vv_image_get_info(VipsImage *image, vv_image_info *info);
+
+/* Wraps pixels that someone else owns: 8-bit interleaved, rows packed. release(owner) runs when the
+ * image closes. */
+int vv_image_new_from_pixels(void *pixels, int width, int height, int bands,
+                             void (*release)(void *owner), void *owner, VipsImage **out, vv_error *error);
+
+/* Attaches an ICC profile (copied) so vv_to_srgb can honour it. */
+void vv_image_set_icc(VipsImage *image, const void *profile, size_t length);
+
+/* Applies the EXIF orientation and removes the tag. */
+int vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error);
+
+/* Converts to 8-bit sRGB (3 bands, or 4 with alpha): an embedded ICC profile is honoured, CMYK,
+ * 16-bit and grey are converted, alpha is kept. */
+int vv_to_srgb(VipsImage *in, VipsImage **out, vv_error *error);
+
+/* Resamples by independent horizontal and vertical factors with a Lanczos-3 kernel. */
+int vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error);
+
+/* Rotates by 90, 180 or 270 degrees clockwise. */
+int vv_rotate(VipsImage *in, int degrees, VipsImage **out, vv_error *error);
+
+int vv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out, vv_error *error);
+
+/* Crops to width x height where libvips finds the most interest: 0 entropy, 1 attention. */
+int vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, vv_error *error);
+
+/* Places the image at (left, top) on a width x height canvas of an RGBA colour (0-255). */
+int vv_embed(VipsImage *in, int left, int top, int width, int height, const double rgba[4],
+             VipsImage **out, vv_error *error);
+
+/* Composes alpha onto an RGB colour (0-255) and drops the alpha band. */
+int vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error);
+
+int vv_gaussblur(VipsImage *in, double sigma, VipsImage **out, vv_error *error);
+
+int vv_sharpen(VipsImage *in, double sigma, VipsImage **out, vv_error *error);
+
+/* Decodes every pixel into memory now, so decode errors surface here and later steps reuse them. */
+int vv_materialize(VipsImage *in, VipsImage **out, vv_error *error);
+
+/* Copies the pixels out, 8-bit interleaved; free *bytes with vv_free. */
+int vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error);
+
+typedef enum vv_saver {
+    VV_SAVER_JPEG = 0,
+    VV_SAVER_PNG = 1,
+    VV_SAVER_WEBP = 2,
+} vv_saver;
+
+typedef struct vv_save_options {
+    int quality;     /* 1-100; JPEG and lossy WebP */
+    int effort;      /* WebP 0-6, PNG 1-10 (zlib level 0-9 is effort - 1) */
+    int lossless;    /* WebP only */
+    int progressive; /* JPEG only: 1 for a progressive file */
+} vv_save_options;
+
+/* Encodes with all metadata stripped; free *bytes with vv_free. */
+int vv_save(VipsImage *in, vv_saver saver, const vv_save_options *options, void **bytes, size_t *length,
+            vv_error *error);
+
+void vv_unref(VipsImage *image);
+
+void vv_free(void *bytes);
+
+#endif

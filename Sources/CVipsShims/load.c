@@ -1,0 +1,96 @@
+#include <string.h>
+#include <vips/vips.h>
+
+#include "error.h"
+
+static void
+free_copy(VipsImage *image, gpointer copy)
+{
+    (void) image;
+    g_free(copy);
+}
+
+int
+vv_load(vv_loader loader, const void *bytes, size_t length, const vv_load_options *options,
+        VipsImage **out, vv_error *error)
+{
+    /* The buffer loaders borrow their input; a private copy lives exactly as long as the image. */
+    void *copy = g_memdup2(bytes, length);
+    VipsAccess access = options->sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+    int status;
+
+    switch (loader) {
+    case VV_LOADER_JPEG:
+        status = vips_jpegload_buffer(copy, length, out, "shrink", options->shrink, "fail_on",
+                                      options->fail_on, "access", access, NULL);
+        break;
+    case VV_LOADER_PNG:
+        status = vips_pngload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, NULL);
+        break;
+    case VV_LOADER_WEBP:
+        status = vips_webpload_buffer(copy, length, out, "scale", options->scale, "fail_on",
+                                      options->fail_on, "access", access, NULL);
+        break;
+    case VV_LOADER_GIF:
+        status = vips_gifload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, NULL);
+        break;
+    default:
+        g_free(copy);
+        g_strlcpy(error->message, "unknown loader", sizeof(error->message));
+        return -1;
+    }
+    if (status) {
+        g_free(copy);
+        return vv_fail(error);
+    }
+    g_signal_connect(*out, "postclose", G_CALLBACK(free_copy), copy);
+    return 0;
+}
+
+void
+vv_image_get_info(VipsImage *image, vv_image_info *info)
+{
+    int interlaced = 0;
+    memset(info, 0, sizeof(*info));
+    info->width = image->Xsize;
+    info->height = image->Ysize;
+    info->bands = image->Bands;
+    info->bits = (int) vips_format_sizeof(image->BandFmt) * 8;
+    info->orientation = vips_image_get_orientation(image);
+    info->has_alpha = vips_image_hasalpha(image);
+    info->pages = vips_image_get_n_pages(image);
+    if (vips_image_get_typeof(image, "interlaced") && !vips_image_get_int(image, "interlaced", &interlaced))
+        info->interlaced = interlaced != 0;
+    info->has_icc = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+    info->is_cmyk = image->Type == VIPS_INTERPRETATION_CMYK;
+}
+
+static void
+release_pixels(VipsImage *image, gpointer data)
+{
+    (void) image;
+    void **pair = data;
+    ((void (*)(void *)) pair[0])(pair[1]);
+    g_free(pair);
+}
+
+int
+vv_image_new_from_pixels(void *pixels, int width, int height, int bands, void (*release)(void *owner),
+                         void *owner, VipsImage **out, vv_error *error)
+{
+    size_t length = (size_t) width * (size_t) height * (size_t) bands;
+    if (!(*out = vips_image_new_from_memory(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR)))
+        return vv_fail(error);
+    (*out)->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+    void **pair = g_new(void *, 2);
+    pair[0] = (void *) release;
+    pair[1] = owner;
+    g_signal_connect(*out, "postclose", G_CALLBACK(release_pixels), pair);
+    return 0;
+}
+
+void
+vv_image_set_icc(VipsImage *image, const void *profile, size_t length)
+{
+    vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
+}

@@ -1,0 +1,151 @@
+#include <vips/vips.h>
+
+#include "error.h"
+
+int
+vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error)
+{
+    return vips_autorot(in, out, NULL) ? vv_fail(error) : 0;
+}
+
+/* Honours the embedded (or, for CMYK, the built-in) profile; a profile lcms cannot use falls back to
+ * libvips' own colourspace maths rather than failing the picture. */
+static int
+apply_profile(VipsImage *in, VipsImage **out)
+{
+    if (!vips_image_get_typeof(in, VIPS_META_ICC_NAME) && in->Type != VIPS_INTERPRETATION_CMYK)
+        return -1;
+    if (vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL, "depth", 8,
+                           NULL)) {
+        vips_error_clear();
+        return -1;
+    }
+    return 0;
+}
+
+int
+vv_to_srgb(VipsImage *in, VipsImage **out, vv_error *error)
+{
+    VipsImage *profiled = NULL;
+    VipsImage *converted = NULL;
+    VipsImage *source = apply_profile(in, &profiled) == 0 ? profiled : in;
+
+    if (source->Type == VIPS_INTERPRETATION_sRGB && source->BandFmt == VIPS_FORMAT_UCHAR) {
+        *out = source == profiled ? profiled : (g_object_ref(in), in);
+        return 0;
+    }
+    int status = vips_colourspace(source, &converted, VIPS_INTERPRETATION_sRGB, NULL);
+    if (profiled)
+        g_object_unref(profiled);
+    if (status)
+        return vv_fail(error);
+    if (converted->BandFmt == VIPS_FORMAT_UCHAR) {
+        *out = converted;
+        return 0;
+    }
+    status = vips_cast_uchar(converted, out, NULL);
+    g_object_unref(converted);
+    return status ? vv_fail(error) : 0;
+}
+
+/* Alpha is premultiplied around the resample so transparent pixels do not bleed dark fringes. */
+int
+vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error)
+{
+    if (!vips_image_hasalpha(in))
+        return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL)
+                   ? vv_fail(error) : 0;
+
+    VipsImage *steps[3] = {NULL, NULL, NULL};
+    int status = vips_premultiply(in, &steps[0], NULL)
+                 || vips_resize(steps[0], &steps[1], hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3,
+                                NULL)
+                 || vips_unpremultiply(steps[1], &steps[2], NULL)
+                 || vips_cast_uchar(steps[2], out, NULL);
+    for (int i = 0; i < 3; i++)
+        if (steps[i])
+            g_object_unref(steps[i]);
+    return status ? vv_fail(error) : 0;
+}
+
+int
+vv_rotate(VipsImage *in, int degrees, VipsImage **out, vv_error *error)
+{
+    VipsAngle angle = degrees == 90 ? VIPS_ANGLE_D90 : degrees == 180 ? VIPS_ANGLE_D180 : VIPS_ANGLE_D270;
+    return vips_rot(in, out, angle, NULL) ? vv_fail(error) : 0;
+}
+
+int
+vv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out, vv_error *error)
+{
+    return vips_extract_area(in, out, left, top, width, height, NULL) ? vv_fail(error) : 0;
+}
+
+int
+vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, vv_error *error)
+{
+    VipsInteresting interesting = strategy == 0 ? VIPS_INTERESTING_ENTROPY : VIPS_INTERESTING_ATTENTION;
+    return vips_smartcrop(in, out, width, height, "interesting", interesting, NULL) ? vv_fail(error) : 0;
+}
+
+int
+vv_embed(VipsImage *in, int left, int top, int width, int height, const double rgba[4], VipsImage **out,
+         vv_error *error)
+{
+    VipsImage *with_alpha = NULL;
+    VipsImage *source = in;
+    if (rgba[3] < 255 && !vips_image_hasalpha(in)) {
+        if (vips_addalpha(in, &with_alpha, NULL))
+            return vv_fail(error);
+        source = with_alpha;
+    }
+    int bands = vips_image_hasalpha(source) ? 4 : 3;
+    VipsArrayDouble *background = vips_array_double_new(rgba, bands);
+    int status = vips_embed(source, out, left, top, width, height, "extend", VIPS_EXTEND_BACKGROUND,
+                            "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    if (with_alpha)
+        g_object_unref(with_alpha);
+    return status ? vv_fail(error) : 0;
+}
+
+int
+vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error)
+{
+    VipsArrayDouble *background = vips_array_double_new(rgb, 3);
+    VipsImage *flat = NULL;
+    int status = vips_flatten(in, &flat, "background", background, NULL) || vips_cast_uchar(flat, out, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    if (flat)
+        g_object_unref(flat);
+    return status ? vv_fail(error) : 0;
+}
+
+int
+vv_gaussblur(VipsImage *in, double sigma, VipsImage **out, vv_error *error)
+{
+    return vips_gaussblur(in, out, sigma, NULL) ? vv_fail(error) : 0;
+}
+
+int
+vv_sharpen(VipsImage *in, double sigma, VipsImage **out, vv_error *error)
+{
+    VipsImage *sharp = NULL;
+    int status = vips_sharpen(in, &sharp, "sigma", sigma, NULL) || vips_colourspace(sharp, out,
+                                                                                      VIPS_INTERPRETATION_sRGB, NULL);
+    if (sharp)
+        g_object_unref(sharp);
+    return status ? vv_fail(error) : 0;
+}
+
+int
+vv_materialize(VipsImage *in, VipsImage **out, vv_error *error)
+{
+    return (*out = vips_image_copy_memory(in)) ? 0 : vv_fail(error);
+}
+
+int
+vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error)
+{
+    return (*bytes = vips_image_write_to_memory(in, length)) ? 0 : vv_fail(error);
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Variants
+
+/// `variantd probe FILE…`: one metadata JSON line per file (or its error JSON), for checking files by hand.
+struct ProbeCommand: Subcommand {
+    static let name = "probe"
+    static let abstract = "Print the completion metadata of files, one JSON line each."
+    static let usage = "probe [--bucket <name>] [--content-type <type>] [--in-process] <file> ..."
+    static let details = """
+        ARGUMENTS:
+          <file>                  Files to sniff, probe, decode and measure.
+
+        OPTIONS:
+          --bucket <name>         The bucket name reported in the metadata (default: local).
+          --content-type <type>   The type a client declared, used only when the bytes cannot say.
+          --in-process            Decode in this process instead of a decoder child (a crash in a
+                                  C decoder then ends the command).
+          -h, --help              Show help information.
+
+        Each line is the completion metadata, or {"statusCode", "error", "reason", "message"}. The exit
+        status is 0 when every file was read, unreadable pictures included; 66 when a file is missing.
+        """
+
+    let files: [String]
+    let bucket: String
+    let declaredType: String?
+    let inProcess: Bool
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        bucket = try arguments.option("--bucket") ?? "local"
+        declaredType = try arguments.option("--content-type")
+        inProcess = arguments.flag("--in-process")
+        files = try arguments.positionals()
+        guard !files.isEmpty else { throw UsageError("Missing expected argument '<file>'") }
+    }
+
+    func run() async throws -> ExitStatus {
+        let pool = DecoderPool(.init(executable: Executable.current, size: 1))
+        let pipeline = inProcess ? try Pipeline() : nil
+        var status = ExitStatus.success
+        for file in files {
+            let request = ObjectRequest(bucket: bucket, path: file, declaredContentType: declaredType)
+            let outcome: Result<CompletionMetadata, VariantsError>
+            if let pipeline {
+                var timings = StageTimings()
+                outcome = Result { () throws(VariantsError) in
+                    let bytes = try SourceFile.read(file, maxBytes: pipeline.limits.maxInputBytes)
+                    return try pipeline.process(bytes, request: request, timings: &timings)
+                }
+            } else {
+                let path = URL(fileURLWithPath: file).standardizedFileURL.path
+                outcome = await pool.process(DecodeJob(sourcePath: path, request: request)).outcome
+            }
+            switch outcome {
+            case .success(let metadata):
+                Console.out(try WireJSON.line(metadata))
+            case .failure(let error):
+                if error.code == .notFound { status = .noInput }
+                Console.out(try WireJSON.line(error))
+            }
+        }
+        await pool.shutdown()
+        return status
+    }
+}

@@ -1,0 +1,79 @@
+internal import CHeifShims
+
+/// The one door to libheif: parse a container, say what its primary image is, and decode it.
+///
+/// HEIF decoding can abort the whole process inside libheif 1.19 on some corrupt files, so callers run
+/// it where an abort costs one answer: the decoder child process.
+final class HeifContainer {
+    /// What the container says about its primary image; sizes are after irot, imir and clap.
+    struct Info: Sendable, Equatable {
+        var width: Int
+        var height: Int
+        var hasAlpha: Bool
+        var bitDepth: Int
+        var topLevelImages: Int
+        /// Four-character code of the primary item (`hvc1`, `av01`, `grid`, …).
+        var itemType: String
+        /// Four-character code of what is coded: the first tile's for a grid.
+        var codedType: String
+    }
+
+    struct Limits: Sendable {
+        var maxPixels: Int
+        var maxMemoryBlock: Int
+        var maxItems: Int
+        var maxTiles: Int
+        var threads: Int
+    }
+
+    private let context: OpaquePointer
+    let info: Info
+
+    static var version: String { String(cString: vh_version()) }
+
+    init(bytes: [UInt8], limits: Limits) throws(BackendError) {
+        var raw = vh_limits(
+            max_pixels: UInt64(limits.maxPixels), max_memory_block: UInt64(limits.maxMemoryBlock),
+            max_items: UInt32(limits.maxItems), max_tiles: UInt32(limits.maxTiles), threads: Int32(limits.threads))
+        var out: OpaquePointer?
+        var info = vh_info()
+        var error = vh_error()
+        let status = bytes.withUnsafeBytes { vh_open($0.baseAddress, $0.count, &raw, &out, &info, &error) }
+        guard status == 0, let out else { throw Self.backendError("open", error) }
+        context = out
+        self.info = Info(
+            width: Int(info.width), height: Int(info.height), hasAlpha: info.has_alpha != 0,
+            bitDepth: Int(info.bit_depth), topLevelImages: Int(info.top_level_images),
+            itemType: Self.fourCC(info.item_type), codedType: Self.fourCC(info.coded_type))
+    }
+
+    deinit {
+        vh_close(context)
+    }
+
+    /// Decodes the primary image to 8-bit sRGB-ordered pixels inside a libvips image, without a copy.
+    func decode() throws(BackendError) -> VipsImage {
+        var pixels = vh_pixels()
+        var error = vh_error()
+        guard vh_decode(context, &pixels, &error) == 0, let data = pixels.data, let owner = pixels.owner else {
+            throw Self.backendError("decode", error)
+        }
+        let profile = pixels.icc.map { Array(UnsafeRawBufferPointer(start: $0, count: pixels.icc_length)) }
+        let image = try VipsImage.adopting(
+            pixels: data, width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
+            release: vh_pixels_release, owner: owner)
+        if let profile { image.attachICCProfile(profile) }
+        return image
+    }
+
+    private static func fourCC(_ code: UInt32) -> String {
+        let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: code >> UInt32($0)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func backendError(_ call: String, _ error: vh_error) -> BackendError {
+        var error = error
+        let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return BackendError(call: "heif_\(call)", message: message)
+    }
+}

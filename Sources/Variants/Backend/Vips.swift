@@ -1,0 +1,234 @@
+internal import CVipsShims
+
+/// The one door to libvips: runtime start-up, the image owner, and every operation the pipeline uses.
+enum Vips {
+    /// Starts libvips once per process (idempotent) with the loader allow-list and the cache off.
+    static func start(concurrency: Int = 1) throws(BackendError) {
+        try call("init") { vv_init("variantd", Int32(concurrency), &$0) }
+    }
+
+    static var version: String { String(cString: vv_version()) }
+
+    /// Whether libvips' content sniffer would pick some loader for these bytes; the start-up self-check
+    /// uses it on bytes we make, to prove that blocked formats stay blocked.
+    static func genericLoaderReaches(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { vv_generic_loader_reachable($0.baseAddress, $0.count) != 0 }
+    }
+
+    /// Runs one shim call and turns its failure into a `BackendError` named after the call.
+    fileprivate static func call(_ name: String, _ body: (inout vv_error) -> Int32) throws(BackendError) {
+        var error = vv_error()
+        guard body(&error) == 0 else {
+            let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw BackendError(call: name, message: message)
+        }
+    }
+
+    fileprivate static func image(_ name: String, _ body: (inout OpaquePointer?, inout vv_error) -> Int32)
+        throws(BackendError) -> VipsImage
+    {
+        var out: OpaquePointer?
+        try call(name) { body(&out, &$0) }
+        guard let out else { throw BackendError(call: name, message: "no image returned") }
+        return VipsImage(out)
+    }
+}
+
+/// The loaders we call by name; the generic "load anything" entry is never used on user bytes.
+enum VipsLoader: Sendable {
+    case jpeg, png, webp, gif
+}
+
+/// The encoders libvips runs for us (AVIF goes through libheif).
+enum VipsSaver: Sendable {
+    case jpeg(quality: Int, progressive: Bool)
+    case png(effort: Int)
+    case webp(quality: Int, effort: Int, lossless: Bool)
+}
+
+/// What a libvips header says, before any pixel is decoded.
+struct VipsHeader: Sendable, Equatable {
+    var width: Int
+    var height: Int
+    var bands: Int
+    var bitsPerSample: Int
+    var orientation: Int
+    var hasAlpha: Bool
+    var pages: Int
+    var interlaced: Bool
+    var hasICCProfile: Bool
+    var isCMYK: Bool
+}
+
+/// Owns one libvips image reference; each operation returns a new owner, so a released image cannot be
+/// used by mistake. Lives inside one synchronous job and never crosses tasks.
+final class VipsImage {
+    private let pointer: OpaquePointer
+
+    fileprivate init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        vv_unref(pointer)
+    }
+
+    /// Opens bytes with one named loader: header only until pixels are needed.
+    ///
+    /// - Parameters:
+    ///   - shrink: JPEG shrink-on-load, 1, 2, 4 or 8.
+    ///   - scale: WebP scale-on-load, in (0, 1].
+    ///   - strict: fail on truncation and decoder errors instead of filling the gap with grey.
+    static func load(
+        _ loader: VipsLoader, bytes: [UInt8], shrink: Int = 1, scale: Double = 1, strict: Bool = true
+    ) throws(BackendError) -> VipsImage {
+        let kind: vv_loader =
+            switch loader {
+            case .jpeg: VV_LOADER_JPEG
+            case .png: VV_LOADER_PNG
+            case .webp: VV_LOADER_WEBP
+            case .gif: VV_LOADER_GIF
+            }
+        var options = vv_load_options(
+            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: 1)
+        return try bytes.withUnsafeBytes { buffer in
+            Result { () throws(BackendError) in
+                try Vips.image("load") { out, error in
+                    vv_load(kind, buffer.baseAddress, buffer.count, &options, &out, &error)
+                }
+            }
+        }.get()
+    }
+
+    /// Wraps decoded pixels owned elsewhere; `release(owner)` runs when the image closes, or now on failure.
+    static func adopting(
+        pixels: UnsafeMutableRawPointer, width: Int, height: Int, bands: Int,
+        release: @convention(c) (UnsafeMutableRawPointer?) -> Void, owner: UnsafeMutableRawPointer
+    ) throws(BackendError) -> VipsImage {
+        do {
+            return try Vips.image("new_from_pixels") { out, error in
+                vv_image_new_from_pixels(
+                    pixels, Int32(width), Int32(height), Int32(bands), release, owner, &out, &error)
+            }
+        } catch {
+            release(owner)
+            throw error
+        }
+    }
+
+    var header: VipsHeader {
+        var info = vv_image_info()
+        vv_image_get_info(pointer, &info)
+        return VipsHeader(
+            width: Int(info.width), height: Int(info.height), bands: Int(info.bands),
+            bitsPerSample: Int(info.bits), orientation: Int(info.orientation), hasAlpha: info.has_alpha != 0,
+            pages: Int(info.pages), interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
+            isCMYK: info.is_cmyk != 0)
+    }
+
+    var width: Int { header.width }
+    var height: Int { header.height }
+    var hasAlpha: Bool { header.hasAlpha }
+
+    func attachICCProfile(_ profile: [UInt8]) {
+        profile.withUnsafeBytes { vv_image_set_icc(pointer, $0.baseAddress, $0.count) }
+    }
+
+    // MARK: - Operations
+
+    func autorotated() throws(BackendError) -> VipsImage {
+        try Vips.image("autorotate") { vv_autorotate(pointer, &$0, &$1) }
+    }
+
+    func convertedToSRGB() throws(BackendError) -> VipsImage {
+        try Vips.image("to_srgb") { vv_to_srgb(pointer, &$0, &$1) }
+    }
+
+    func resized(horizontal: Double, vertical: Double) throws(BackendError) -> VipsImage {
+        try Vips.image("resize") { vv_resize(pointer, horizontal, vertical, &$0, &$1) }
+    }
+
+    /// Scales to exactly `width` × `height` (the shim's resize rounds; the factors aim at pixel centres).
+    func resized(toWidth width: Int, height: Int) throws(BackendError) -> VipsImage {
+        let current = header
+        if current.width == width && current.height == height { return self }
+        return try resized(
+            horizontal: Double(width) / Double(current.width), vertical: Double(height) / Double(current.height))
+    }
+
+    func rotated(degrees: Int) throws(BackendError) -> VipsImage {
+        try Vips.image("rotate") { vv_rotate(pointer, Int32(degrees), &$0, &$1) }
+    }
+
+    func cropped(left: Int, top: Int, width: Int, height: Int) throws(BackendError) -> VipsImage {
+        try Vips.image("crop") { vv_crop(pointer, Int32(left), Int32(top), Int32(width), Int32(height), &$0, &$1) }
+    }
+
+    /// Crops where libvips finds most interest: `attention` looks for skin, saturation and edges.
+    func smartCropped(width: Int, height: Int, attention: Bool) throws(BackendError) -> VipsImage {
+        try Vips.image("smartcrop") {
+            vv_smartcrop(pointer, Int32(width), Int32(height), attention ? 1 : 0, &$0, &$1)
+        }
+    }
+
+    func embedded(
+        left: Int, top: Int, width: Int, height: Int, background: (Double, Double, Double, Double)
+    ) throws(BackendError) -> VipsImage {
+        let rgba = [background.0, background.1, background.2, background.3]
+        return try Vips.image("embed") { out, error in
+            vv_embed(pointer, Int32(left), Int32(top), Int32(width), Int32(height), rgba, &out, &error)
+        }
+    }
+
+    func flattened(background: (Double, Double, Double)) throws(BackendError) -> VipsImage {
+        let rgb = [background.0, background.1, background.2]
+        return try Vips.image("flatten") { vv_flatten(pointer, rgb, &$0, &$1) }
+    }
+
+    func blurred(sigma: Double) throws(BackendError) -> VipsImage {
+        try Vips.image("gaussblur") { vv_gaussblur(pointer, sigma, &$0, &$1) }
+    }
+
+    func sharpened(sigma: Double) throws(BackendError) -> VipsImage {
+        try Vips.image("sharpen") { vv_sharpen(pointer, sigma, &$0, &$1) }
+    }
+
+    /// Decodes every pixel now: decode errors surface here, and later steps reuse the pixels.
+    func materialized() throws(BackendError) -> VipsImage {
+        try Vips.image("materialize") { vv_materialize(pointer, &$0, &$1) }
+    }
+
+    /// The pixels, 8-bit interleaved, row after row.
+    func pixelBytes() throws(BackendError) -> [UInt8] {
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        try Vips.call("write_pixels") { vv_write_pixels(pointer, &bytes, &length, &$0) }
+        defer { vv_free(bytes) }
+        return bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+    }
+
+    /// Encodes with every metadata block stripped.
+    func encoded(as saver: VipsSaver) throws(BackendError) -> [UInt8] {
+        var options = vv_save_options()
+        let kind: vv_saver
+        switch saver {
+        case .jpeg(let quality, let progressive):
+            kind = VV_SAVER_JPEG
+            options.quality = Int32(quality)
+            options.progressive = progressive ? 1 : 0
+        case .png(let effort):
+            kind = VV_SAVER_PNG
+            options.effort = Int32(effort)
+        case .webp(let quality, let effort, let lossless):
+            kind = VV_SAVER_WEBP
+            options.quality = Int32(quality)
+            options.effort = Int32(effort)
+            options.lossless = lossless ? 1 : 0
+        }
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        try Vips.call("save") { vv_save(pointer, kind, &options, &bytes, &length, &$0) }
+        defer { vv_free(bytes) }
+        return bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+    }
+}

@@ -1,0 +1,8 @@
+/// The one decode of an object: pixels scaled to what the renditions need, and the picture's true size.
+struct DecodedPicture {
+    /// 8-bit sRGB, oriented, in memory.
+    let image: VipsImage
+    /// The displayed size of the full picture, which `image` may be a reduction of.
+    let width: Int
+    let height: Int
+}

@@ -1,0 +1,135 @@
+/// A picture whose header has been read and checked against the limits; no pixel is decoded yet.
+///
+/// JPEG, PNG, WebP and GIF go through libvips' named loaders; the HEIF family through our libheif shim,
+/// because libvips 8.14's HEIF loader fails on real phone photos that libheif 1.19 itself decodes.
+struct OpenedPicture {
+    private enum Backend {
+        case vips(VipsLoader)
+        case heif(HeifContainer)
+    }
+
+    let type: MediaType
+    let header: PictureHeader
+    private let bytes: [UInt8]
+    private let backend: Backend
+
+    /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
+    private static let heifCodings: Set<String> = ["hvc1", "av01", "iden", "iovl"]
+
+    /// Reads the header and applies the limits.
+    init(bytes: [UInt8], type: MediaType, limits: Limits) throws(VariantsError) {
+        guard !bytes.isEmpty else { throw .unreadable(.empty, "the file is empty") }
+        self.bytes = bytes
+        self.type = type
+        if type.isHEIFFamily {
+            let container = try Self.openHEIF(bytes, limits: limits)
+            backend = .heif(container)
+            let info = container.info
+            header = PictureHeader(
+                storedWidth: info.width, storedHeight: info.height, orientation: 1, hasAlpha: info.hasAlpha,
+                bitDepth: info.bitDepth, frames: max(1, info.topLevelImages), progressive: false)
+        } else {
+            let loader = try Self.loader(for: type)
+            backend = .vips(loader)
+            let image: VipsImage
+            do {
+                image = try VipsImage.load(loader, bytes: bytes)
+            } catch {
+                throw Self.classify(bytes, type, failedStep: "header", error)
+            }
+            let info = image.header
+            header = PictureHeader(
+                storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
+                hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
+                progressive: info.interlaced)
+        }
+        try limits.checkPixels(width: header.storedWidth, height: header.storedHeight)
+        try limits.checkFrames(header.frames)
+    }
+
+    /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
+    /// true displayed size (never larger than it): the one decode every rendition of this object comes from.
+    ///
+    /// The true size is the header's for libvips formats; for HEIF it is what libheif actually decodes,
+    /// which can differ from the primary item's declared `ispe` in unusual files.
+    func decode(target: (_ width: Int, _ height: Int) -> (width: Int, height: Int)) throws(VariantsError)
+        -> DecodedPicture
+    {
+        let quarterTurn = header.orientation >= 5
+        do {
+            let loaded: VipsImage
+            switch backend {
+            case .heif(let container):
+                loaded = try container.decode()
+            case .vips(let loader):
+                let size = target(header.displayedWidth, header.displayedHeight)
+                let storedWidth = quarterTurn ? size.height : size.width
+                let shrink = loader == .jpeg ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
+                let scale = loader == .webp ? Double(storedWidth) / Double(header.storedWidth) : 1
+                loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
+            }
+            let (fullWidth, fullHeight) =
+                type.isHEIFFamily ? (loaded.width, loaded.height) : (header.displayedWidth, header.displayedHeight)
+            let size = target(fullWidth, fullHeight)
+            let (storedWidth, storedHeight) = quarterTurn ? (size.height, size.width) : (size.width, size.height)
+            let image = try loaded.convertedToSRGB()
+                .resized(toWidth: storedWidth, height: storedHeight)
+                .materialized()
+                .autorotated()
+            return DecodedPicture(image: image, width: fullWidth, height: fullHeight)
+        } catch {
+            throw Self.classify(bytes, type, failedStep: "decode", error)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The largest JPEG shrink-on-load factor that still leaves at least `target` pixels across.
+    private static func jpegShrink(from stored: Int, to target: Int) -> Int {
+        [8, 4, 2].first { stored / $0 >= target } ?? 1
+    }
+
+    private static func loader(for type: MediaType) throws(VariantsError) -> VipsLoader {
+        switch type {
+        case .jpeg: return .jpeg
+        case .png: return .png
+        case .webp: return .webp
+        case .gif: return .gif
+        default: throw VariantsError(.unsupportedMediaType, "\(type.mimeType) is not decoded here")
+        }
+    }
+
+    private static func openHEIF(_ bytes: [UInt8], limits: Limits) throws(VariantsError) -> HeifContainer {
+        if ContainerCheck.isTruncated(bytes, as: .heif) {
+            throw .unreadable(.truncated, "a box of the HEIF container runs past the end of the file")
+        }
+        let heifLimits = HeifContainer.Limits(
+            maxPixels: limits.maxPixels, maxMemoryBlock: limits.maxHEIFMemoryBlock, maxItems: limits.maxHEIFItems,
+            maxTiles: limits.maxHEIFItems, threads: limits.decodingThreads)
+        let container: HeifContainer
+        do {
+            container = try HeifContainer(bytes: bytes, limits: heifLimits)
+        } catch {
+            throw .unreadable(.corrupt, "the HEIF container cannot be read (\(error.message))")
+        }
+        let coding = container.info.itemType == "grid" ? container.info.codedType : container.info.itemType
+        guard heifCodings.contains(coding) else {
+            throw .unreadable(.unsupportedFeature, "the primary image is coded as '\(coding)', which is not decoded here")
+        }
+        return container
+    }
+
+    /// Turns a backend failure into the reason the bytes themselves show: an unsupported coding, a
+    /// container cut short, or else corrupt data.
+    private static func classify(
+        _ bytes: [UInt8], _ type: MediaType, failedStep: String, _ error: BackendError
+    ) -> VariantsError {
+        if type == .jpeg, let feature = JPEGStructure(bytes).unsupportedFeature {
+            return .unreadable(.unsupportedFeature, "\(feature) is not decoded here")
+        }
+        if ContainerCheck.isTruncated(bytes, as: type) {
+            return .unreadable(.truncated, "the \(type.mimeType) data ends early (\(error.message))")
+        }
+        return .unreadable(.corrupt, "the \(type.mimeType) \(failedStep) cannot be decoded (\(error.message))")
+    }
+}

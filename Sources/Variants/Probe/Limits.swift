@@ -1,0 +1,49 @@
+/// What the pipeline refuses before decoding a pixel; every default lives here, with its reason.
+public struct Limits: Sendable, Equatable, Codable {
+    /// Largest object read at all, whatever the bucket allows.
+    public var maxInputBytes: Int
+    /// Largest picture, width × height, as its header declares it. The default is sharp's (0x3FFF²): it lets
+    /// a real 200-megapixel phone photo (12240 × 16320) through and stops the 280-megapixel bombs.
+    public var maxPixels: Int
+    /// Most frames or pages a header may declare (we decode the first, but the loader walks them all).
+    public var maxFrames: Int
+    /// Largest single allocation libheif may make: a 200-megapixel RGB decode needs about 600 MB.
+    public var maxHEIFMemoryBlock: Int
+    /// Most items in a HEIF `meta` box; a 200-megapixel grid holds about 800 tiles.
+    public var maxHEIFItems: Int
+    /// Threads libheif may use to decode grid tiles of one picture.
+    public var decodingThreads: Int
+
+    public init(
+        maxInputBytes: Int = 256 << 20, maxPixels: Int = 268_402_689, maxFrames: Int = 1_000,
+        maxHEIFMemoryBlock: Int = 1 << 30, maxHEIFItems: Int = 4_000, decodingThreads: Int = 2
+    ) {
+        self.maxInputBytes = maxInputBytes
+        self.maxPixels = maxPixels
+        self.maxFrames = maxFrames
+        self.maxHEIFMemoryBlock = maxHEIFMemoryBlock
+        self.maxHEIFItems = maxHEIFItems
+        self.decodingThreads = decodingThreads
+    }
+
+    public static let `default` = Limits()
+
+    /// Refuses a declared size over the pixel limit.
+    func checkPixels(width: Int, height: Int) throws(VariantsError) {
+        guard width > 0, height > 0 else {
+            throw .unreadable(.corrupt, "the header declares a \(width)×\(height) picture")
+        }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
+            width <= maxPixels, height <= maxPixels
+        else {
+            throw .unreadable(
+                .tooManyPixels, "the header declares \(width)×\(height) pixels, over the limit of \(maxPixels)")
+        }
+    }
+
+    func checkFrames(_ frames: Int) throws(VariantsError) {
+        guard frames <= maxFrames else {
+            throw .unreadable(.tooManyFrames, "the header declares \(frames) frames, over the limit of \(maxFrames)")
+        }
+    }
+}

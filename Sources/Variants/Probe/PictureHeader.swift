@@ -1,0 +1,17 @@
+/// What a picture's header says, read before any pixel is decoded.
+public struct PictureHeader: Sendable, Equatable, Codable {
+    /// Stored size, before orientation.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    /// EXIF orientation 1–8 for JPEG, PNG and WebP; 1 for HEIF, whose irot/imir libheif applies itself.
+    public var orientation: Int
+    public var hasAlpha: Bool
+    public var bitDepth: Int
+    public var frames: Int
+    /// Progressive JPEG or interlaced PNG: far more memory to decode at a given size.
+    public var progressive: Bool
+
+    /// Orientations 5–8 turn the picture a quarter, swapping its sides.
+    public var displayedWidth: Int { orientation >= 5 ? storedHeight : storedWidth }
+    public var displayedHeight: Int { orientation >= 5 ? storedWidth : storedHeight }
+}

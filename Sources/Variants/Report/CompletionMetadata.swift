@@ -1,0 +1,31 @@
+/// What the storage layer records for an object once it is processed, with its field names.
+///
+/// A non-picture carries only `contentType`, `size` and `checksumSha256`; picture fields are absent, not null.
+public struct CompletionMetadata: Sendable, Codable, Equatable {
+    public var bucket: String
+    public var path: String
+    public var size: Int
+    public var contentType: String
+    public var checksumSha256: String
+    /// Displayed size, after EXIF orientation or HEIF irot/imir/clap.
+    public var width: Int?
+    public var height: Int?
+    public var hasAlpha: Bool?
+    /// Base64 ThumbHash placeholder.
+    public var thumbhash: String?
+
+    public init(
+        bucket: String, path: String, size: Int, contentType: String, checksumSha256: String, width: Int? = nil,
+        height: Int? = nil, hasAlpha: Bool? = nil, thumbhash: String? = nil
+    ) {
+        self.bucket = bucket
+        self.path = path
+        self.size = size
+        self.contentType = contentType
+        self.checksumSha256 = checksumSha256
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
+        self.thumbhash = thumbhash
+    }
+}

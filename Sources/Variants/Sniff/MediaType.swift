@@ -1,0 +1,88 @@
+/// Every type variantd tells apart, spelled as its MIME type.
+public enum MediaType: String, Sendable, Codable, CaseIterable {
+    // Pictures we decode.
+    case jpeg = "image/jpeg"
+    case png = "image/png"
+    case gif = "image/gif"
+    case webp = "image/webp"
+    case heic = "image/heic"
+    case heif = "image/heif"
+    case avif = "image/avif"
+    case heifSequence = "image/heif-sequence"
+    case avifSequence = "image/avif-sequence"
+    // Pictures we never decode.
+    case bmp = "image/bmp"
+    case tiff = "image/tiff"
+    case svg = "image/svg+xml"
+    case jpegXL = "image/jxl"
+    case jpeg2000 = "image/jp2"
+    case icon = "image/x-icon"
+    case photoshop = "image/vnd.adobe.photoshop"
+    // What else a bucket sees every day.
+    case pdf = "application/pdf"
+    case zip = "application/zip"
+    case mp4 = "video/mp4"
+    case quickTime = "video/quicktime"
+    case isoMedia = "application/mp4"
+    case json = "application/json"
+    case text = "text/plain"
+    case csv = "text/csv"
+    case octetStream = "application/octet-stream"
+
+    public var mimeType: String { rawValue }
+
+    /// Claims to be a picture (`image/*`), whether or not we decode it.
+    public var isPicture: Bool { rawValue.hasPrefix("image/") }
+
+    /// A picture type this service turns into pixels; HEIF-family sequences decode their still primary image.
+    public var isDecodable: Bool {
+        switch self {
+        case .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .heifSequence, .avifSequence: true
+        default: false
+        }
+    }
+
+    /// Text whose finer type only a name or a declaration can tell.
+    var isText: Bool { self == .text || self == .csv || self == .json }
+
+    /// Decoded through libheif rather than libvips.
+    var isHEIFFamily: Bool {
+        switch self {
+        case .heic, .heif, .avif, .heifSequence, .avifSequence: true
+        default: false
+        }
+    }
+
+    /// The type a file name's extension suggests, when the bytes cannot say.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "gif": self = .gif
+        case "webp": self = .webp
+        case "heic", "hif": self = .heic
+        case "heif": self = .heif
+        case "avif": self = .avif
+        case "pdf": self = .pdf
+        case "json": self = .json
+        case "txt": self = .text
+        case "csv": self = .csv
+        case "mp4": self = .mp4
+        case "mov": self = .quickTime
+        case "zip": self = .zip
+        default: return nil
+        }
+    }
+
+    /// The type a client declared (`Content-Type`), ignoring parameters and case.
+    public init?(declared: String) {
+        let essence = String(declared.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+        switch essence {
+        case "image/jpg", "image/pjpeg": self = .jpeg
+        case "image/x-png": self = .png
+        default:
+            guard let type = MediaType(rawValue: essence) else { return nil }
+            self = type
+        }
+    }
+}

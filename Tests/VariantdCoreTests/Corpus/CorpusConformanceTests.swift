@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import Variants
+
+@testable import VariantdCore
+
+/// Every row of `../shared/corpus/MANIFEST.tsv`, decoded the way the daemon does it: in decoder children.
+@Suite struct CorpusConformanceTests {
+    /// One pool for every row, so the suite runs as the daemon would, two children at a time.
+    private static let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)))
+
+    /// Rows where libheif 1.19.7 disagrees with the manifest, with the reason. Each must still fail, so a
+    /// library upgrade that fixes it shows up here.
+    private static let knownDeviations: [String: String] = [
+        "conformance/heif/nokia-C021.heic": "libheif 1.19 rejects its iovl overlay ('iref' has double references)"
+    ]
+
+    @Test(
+        .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
+        arguments: Corpus.rows)
+    func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
+        let job = DecodeJob(
+            sourcePath: Corpus.url(row).path, request: ObjectRequest(bucket: "corpus", path: row.path))
+        let outcome = await Self.pool.process(job).outcome
+
+        if let deviation = Self.knownDeviations[row.path] {
+            guard case .failure(let error) = outcome else {
+                Issue.record("now decodes; remove it from the known deviations (\(deviation))")
+                return
+            }
+            #expect(error.code == .unreadablePicture)
+            return
+        }
+        switch (row.decodes, outcome) {
+        case (true, .success(let metadata)):
+            #expect(metadata.contentType == row.sniffedType)
+            #expect(metadata.width == row.width)
+            #expect(metadata.height == row.height)
+            #expect(metadata.thumbhash != nil)
+        case (true, .failure(let error)):
+            Issue.record("expected \(row.width ?? 0)×\(row.height ?? 0), got \(error)")
+        case (false, .success(let metadata)):
+            Issue.record("expected a rejection, got \(metadata.contentType) \(metadata.width ?? 0)×\(metadata.height ?? 0)")
+        case (false, .failure(let error)):
+            #expect([.unreadablePicture, .unsupportedMediaType].contains(error.code), "\(error)")
+            #expect(error.reason != .decoderTimeout, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where the tests find the built `variantd` binary, the repository's samples and the shared corpus.
+enum TestPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let samples = packageRoot.appendingPathComponent("Samples")
+
+    /// `../shared` beside the checkout; absent in a clone made outside this workplace.
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// The `variantd` executable `swift test` built next to the test bundle.
+    static var variantd: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("variantd").path
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+
+@testable import Variants
+
+/// The whole per-object pipeline, in process, on the repository's own samples.
+@Suite struct PipelineTests {
+    private let pipeline: Pipeline
+
+    init() throws {
+        pipeline = try Pipeline()
+    }
+
+    private func process(
+        _ file: String, as path: String? = nil, declared: String? = nil, pipeline: Pipeline? = nil
+    ) throws -> Result<CompletionMetadata, VariantsError> {
+        let bytes = try Samples.bytes(file)
+        var timings = StageTimings()
+        let request = ObjectRequest(bucket: "b", path: path ?? file, declaredContentType: declared)
+        return Result { () throws(VariantsError) in
+            try (pipeline ?? self.pipeline).process(bytes, request: request, timings: &timings)
+        }
+    }
+
+    private func error(_ result: Result<CompletionMetadata, VariantsError>) -> VariantsError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    @Test(arguments: [
+        ("pictures/gradient.jpg", "image/jpeg", 320, 200, false),
+        ("pictures/gradient.webp", "image/webp", 320, 200, false),
+        ("pictures/gradient.gif", "image/gif", 320, 200, false),
+        ("pictures/gradient-alpha.png", "image/png", 320, 200, true),
+        ("pictures/orientation-6.jpg", "image/jpeg", 200, 320, false),
+        ("pictures/rgb-29x100.heif", "image/heic", 29, 100, false),
+        ("pictures/hopper.avif", "image/avif", 128, 128, false),
+    ])
+    func measuresPictures(file: String, type: String, width: Int, height: Int, alpha: Bool) throws {
+        let metadata = try process(file).get()
+        #expect(metadata.contentType == type)
+        #expect(metadata.width == width)
+        #expect(metadata.height == height)
+        #expect(metadata.hasAlpha == alpha)
+        #expect(metadata.checksumSha256.count == 64)
+        #expect(metadata.size == (try Samples.bytes(file)).count)
+        let hash = try #require(metadata.thumbhash)
+        #expect(hash.count >= 8)
+    }
+
+    @Test func checksumIsTheSHA256OfTheBytes() throws {
+        let metadata = try process("other/document.pdf").get()
+        #expect(metadata.checksumSha256 == "93e31154c364805a3ef8c904bc257f5ef77600c31b67d392704cd6e1e9cd0657")
+    }
+
+    @Test func nonPicturesGetNoPictureFields() throws {
+        let pdf = try process("other/document.pdf").get()
+        #expect(pdf.contentType == "application/pdf")
+        #expect(pdf.width == nil && pdf.height == nil && pdf.thumbhash == nil && pdf.hasAlpha == nil)
+        #expect(try process("other/sizes.csv").get().contentType == "text/csv")
+    }
+
+    @Test func truncatedPictureIsUnreadable() throws {
+        let error = try #require(error(try process("pictures/truncated.jpg")))
+        #expect(error.code == .unreadablePicture)
+        #expect(error.reason == .truncated)
+    }
+
+    @Test func nonPictureNamedAsPictureIsUnreadable() throws {
+        let error = try #require(error(try process("other/document.pdf", as: "upload.jpg")))
+        #expect(error.code == .unreadablePicture)
+        #expect(error.reason == .notAPicture)
+        #expect(error.statusCode == 422)
+    }
+
+    @Test func pictureTypesWeNeverDecodeAreUnsupported() throws {
+        var timings = StageTimings()
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0]
+        let result = Result { () throws(VariantsError) in
+            try pipeline.process(tiff, request: ObjectRequest(bucket: "b", path: "x.heic"), timings: &timings)
+        }
+        #expect(error(result)?.code == .unsupportedMediaType)
+    }
+
+    @Test func emptyBytesNamedAsPictureAreUnreadable() throws {
+        var timings = StageTimings()
+        let result = Result { () throws(VariantsError) in
+            try pipeline.process([], request: ObjectRequest(bucket: "b", path: "empty.heic"), timings: &timings)
+        }
+        #expect(error(result)?.reason == .empty)
+    }
+
+    @Test func pixelLimitIsAppliedFromTheHeader() throws {
+        let strict = try Pipeline(limits: Limits(maxPixels: 320 * 199))
+        let error = try #require(error(try process("pictures/gradient.jpg", pipeline: strict)))
+        #expect(error.reason == .tooManyPixels)
+        #expect(try process("pictures/rgb-29x100.heif", pipeline: strict).get().width == 29)
+    }
+
+    @Test func byteLimitIsPayloadTooLarge() throws {
+        let small = try Pipeline(limits: Limits(maxInputBytes: 100))
+        #expect(error(try process("pictures/gradient.jpg", pipeline: small))?.code == .payloadTooLarge)
+    }
+
+    @Test func timingsNameEveryStage() throws {
+        let bytes = try Samples.bytes("pictures/gradient.jpg")
+        var timings = StageTimings()
+        _ = try pipeline.process(bytes, request: ObjectRequest(bucket: "b", path: "g.jpg"), timings: &timings)
+        #expect(Set(timings.seconds.keys) == ["hash", "sniff", "probe", "decode", "thumbhash"])
+    }
+}
