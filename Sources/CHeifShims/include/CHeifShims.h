@@ -61,6 +61,19 @@ int vh_decode(vh_context *context, vh_pixels *out, vh_error *error);
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
 void vh_pixels_release(void *owner);
 
+typedef struct vh_encode_options {
+    int quality;    /* 1-100, libheif's lossy quality */
+    int speed;      /* AV1 encoder speed 0 (slowest, smallest) to 9 (fastest) */
+    int threads;    /* encoder threads */
+} vh_encode_options;
+
+/* Encodes 8-bit interleaved sRGB pixels (3 or 4 bands, rows packed) as a still AVIF with an sRGB nclx
+ * profile and no other metadata; free *bytes with vh_free. */
+int vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_encode_options *options,
+                   void **bytes, size_t *length, vh_error *error);
+
+void vh_free(void *bytes);
+
 /* "1.19.7" */
 const char *vh_version(void);
 

@@ -71,9 +71,30 @@ final class HeifContainer {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func backendError(_ call: String, _ error: vh_error) -> BackendError {
+    fileprivate static func backendError(_ call: String, _ error: vh_error) -> BackendError {
         var error = error
         let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return BackendError(call: "heif_\(call)", message: message)
+    }
+}
+
+/// AVIF output through libheif and aom (libvips 8.14's HEIF saver fails against libheif 1.19).
+enum HeifEncoder {
+    /// Encodes 8-bit sRGB pixels (3 or 4 bands, rows packed) as a still AVIF without metadata.
+    ///
+    /// - Parameter speed: aom's speed, 0 (slowest, smallest) to 9 (fastest).
+    static func avif(
+        pixels: [UInt8], width: Int, height: Int, bands: Int, quality: Int, speed: Int, threads: Int
+    ) throws(BackendError) -> [UInt8] {
+        var options = vh_encode_options(quality: Int32(quality), speed: Int32(speed), threads: Int32(threads))
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        var error = vh_error()
+        let status = pixels.withUnsafeBytes {
+            vh_encode_avif($0.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes, &length, &error)
+        }
+        defer { vh_free(bytes) }
+        guard status == 0, let bytes else { throw HeifContainer.backendError("encode_avif", error) }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The few POSIX file calls Foundation does not offer with the guarantees we need: a rename that replaces
+/// atomically, and durable writes (file and directory fsync).
+enum FileSystem {
+    /// Writes `bytes` to a new file and flushes it to disk.
+    static func writeDurably(_ bytes: [UInt8], to path: String) throws(BackendError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("open", path) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw failure("write", path) }
+            offset += written
+        }
+        guard fsync(descriptor) == 0 else { throw failure("fsync", path) }
+    }
+
+    /// Moves `source` over `destination` in one step: readers see the old file or the new one, never half.
+    static func replace(_ destination: String, with source: String) throws(BackendError) {
+        guard rename(source, destination) == 0 else { throw failure("rename", destination) }
+    }
+
+    /// Makes a directory's entries (a rename into it) durable.
+    static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// The path with every symbolic link resolved, or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static var processID: Int32 { getpid() }
+
+    private static func failure(_ call: String, _ path: String) -> BackendError {
+        BackendError(call: call, message: "\(path): \(String(cString: strerror(errno)))")
+    }
+}

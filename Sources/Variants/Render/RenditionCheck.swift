@@ -1,0 +1,55 @@
+/// Reads an encoded rendition back before it is reported: it must sniff as its format and have the
+/// planned size. A mismatch is our bug, never the input's, so it fails loudly as an internal error.
+enum RenditionCheck {
+    static func verify(_ output: Renderer.Output, plan: RenderPlan) throws(VariantsError) {
+        let expected = mediaType(of: output.format)
+        let sniffed = Sniffer.sniff(output.bytes.prefix(Sniffer.prefixLength))
+        guard sniffed == expected else {
+            throw VariantsError(
+                .internalError, "a \(expected.mimeType) rendition sniffs as \(sniffed?.mimeType ?? "nothing")")
+        }
+        let size: (width: Int, height: Int)
+        do {
+            size = try readSize(output.bytes, type: expected)
+        } catch {
+            throw VariantsError(.internalError, "a \(expected.mimeType) rendition cannot be read back: \(error)")
+        }
+        guard size == (plan.outputWidth, plan.outputHeight) else {
+            throw VariantsError(
+                .internalError,
+                "a rendition is \(size.width)×\(size.height), planned \(plan.outputWidth)×\(plan.outputHeight)")
+        }
+    }
+
+    static func mediaType(of format: OutputFormat) -> MediaType {
+        switch format {
+        case .jpeg, .original: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .avif: .avif
+        }
+    }
+
+    private static func readSize(_ bytes: [UInt8], type: MediaType) throws(BackendError) -> (width: Int, height: Int) {
+        switch type {
+        case .avif:
+            let info = try HeifContainer(bytes: bytes, limits: verificationLimits).info
+            return (info.width, info.height)
+        case .png:
+            return size(of: try VipsImage.load(.png, bytes: bytes))
+        case .webp:
+            return size(of: try VipsImage.load(.webp, bytes: bytes))
+        default:
+            return size(of: try VipsImage.load(.jpeg, bytes: bytes))
+        }
+    }
+
+    private static func size(of image: VipsImage) -> (width: Int, height: Int) {
+        let header = image.header
+        return (header.width, header.height)
+    }
+
+    /// Our own renditions are at most 4096 pixels a side.
+    private static let verificationLimits = HeifContainer.Limits(
+        maxPixels: 4096 * 4096, maxMemoryBlock: 256 << 20, maxItems: 100, maxTiles: 100, threads: 1)
+}
