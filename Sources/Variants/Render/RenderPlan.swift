@@ -97,7 +97,10 @@ public struct RenderPlan: Sendable, Equatable {
     /// The size the rotated `width`×`height` source is scaled to.
     private static func resize(width: Int, height: Int, spec: VariantSpec) -> (width: Int, height: Int) {
         /// The side scaled to exactly its target; the other follows the aspect ratio.
-        enum Governing { case width(Int), height(Int) }
+        enum Governing {
+            case width(Int)
+            case height(Int)
+        }
         let governing: Governing
         switch (spec.width, spec.height) {
         case (let boxWidth?, let boxHeight?):

@@ -50,9 +50,15 @@ private struct JSONReader {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         default: return .number(try number())
         }
     }
@@ -177,17 +183,14 @@ private struct JSONReader {
         try expect(UInt8(ascii: "u"))
         let escapeStart = offset - 2
         var scalar = try hexQuad()
+        let unpaired = JSONSyntaxError(offset: escapeStart, found: "unpaired surrogate")
         if (0xD800..<0xDC00).contains(scalar) {
-            try literal("\\u")
+            guard skip(UInt8(ascii: "\\")), skip(UInt8(ascii: "u")) else { throw unpaired }
             let low = try hexQuad()
-            guard (0xDC00..<0xE000).contains(low) else {
-                throw JSONSyntaxError(offset: escapeStart, found: "unpaired surrogate")
-            }
+            guard (0xDC00..<0xE000).contains(low) else { throw unpaired }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         }
-        guard let unicode = UnicodeScalar(scalar) else {
-            throw JSONSyntaxError(offset: escapeStart, found: "unpaired surrogate")
-        }
+        guard let unicode = UnicodeScalar(scalar) else { throw unpaired }
         utf8.append(contentsOf: String(unicode).utf8)
     }
 

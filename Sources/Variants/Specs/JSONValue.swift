@@ -12,7 +12,7 @@ enum JSONValue {
     case object([(key: String, value: JSONValue)])
 
     /// The value as compact JSON, cut to `limit` characters, for the "got …" part of an error message.
-    func quoted(limit: Int = 40) -> String {
+    func quoted(limit: Int = 80) -> String {
         let text = compactJSON
         return text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
