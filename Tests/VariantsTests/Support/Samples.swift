@@ -1,0 +1,16 @@
+import Foundation
+
+/// The repository's `Samples/` folder, found from this file's path so the tests run from any directory.
+enum Samples {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // VariantsTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+        .appendingPathComponent("Samples")
+
+    /// The bytes of `Samples/buckets/<name>`.
+    static func bucket(_ name: String) throws -> Data {
+        try Data(contentsOf: root.appendingPathComponent("buckets").appendingPathComponent(name))
+    }
+}
