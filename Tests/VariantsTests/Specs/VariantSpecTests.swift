@@ -95,6 +95,16 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
         #expect(Set(all).count == all.count)
     }
 
+    /// JPEG flattens alpha onto the background, and `original` may turn out to be JPEG.
+    @Test(arguments: [
+        (OutputFormat.jpeg, true), (.original, true), (.png, false), (.webp, false), (.avif, false),
+    ])
+    func backgroundMattersOnlyWhenOutputMayBeJPEG(format: OutputFormat, matters: Bool) throws {
+        let plain = #""width": 20, "height": 20, "fit": "inside", "format": "\#(format.rawValue)""#
+        let black = try canonical(plain + #", "background": [0, 0, 0]"#)
+        #expect((try canonical(plain) != black) == matters)
+    }
+
     @Test func backgroundMattersForContainEvenInPNG() throws {
         let plain = #""width": 20, "height": 20, "fit": "contain", "format": "png""#
         #expect(try canonical(plain) != canonical(plain + #", "background": [0, 0, 0, 0]"#))
