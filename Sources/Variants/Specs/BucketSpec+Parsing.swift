@@ -133,7 +133,9 @@ extension BucketSpec {
         var channels: [UInt8] = []
         switch field.value {
         case .array:
-            for component in try field.elements() {
+            let components = try field.elements()
+            guard (3...4).contains(components.count) else { throw field.failure(expected: rule) }
+            for component in components {
                 channels.append(UInt8(try component.integer(in: 0...255)))
             }
         case .string(let text) where text.hasPrefix("#"):
@@ -147,7 +149,6 @@ extension BucketSpec {
             }
         default: throw field.failure(expected: rule)
         }
-        guard channels.count == 3 || channels.count == 4 else { throw field.failure(expected: rule) }
         let alpha = channels.count == 4 ? channels[3] : 255
         return Colour(red: channels[0], green: channels[1], blue: channels[2], alpha: alpha)
     }

@@ -73,6 +73,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
         (##""width": 1, "background": "#ｆｆｆ""##, backgroundRule + ##", got "#ｆｆｆ""##),
         (#""width": 1, "background": [1, 2]"#, backgroundRule + ", got [1,2]"),
         (#""width": 1, "background": [1, 2, 3, 4, 5]"#, backgroundRule + ", got [1,2,3,4,5]"),
+        (#""width": 1, "background": [1, 2, 3, 4, 500]"#, backgroundRule + ", got [1,2,3,4,500]"),
         (#""width": 1, "background": 255"#, backgroundRule + ", got 255"),
         (
             #""width": 1, "background": [256, 0, 0]"#,
