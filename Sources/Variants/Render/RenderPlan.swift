@@ -1,0 +1,188 @@
+/// The geometry and format decisions for rendering one variant from one source, made without touching pixels.
+///
+/// The backend executes it in order: rotate by `rotation`, resize to `resizeWidth`×`resizeHeight`, apply
+/// `framing`, flatten onto `flattenOnto` if set, then encode as `format` at `quality`. Fits follow sharp's
+/// documented semantics, including its centring (crops round the offset up, letterboxes round it down).
+/// With `withoutEnlargement`, nothing is scaled above 1: `cover` then crops min(box, resized) on each axis
+/// and `contain` still letterboxes into the full box, as sharp's embed does.
+public struct RenderPlan: Sendable, Equatable {
+    /// What turns the resized image into the output.
+    public enum Framing: Sendable, Equatable {
+        /// The resized image is the output.
+        case none
+        /// Keep this rectangle of the resized image (`cover` at a compass position).
+        case crop(x: Int, y: Int, width: Int, height: Int)
+        /// Keep a `width`×`height` rectangle of the resized image wherever `interest` finds the subject.
+        case smartCrop(width: Int, height: Int, interest: Interest)
+        /// Place the resized image at (`x`, `y`) on a `width`×`height` canvas of `background` (`contain`).
+        case embed(width: Int, height: Int, x: Int, y: Int, background: Colour)
+    }
+
+    /// How a smart crop chooses its rectangle; the raw values are libvips' `VipsInteresting` nicknames.
+    public enum Interest: String, Sendable, Equatable, Hashable {
+        case entropy
+        case attention
+    }
+
+    /// Applied to the displayed (EXIF-oriented) source before resizing; the box applies to the rotated image.
+    public let rotation: Rotation
+    /// The rotated source is scaled to exactly this size (the aspect ratio changes only for `fill`).
+    ///
+    /// A backend that resizes before rotating (cheaper) resizes to this size with the sides exchanged
+    /// whenever `rotation.swapsSides`.
+    public let resizeWidth: Int
+    public let resizeHeight: Int
+    public let framing: Framing
+    public let outputWidth: Int
+    public let outputHeight: Int
+    /// Never `.original`: that is resolved here from the source (see `init`).
+    public let format: OutputFormat
+    /// The encoder's quality, declared or the format's default; `nil` for PNG.
+    public let quality: Int?
+    /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
+    public let flattenOnto: Colour?
+    /// Resized size over rotated source size, the larger of the two axes: the decoder may shrink on load
+    /// by up to the largest `scale` any variant of the bucket needs without losing detail any variant uses.
+    public let scale: Double
+
+    /// Plans one variant for a source of the given displayed size.
+    ///
+    /// `original` resolves to the source's format when it is JPEG, PNG, WebP or AVIF; other sources (HEIC,
+    /// GIF: pass `nil`) become PNG when they have alpha and JPEG when they do not.
+    ///
+    /// Every size in the plan is at least 1 for any source size. Sizes grow without bound only when enlarging
+    /// is allowed: `outside` on a 1×65535 source at width 4096 plans a 4096×268431360 output, which the
+    /// caller's pixel limit must refuse.
+    ///
+    /// - Parameters:
+    ///   - sourceWidth: The width after EXIF orientation, at least 1.
+    ///   - sourceHeight: The height after EXIF orientation, at least 1.
+    public init(
+        sourceWidth: Int, sourceHeight: Int, spec: VariantSpec, sourceHasAlpha: Bool,
+        sourceFormat: OutputFormat?
+    ) {
+        precondition(sourceWidth > 0 && sourceHeight > 0, "a decoded source has at least one pixel")
+        let swapped = spec.rotation.swapsSides
+        let width = swapped ? sourceHeight : sourceWidth
+        let height = swapped ? sourceWidth : sourceHeight
+        let resized = Self.resize(width: width, height: height, spec: spec)
+        let framing = Self.framing(resizedWidth: resized.width, resizedHeight: resized.height, spec: spec)
+        let output: (width: Int, height: Int) =
+            switch framing {
+            case .none: resized
+            case .crop(_, _, let width, let height), .smartCrop(let width, let height, _),
+                .embed(let width, let height, _, _, _):
+                (width, height)
+            }
+        let format = Self.format(of: spec, sourceFormat: sourceFormat, sourceHasAlpha: sourceHasAlpha)
+        precondition(format != .original && [resized, output].allSatisfy { $0.width > 0 && $0.height > 0 })
+
+        var alphaToFlatten = sourceHasAlpha
+        if case .embed(_, _, _, _, let background) = framing, background.alpha < 255 { alphaToFlatten = true }
+
+        rotation = spec.rotation
+        resizeWidth = resized.width
+        resizeHeight = resized.height
+        self.framing = framing
+        outputWidth = output.width
+        outputHeight = output.height
+        self.format = format
+        quality = format == .png ? nil : spec.quality ?? format.defaultQuality
+        flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
+        scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))
+    }
+
+    // MARK: - Steps
+
+    /// The size the rotated `width`×`height` source is scaled to.
+    private static func resize(width: Int, height: Int, spec: VariantSpec) -> (width: Int, height: Int) {
+        /// The side scaled to exactly its target; the other follows the aspect ratio.
+        enum Governing {
+            case width(Int)
+            case height(Int)
+        }
+        let governing: Governing
+        switch (spec.width, spec.height) {
+        case (let boxWidth?, let boxHeight?):
+            let widthGoverns: Bool
+            let widthRatio = Double(boxWidth) / Double(width)
+            let heightRatio = Double(boxHeight) / Double(height)
+            switch spec.fit {
+            case .fill where spec.withoutEnlargement: return (min(boxWidth, width), min(boxHeight, height))
+            case .fill: return (boxWidth, boxHeight)
+            case .cover, .outside: widthGoverns = widthRatio >= heightRatio
+            case .contain, .inside: widthGoverns = widthRatio <= heightRatio
+            }
+            governing = widthGoverns ? .width(boxWidth) : .height(boxHeight)
+        case (let boxWidth?, nil): governing = .width(boxWidth)
+        case (nil, let boxHeight?): governing = .height(boxHeight)
+        case (nil, nil): preconditionFailure("a variant declares a width or a height")
+        }
+        switch governing {
+        case .width(let target):
+            if spec.withoutEnlargement && target >= width { return (width, height) }
+            return (target, derivedSide(height, times: target, over: width))
+        case .height(let target):
+            if spec.withoutEnlargement && target >= height { return (width, height) }
+            return (derivedSide(width, times: target, over: height), target)
+        }
+    }
+
+    /// `side × numerator / denominator`, rounded half up as JavaScript does, at least 1.
+    ///
+    /// The product is formed before dividing, so a result that is exactly half a pixel rounds up reliably;
+    /// it saturates at `Int32.max` so that an absurd source cannot trap the conversion.
+    private static func derivedSide(_ side: Int, times numerator: Int, over denominator: Int) -> Int {
+        let exact = Double(side) * Double(numerator) / Double(denominator)
+        return max(1, Int(min(exact.rounded(.toNearestOrAwayFromZero), Double(Int32.max))))
+    }
+
+    private static func framing(resizedWidth: Int, resizedHeight: Int, spec: VariantSpec) -> Framing {
+        guard let boxWidth = spec.width, let boxHeight = spec.height else { return .none }
+        switch spec.fit {
+        case .cover:
+            let width = min(boxWidth, resizedWidth)
+            let height = min(boxHeight, resizedHeight)
+            guard (width, height) != (resizedWidth, resizedHeight) else { return .none }
+            if let interest = Interest(rawValue: spec.position.rawValue) {
+                return .smartCrop(width: width, height: height, interest: interest)
+            }
+            let slackX = resizedWidth - width
+            let slackY = resizedHeight - height
+            let (x, y) = gravityOffset(spec.position, slackX: slackX, slackY: slackY)
+            return .crop(x: x, y: y, width: width, height: height)
+        case .contain:
+            guard (boxWidth, boxHeight) != (resizedWidth, resizedHeight) else { return .none }
+            let x = (boxWidth - resizedWidth) / 2
+            let y = (boxHeight - resizedHeight) / 2
+            return .embed(width: boxWidth, height: boxHeight, x: x, y: y, background: spec.background)
+        case .fill, .inside, .outside:
+            return .none
+        }
+    }
+
+    /// Where a crop starts when `slackX`/`slackY` pixels must go, as sharp's `CalculateCrop` places it.
+    private static func gravityOffset(_ position: Position, slackX: Int, slackY: Int) -> (x: Int, y: Int) {
+        let middleX = (slackX + 1) / 2
+        let middleY = (slackY + 1) / 2
+        return switch position {
+        case .north: (middleX, 0)
+        case .northeast: (slackX, 0)
+        case .east: (slackX, middleY)
+        case .southeast: (slackX, slackY)
+        case .south: (middleX, slackY)
+        case .southwest: (0, slackY)
+        case .west: (0, middleY)
+        case .northwest: (0, 0)
+        case .centre, .entropy, .attention: (middleX, middleY)
+        }
+    }
+
+    private static func format(
+        of spec: VariantSpec, sourceFormat: OutputFormat?, sourceHasAlpha: Bool
+    ) -> OutputFormat {
+        guard spec.format == .original else { return spec.format }
+        if let sourceFormat, sourceFormat != .original { return sourceFormat }
+        return sourceHasAlpha ? .png : .jpeg
+    }
+}

@@ -1,0 +1,155 @@
+extension BucketSpec {
+    /// Reads a bucket declaration, checking every rule once so that nothing downstream has to.
+    ///
+    /// The declaration is a JSON object with `name`, and optionally `fileSizeLimit`, `allowedMimeTypes` and
+    /// `variants` (an object of variant name to settings); `docs/BucketDeclaration.md` lists every field.
+    /// Unknown keys and keys given twice are errors, so a typo cannot silently fall back to a default;
+    /// `null` reads as an absent optional field.
+    ///
+    /// - Parameter json: The declaration's UTF-8 text (`Data`, `[UInt8]` or a string's `utf8` view).
+    /// - Throws: `400 invalid_transform` naming the first offending field, what it must be and what it was
+    ///   (`variants.thumb.quality: expected integer in 1…100, got 0`); `429 too_many_variants` over
+    ///   `maximumVariants`.
+    public init(parsing json: some Collection<UInt8>) throws(VariantsError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: json)
+        } catch {
+            let found = "\(error.found) at byte \(error.offset)"
+            throw .invalidTransform(path: "declaration", expected: "JSON", got: found)
+        }
+        let root = DeclarationField(path: "", value: document)
+        let bucket = try root.object(knownKeys: ["name", "fileSizeLimit", "allowedMimeTypes", "variants"])
+        guard let name = bucket["name"] else {
+            throw .invalidTransform(path: "name", expected: Self.bucketNameRule, got: "nothing")
+        }
+        var allowedMimeTypes: [MimePattern] = []
+        for element in try bucket["allowedMimeTypes"]?.elements() ?? [] {
+            allowedMimeTypes.append(try Self.mimePattern(element))
+        }
+        self.init(
+            name: try Self.bucketName(name),
+            fileSizeLimit: try bucket["fileSizeLimit"]?.integer(in: 1...Int.max),
+            allowedMimeTypes: allowedMimeTypes,
+            variants: try bucket["variants"].map(Self.variants) ?? []
+        )
+    }
+
+    // MARK: - Bucket fields
+
+    private static let bucketNameRule =
+        "bucket name of 1…63 characters from a-z 0-9 . _ -, starting with a letter or digit, without .."
+
+    private static func bucketName(_ field: DeclarationField) throws(VariantsError) -> String {
+        let name = try field.string()
+        let alphanumerics = Set("abcdefghijklmnopqrstuvwxyz0123456789")
+        guard (1...63).contains(name.count), let first = name.first, alphanumerics.contains(first),
+            name.allSatisfy({ alphanumerics.contains($0) || "._-".contains($0) }), !name.contains("..")
+        else { throw field.failure(expected: bucketNameRule) }
+        return name
+    }
+
+    /// `type/subtype`, `type/*` or `*/*`, each part an RFC 6838 restricted name, stored in lower case.
+    private static func mimePattern(_ field: DeclarationField) throws(VariantsError) -> MimePattern {
+        let parts = try field.string().lowercased().split(separator: "/", omittingEmptySubsequences: false)
+        let symbols = Set("!#$&^_.+-")
+        func isRestrictedName(_ part: Substring) -> Bool {
+            guard (1...127).contains(part.count), let first = part.first, first.isASCII,
+                first.isLetter || first.isNumber
+            else { return false }
+            return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || symbols.contains($0)) }
+        }
+        switch (parts.count == 2 ? parts[0] : "", parts.count == 2 ? parts[1] : "") {
+        case ("*", "*"): return .any
+        case (let type, "*") where isRestrictedName(type): return .anySubtype(of: String(type))
+        case (let type, let subtype) where isRestrictedName(type) && isRestrictedName(subtype):
+            return .exact(type + "/" + subtype)
+        default: throw field.failure(expected: "media type such as image/png, image/* or */*")
+        }
+    }
+
+    private static func variants(_ field: DeclarationField) throws(VariantsError) -> [VariantSpec] {
+        let members = try field.members()
+        guard members.count <= maximumVariants else {
+            let message = "\(field.path): expected at most \(maximumVariants) variants, got \(members.count)"
+            throw VariantsError(.tooManyVariants, message)
+        }
+        var variants: [VariantSpec] = []
+        for (name, settings) in members {
+            guard (1...64).contains(name.count), name.unicodeScalars.allSatisfy(variantNameScalars.contains)
+            else {
+                let rule = "variant name of 1…64 characters from A-Z a-z 0-9 _ -"
+                throw field.failure(expected: rule, got: JSONValue.quote(name))
+            }
+            variants.append(try variant(named: name, settings))
+        }
+        return variants
+    }
+
+    private static let variantNameScalars = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".unicodeScalars)
+
+    // MARK: - Variant fields
+
+    private static func variant(
+        named name: String, _ field: DeclarationField
+    ) throws(VariantsError) -> VariantSpec {
+        let settings = try field.object(knownKeys: [
+            "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
+            "background", "withoutEnlargement",
+        ])
+        let side = 1...VariantSpec.maximumSide
+        let width = try settings["width"]?.integer(in: side, clamping: true)
+        let height = try settings["height"]?.integer(in: side, clamping: true)
+        guard width != nil || height != nil else {
+            throw field.failure(expected: "width or height", got: "neither")
+        }
+        return VariantSpec(
+            name: name,
+            width: width,
+            height: height,
+            fit: try settings["fit"]?.oneOf(Fit.self),
+            position: try settings["position"]?.oneOf(Position.self, aliases: Position.aliases) ?? .centre,
+            format: try settings["format"]?.oneOf(OutputFormat.self) ?? .jpeg,
+            quality: try settings["quality"]?.integer(in: 1...100),
+            blur: try settings["blur"]?.number(in: 0...20) ?? 0,
+            sharpen: try settings["sharpen"]?.number(in: 0...10) ?? 0,
+            rotation: try settings["rotate"].map(rotation) ?? .d0,
+            background: try settings["background"].map(colour) ?? .white,
+            withoutEnlargement: try settings["withoutEnlargement"]?.bool() ?? true
+        )
+    }
+
+    /// Quarter turns only for now: other angles would need a canvas and a fill colour.
+    private static func rotation(_ field: DeclarationField) throws(VariantsError) -> Rotation {
+        guard let degrees = try? field.integer(in: -360...360),
+            let rotation = Rotation(rawValue: (degrees % 360 + 360) % 360)
+        else { throw field.failure(expected: "multiple of 90 in -360…360") }
+        return rotation
+    }
+
+    private static func colour(_ field: DeclarationField) throws(VariantsError) -> Colour {
+        let rule = "colour as #rgb, #rrggbb, #rrggbbaa, [r, g, b] or [r, g, b, a]"
+        var channels: [UInt8] = []
+        switch field.value {
+        case .array:
+            let components = try field.elements()
+            guard (3...4).contains(components.count) else { throw field.failure(expected: rule) }
+            for component in components {
+                channels.append(UInt8(try component.integer(in: 0...255)))
+            }
+        case .string(let text) where text.hasPrefix("#"):
+            let digits = text.dropFirst().compactMap { $0.isASCII ? $0.hexDigitValue.map(UInt8.init) : nil }
+            guard digits.count == text.count - 1 else { throw field.failure(expected: rule) }
+            switch digits.count {
+            case 3: channels = digits.map { $0 * 17 }
+            case 6, 8:
+                channels = stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+            default: throw field.failure(expected: rule)
+            }
+        default: throw field.failure(expected: rule)
+        }
+        let alpha = channels.count == 4 ? channels[3] : 255
+        return Colour(red: channels[0], green: channels[1], blue: channels[2], alpha: alpha)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A bucket's declaration: which uploads it accepts and which variants every accepted picture gets.
+///
+/// Made only by parsing (`BucketSpec(parsing:)`) or taken as `BucketSpec.default`, so its contents are valid.
+///
+/// ```swift
+/// let bucket = try BucketSpec(parsing: declarationBytes)
+/// guard bucket.allows(contentType: "image/png") else { … }
+/// for variant in bucket.variants { print(variant.name, variant.canonicalJSON) }
+/// ```
+public struct BucketSpec: Sendable, Equatable {
+    /// 1…63 characters of `a-z 0-9 . _ -`, starting with a letter or digit, with no `..`.
+    public let name: String
+    /// The largest upload in bytes; `nil` for no limit of the bucket's own.
+    public let fileSizeLimit: Int?
+    /// The media types the bucket accepts, as declared; empty accepts every type.
+    public let allowedMimeTypes: [MimePattern]
+    /// Sorted by name, so iteration, logs and metadata come out the same way every time.
+    public let variants: [VariantSpec]
+
+    init(name: String, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern], variants: [VariantSpec]) {
+        self.name = name
+        self.fileSizeLimit = fileSizeLimit
+        self.allowedMimeTypes = allowedMimeTypes
+        self.variants = variants.sorted { $0.name < $1.name }
+    }
+
+    /// More variants than this is `429 too_many_variants`: each one is rendered inside the upload request.
+    public static let maximumVariants = 50
+
+    /// The variant declared under `name`, if any.
+    public func variant(named name: String) -> VariantSpec? {
+        variants.first { $0.name == name }
+    }
+
+    /// Whether an upload with this `Content-Type` may go into the bucket.
+    ///
+    /// Parameters (`; charset=…`) and case are ignored, as media types compare case-insensitively.
+    public func allows(contentType: String) -> Bool {
+        guard !allowedMimeTypes.isEmpty else { return true }
+        let bare = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return allowedMimeTypes.contains { $0.matches(bare) }
+    }
+}

@@ -1,0 +1,40 @@
+extension VariantSpec {
+    /// The variant's effective settings as sorted-key, whitespace-free JSON, without its name.
+    ///
+    /// The store keys renditions by a hash of this text, so it must change exactly when the rendering
+    /// would: defaults are filled in (`quality` for a fixed format, `fit`, `position`), equivalent spellings
+    /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
+    /// left out — `fit` when one side is declared, `position` unless cropping by `cover`, `background`
+    /// unless letterboxing or possibly flattening into JPEG, `quality` for PNG. An undeclared side is `null`.
+    public var canonicalJSON: String {
+        let boxed = width != nil && height != nil
+        var members: [(String, String)] = [
+            ("blur", Self.canonicalNumber(blur)),
+            ("format", JSONValue.quote(format.rawValue)),
+            ("height", height.map(String.init) ?? "null"),
+            ("rotate", String(rotation.rawValue)),
+            ("sharpen", Self.canonicalNumber(sharpen)),
+            ("width", width.map(String.init) ?? "null"),
+            ("withoutEnlargement", String(withoutEnlargement)),
+        ]
+        if boxed {
+            members.append(("fit", JSONValue.quote(fit.rawValue)))
+        }
+        if boxed && fit == .cover {
+            members.append(("position", JSONValue.quote(position.rawValue)))
+        }
+        if (boxed && fit == .contain) || format == .jpeg || format == .original {
+            members.append(("background", JSONValue.quote(background.hexString)))
+        }
+        if let quality = quality ?? format.defaultQuality, format != .png {
+            members.append(("quality", String(quality)))
+        }
+        let sorted = members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        return "{" + sorted.map { JSONValue.quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    /// Whole numbers without a fraction (`2`, not `2.0`); others in Swift's shortest round-tripping form.
+    private static func canonicalNumber(_ value: Double) -> String {
+        value.rounded(.towardZero) == value ? String(Int(value)) : String(value)
+    }
+}

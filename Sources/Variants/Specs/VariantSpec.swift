@@ -1,0 +1,52 @@
+/// One named rendition a bucket declares, already validated: every value here is one the renderer accepts.
+///
+/// Only `BucketSpec(parsing:)` makes these, so a `VariantSpec` in hand never needs checking again.
+/// Fields hold what was declared with defaults filled in; `RenderPlan` decides what they mean for a source.
+public struct VariantSpec: Sendable, Equatable, Hashable {
+    /// 1…64 characters of `A-Z a-z 0-9 _ -`; safe in a URL query and a file name.
+    public let name: String
+    /// The box's width in 1…4096 (larger declarations clamp); `nil` derives it from the aspect ratio.
+    public let width: Int?
+    /// The box's height in 1…4096 (larger declarations clamp); `nil` derives it from the aspect ratio.
+    public let height: Int?
+    /// Defaults to `cover` when both sides are declared and `inside` otherwise, as in sharp.
+    public let fit: Fit
+    /// Used by `cover` only.
+    public let position: Position
+    public let format: OutputFormat
+    /// As declared, in 1…100; `nil` means the output format's `defaultQuality`.
+    public let quality: Int?
+    /// Gaussian blur sigma in 0…20; 0 is none.
+    public let blur: Double
+    /// Sharpening sigma in 0…10; 0 is none.
+    public let sharpen: Double
+    public let rotation: Rotation
+    /// The letterbox colour of `contain` and what alpha is flattened onto for JPEG.
+    public let background: Colour
+    /// Never scale a picture up; smaller sources keep their size.
+    public let withoutEnlargement: Bool
+
+    init(
+        name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
+        format: OutputFormat = .jpeg, quality: Int? = nil, blur: Double = 0, sharpen: Double = 0,
+        rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true
+    ) {
+        precondition(width != nil || height != nil, "a variant needs a width or a height")
+        precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
+        self.name = name
+        self.width = width
+        self.height = height
+        self.fit = fit ?? (width != nil && height != nil ? .cover : .inside)
+        self.position = position
+        self.format = format
+        self.quality = quality
+        self.blur = blur
+        self.sharpen = sharpen
+        self.rotation = rotation
+        self.background = background
+        self.withoutEnlargement = withoutEnlargement
+    }
+
+    /// The largest box side a declaration can ask for; anything larger clamps to it.
+    public static let maximumSide = 4096
+}
