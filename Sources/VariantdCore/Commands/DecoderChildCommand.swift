@@ -34,23 +34,28 @@ struct DecoderChildCommand: Subcommand {
         let pipeline = try Pipeline(limits: limits)
         while let line = readLine() {
             var timings = StageTimings()
-            let outcome: Result<CompletionMetadata, VariantsError>
-            do {
-                let job = try WireJSON.decode(DecodeJob.self, from: line.utf8)
-                let bytes = try timings.measure("read") { () throws(VariantsError) in
-                    try SourceFile.read(job.sourcePath, maxBytes: limits.maxInputBytes)
-                }
-                outcome = Result { () throws(VariantsError) in
-                    try pipeline.process(bytes, request: job.request, timings: &timings)
-                }
-            } catch let error as VariantsError {
-                outcome = .failure(error)
-            } catch {
-                outcome = .failure(VariantsError(.invalidRequest, "the job line is not valid: \(error)"))
-            }
+            let outcome = Result { () throws(VariantsError) in try process(line, with: pipeline, timings: &timings) }
             let answer = try WireJSON.encode(DecodeAnswer(outcome, timings: timings))
             ChildConfinement.write(answer + [0x0A], to: answers)
         }
         return .success
+    }
+
+    private func process(_ line: String, with pipeline: Pipeline, timings: inout StageTimings)
+        throws(VariantsError) -> CompletionMetadata
+    {
+        let job: DecodeJob
+        do {
+            job = try WireJSON.decode(DecodeJob.self, from: line.utf8)
+        } catch {
+            throw VariantsError(.invalidRequest, "the job line is not valid: \(error)")
+        }
+        var pipeline = pipeline
+        pipeline.store = try job.storeRoot.map { root throws(VariantsError) in try RenditionStore(root: root) }
+        let bucket = try job.bucketDeclaration.map { text throws(VariantsError) in try BucketSpec(parsing: text.utf8) }
+        let bytes = try timings.measure("read") { () throws(VariantsError) in
+            try SourceFile.read(job.sourcePath, maxBytes: limits.maxInputBytes)
+        }
+        return try pipeline.process(bytes, request: job.request, bucket: bucket, timings: &timings)
     }
 }

@@ -5,13 +5,18 @@ import Variants
 struct ProbeCommand: Subcommand {
     static let name = "probe"
     static let abstract = "Print the completion metadata of files, one JSON line each."
-    static let usage = "probe [--bucket <name>] [--content-type <type>] [--in-process] <file> ..."
+    static let usage =
+        "probe [--bucket <name>] [--declaration <file>] [--out <dir>] [--content-type <type>] [--in-process] <file> ..."
     static let details = """
         ARGUMENTS:
           <file>                  Files to sniff, probe, decode and measure.
 
         OPTIONS:
-          --bucket <name>         The bucket name reported in the metadata (default: local).
+          --bucket <name>         The bucket name reported in the metadata (default: local, or the
+                                  declaration's name).
+          --declaration <file>    A bucket declaration (JSON): its policy applies and its variants are
+                                  rendered and checked.
+          --out <dir>             Keep the renditions in this rendition store (default: not kept).
           --content-type <type>   The type a client declared, used only when the bytes cannot say.
           --in-process            Decode in this process instead of a decoder child (a crash in a
                                   C decoder then ends the command).
@@ -23,11 +28,16 @@ struct ProbeCommand: Subcommand {
 
     let files: [String]
     let bucket: String
+    let declaration: (text: String, spec: BucketSpec)?
+    let storeRoot: String?
     let declaredType: String?
     let inProcess: Bool
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
-        bucket = try arguments.option("--bucket") ?? "local"
+        let name = try arguments.option("--bucket")
+        declaration = try arguments.option("--declaration").map { path throws(UsageError) in try BucketDeclarationFile.read(path) }
+        bucket = name ?? declaration?.spec.name ?? "local"
+        storeRoot = try arguments.option("--out")
         declaredType = try arguments.option("--content-type")
         inProcess = arguments.flag("--in-process")
         files = try arguments.positionals()
@@ -36,7 +46,7 @@ struct ProbeCommand: Subcommand {
 
     func run() async throws -> ExitStatus {
         let pool = DecoderPool(.init(executable: Executable.current, size: 1))
-        let pipeline = inProcess ? try Pipeline() : nil
+        let pipeline = try inProcess ? Pipeline(store: storeRoot.map { try RenditionStore(root: $0) }) : nil
         var status = ExitStatus.success
         for file in files {
             let request = ObjectRequest(bucket: bucket, path: file, declaredContentType: declaredType)
@@ -45,11 +55,13 @@ struct ProbeCommand: Subcommand {
                 var timings = StageTimings()
                 outcome = Result { () throws(VariantsError) in
                     let bytes = try SourceFile.read(file, maxBytes: pipeline.limits.maxInputBytes)
-                    return try pipeline.process(bytes, request: request, timings: &timings)
+                    return try pipeline.process(bytes, request: request, bucket: declaration?.spec, timings: &timings)
                 }
             } else {
                 let path = URL(fileURLWithPath: file).standardizedFileURL.path
-                outcome = await pool.process(DecodeJob(sourcePath: path, request: request)).outcome
+                let job = DecodeJob(
+                    sourcePath: path, request: request, bucketDeclaration: declaration?.text, storeRoot: storeRoot)
+                outcome = await pool.process(job).outcome
             }
             switch outcome {
             case .success(let metadata):

@@ -37,6 +37,8 @@ final class ChildProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    var processID: Int32 { process.processIdentifier }
+
     /// Sends one line and waits for one line back, until the deadline.
     func exchange(_ line: [UInt8], deadline: ContinuousClock.Instant) throws(Failure) -> [UInt8] {
         do {

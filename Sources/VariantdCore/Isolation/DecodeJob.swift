@@ -5,10 +5,16 @@ public struct DecodeJob: Sendable, Codable, Equatable {
     /// Absolute path of the stored bytes, already confined to the store root by the parent.
     public var sourcePath: String
     public var request: ObjectRequest
+    /// The bucket's declaration text, already validated by the parent; nil renders no variant.
+    public var bucketDeclaration: String?
+    /// The rendition store's root; nil renders and checks variants without keeping them.
+    public var storeRoot: String?
 
-    public init(sourcePath: String, request: ObjectRequest) {
+    public init(sourcePath: String, request: ObjectRequest, bucketDeclaration: String? = nil, storeRoot: String? = nil) {
         self.sourcePath = sourcePath
         self.request = request
+        self.bucketDeclaration = bucketDeclaration
+        self.storeRoot = storeRoot
     }
 }
 

@@ -99,32 +99,36 @@ final class DecoderSlot: @unchecked Sendable {
 
     func run(_ job: DecodeJob, configuration: DecoderPool.Configuration) -> DecoderPool.Answer {
         let started = ContinuousClock.now
-        var timings = StageTimings()
+        var processID: Int32?
         do {
             let child = try current(configuration)
+            processID = child.processID
             jobs += 1
-            let line = try WireJSON.encode(job)
-            let reply = try child.exchange(line, deadline: started + configuration.deadline)
+            let reply = try child.exchange(try WireJSON.encode(job), deadline: started + configuration.deadline)
             let answer = try WireJSON.decode(DecodeAnswer.self, from: reply)
             if jobs >= configuration.jobsPerChild { stop() }
             return DecoderPool.Answer(outcome: answer.outcome, timings: answer.timings)
-        } catch ChildProcess.Failure.timedOut {
-            child = nil
-            timings.add("decode", started.duration(to: .now))
-            return DecoderPool.Answer(
-                outcome: .failure(.unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")),
-                timings: timings)
-        } catch ChildProcess.Failure.died(let signal, let status) {
-            child = nil
-            let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
-            return DecoderPool.Answer(
-                outcome: .failure(.unreadable(.decoderCrash, "the decoder process died (\(how)) on this file")),
-                timings: timings)
         } catch {
             child = nil
-            return DecoderPool.Answer(
-                outcome: .failure(VariantsError(.internalError, "the decoder process failed: \(error)")),
-                timings: timings)
+            if let processID, let root = job.storeRoot {
+                (try? RenditionStore(root: root))?.removeLeftovers(of: processID)
+            }
+            var timings = StageTimings()
+            timings.add("decode", started.duration(to: .now))
+            return DecoderPool.Answer(outcome: .failure(Self.failure(error, configuration)), timings: timings)
+        }
+    }
+
+    /// What a child's failure means for the object it was working on.
+    private static func failure(_ error: any Error, _ configuration: DecoderPool.Configuration) -> VariantsError {
+        switch error {
+        case ChildProcess.Failure.timedOut:
+            return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")
+        case ChildProcess.Failure.died(let signal, let status):
+            let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
+            return .unreadable(.decoderCrash, "the decoder process died (\(how)) on this file")
+        default:
+            return VariantsError(.internalError, "the decoder process failed: \(error)")
         }
     }
 

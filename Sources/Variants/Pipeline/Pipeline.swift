@@ -1,27 +1,32 @@
-/// The work done on one stored object: hash, sniff, probe, decode, measure — or a typed error.
+/// The work done on one stored object: hash, sniff, probe, decode, measure, render every declared variant
+/// from that one decode, write — or a typed error, with nothing written.
 ///
 /// Runs synchronously on the calling thread; callers that face hostile input run it in a decoder child
 /// process, because a C decoder can abort the process it runs in.
 public struct Pipeline: Sendable {
     public var limits: Limits
+    /// Where renditions are written; without one they are rendered and checked but not kept.
+    public var store: RenditionStore?
 
     /// Starts libvips (once per process).
-    public init(limits: Limits = .default) throws(VariantsError) {
+    public init(limits: Limits = .default, store: RenditionStore? = nil) throws(VariantsError) {
         do {
             try Vips.start()
         } catch {
             throw VariantsError(.internalError, "libvips did not start: \(error.message)")
         }
         self.limits = limits
+        self.store = store
     }
 
-    /// Processes the bytes of one object.
-    public func process(_ bytes: [UInt8], request: ObjectRequest, timings: inout StageTimings)
-        throws(VariantsError) -> CompletionMetadata
-    {
-        guard bytes.count <= limits.maxInputBytes else {
-            throw VariantsError(
-                .payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
+    /// Processes the bytes of one object for a bucket; without a bucket nothing is refused by policy and
+    /// no variant is rendered.
+    public func process(
+        _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec? = nil, timings: inout StageTimings
+    ) throws(VariantsError) -> CompletionMetadata {
+        let byteLimit = min(limits.maxInputBytes, bucket?.fileSizeLimit ?? .max)
+        guard bytes.count <= byteLimit else {
+            throw VariantsError(.payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(byteLimit)")
         }
         let checksum = timings.measure("hash") { SHA256.hex(bytes) }
         let (type, sniffed) = timings.measure("sniff") {
@@ -29,6 +34,9 @@ public struct Pipeline: Sendable {
             let type = Sniffer.resolve(
                 sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
             return (type, sniffed)
+        }
+        if let bucket, !bucket.allows(contentType: type.mimeType) {
+            throw VariantsError(.unsupportedMediaType, "bucket '\(bucket.name)' does not take \(type.mimeType)")
         }
         var metadata = CompletionMetadata(
             bucket: request.bucket, path: request.path, size: bytes.count, contentType: type.mimeType,
@@ -47,8 +55,16 @@ public struct Pipeline: Sendable {
         let picture = try timings.measure("probe") { () throws(VariantsError) in
             try OpenedPicture(bytes: bytes, type: type, limits: limits)
         }
+        var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
         let decoded = try timings.measure("decode") { () throws(VariantsError) in
-            try picture.decode { width, height in ThumbHashRendition.size(width: width, height: height) }
+            try picture.decode { width, height in
+                plans = (bucket?.variants ?? []).map {
+                    ($0, RenderPlan(
+                        sourceWidth: width, sourceHeight: height, spec: $0, sourceHasAlpha: picture.header.hasAlpha,
+                        sourceFormat: OutputFormat(keeping: type)))
+                }
+                return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
+            }
         }
         metadata.width = decoded.width
         metadata.height = decoded.height
@@ -60,7 +76,20 @@ public struct Pipeline: Sendable {
                 throw VariantsError(.internalError, "the placeholder could not be computed (\(error))")
             }
         }
+        if !plans.isEmpty {
+            try renderVariants(plans, from: decoded.image, checksum: checksum, into: &metadata, timings: &timings)
+        }
         return metadata
+    }
+
+    /// The size of the one decode: large enough for the biggest rendition and the ThumbHash, never larger
+    /// than the picture (enlarging variants grow from the full-size decode).
+    static func baseSize(width: Int, height: Int, plans: [RenderPlan]) -> (width: Int, height: Int) {
+        let placeholder = ThumbHashRendition.size(width: width, height: height)
+        let placeholderScale = max(Double(placeholder.width) / Double(width), Double(placeholder.height) / Double(height))
+        let scale = min(1, plans.map(\.scale).reduce(placeholderScale, max))
+        func side(_ length: Int) -> Int { min(length, max(1, Int((Double(length) * scale).rounded(.up)))) }
+        return (side(width), side(height))
     }
 
     /// A picture type we never decode is refused as unsupported; a non-picture named or declared as a

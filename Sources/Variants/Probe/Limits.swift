@@ -41,6 +41,15 @@ public struct Limits: Sendable, Equatable, Codable {
         }
     }
 
+    /// Refuses a rendition the plan would make larger than the pixel limit (an enlarging `outside` or
+    /// `cover` on an extreme aspect ratio).
+    func checkRendition(_ name: String, width: Int, height: Int) throws(VariantsError) {
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels else {
+            throw .unreadable(
+                .tooManyPixels, "variant '\(name)' would be \(width)×\(height) pixels, over the limit of \(maxPixels)")
+        }
+    }
+
     func checkFrames(_ frames: Int) throws(VariantsError) {
         guard frames <= maxFrames else {
             throw .unreadable(.tooManyFrames, "the header declares \(frames) frames, over the limit of \(maxFrames)")

@@ -18,7 +18,8 @@ enum Renderer {
     /// zlib level 6 (effort 7 of 1…10): libpng's default trade-off.
     static let pngEffort = 7
 
-    static func render(_ plan: RenderPlan, spec: VariantSpec, from base: VipsImage) throws(BackendError) -> Output {
+    /// Applies the plan's geometry and filters; the result is materialised so its cost is measured here.
+    static func prepare(_ plan: RenderPlan, spec: VariantSpec, from base: VipsImage) throws(BackendError) -> VipsImage {
         var image = base
         if plan.rotation != .d0 { image = try image.rotated(degrees: plan.rotation.rawValue) }
         image = try image.resized(toWidth: plan.resizeWidth, height: plan.resizeHeight)
@@ -40,11 +41,16 @@ enum Renderer {
         if let colour = plan.flattenOnto, image.hasAlpha {
             image = try image.flattened(background: (Double(colour.red), Double(colour.green), Double(colour.blue)))
         }
-        let header = image.header
-        return Output(bytes: try encode(image, plan: plan), width: header.width, height: header.height, format: plan.format)
+        return try image.materialized()
     }
 
-    private static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> [UInt8] {
+    /// Encodes a prepared image in the plan's format, every metadata block stripped.
+    static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> Output {
+        let header = image.header
+        return Output(bytes: try bytes(of: image, plan: plan), width: header.width, height: header.height, format: plan.format)
+    }
+
+    private static func bytes(of image: VipsImage, plan: RenderPlan) throws(BackendError) -> [UInt8] {
         let quality = plan.quality ?? 100
         switch plan.format {
         case .jpeg, .original:

@@ -1,16 +1,15 @@
 /// Reads an encoded rendition back before it is reported: it must sniff as its format and have the
 /// planned size. A mismatch is our bug, never the input's, so it fails loudly as an internal error.
 enum RenditionCheck {
-    static func verify(_ output: Renderer.Output, plan: RenderPlan) throws(VariantsError) {
-        let expected = mediaType(of: output.format)
-        let sniffed = Sniffer.sniff(output.bytes.prefix(Sniffer.prefixLength))
+    static func verify(_ bytes: [UInt8], as expected: MediaType, plan: RenderPlan) throws(VariantsError) {
+        let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
         guard sniffed == expected else {
             throw VariantsError(
                 .internalError, "a \(expected.mimeType) rendition sniffs as \(sniffed?.mimeType ?? "nothing")")
         }
         let size: (width: Int, height: Int)
         do {
-            size = try readSize(output.bytes, type: expected)
+            size = try readSize(bytes, type: expected)
         } catch {
             throw VariantsError(.internalError, "a \(expected.mimeType) rendition cannot be read back: \(error)")
         }

@@ -13,6 +13,10 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     public var hasAlpha: Bool?
     /// Base64 ThumbHash placeholder.
     public var thumbhash: String?
+    /// Variant name → the path the storage API hands to clients: `/v1/files/<bucket>/<path>?variant=<name>`.
+    public var variants: [String: String]?
+    /// Variant name → the rendition written for it.
+    public var renditions: [String: Rendition]?
 
     public init(
         bucket: String, path: String, size: Int, contentType: String, checksumSha256: String, width: Int? = nil,

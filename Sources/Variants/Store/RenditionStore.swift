@@ -22,7 +22,7 @@ public struct RenditionStore: Sendable {
     }
 
     /// The path of a rendition relative to the root.
-    public func relativePath(sourceChecksum: String, specKey: String, fileExtension: String) -> String {
+    public static func relativePath(sourceChecksum: String, specKey: String, fileExtension: String) -> String {
         "\(sourceChecksum.prefix(2))/\(sourceChecksum)/\(specKey).\(fileExtension)"
     }
 
@@ -72,3 +72,4 @@ public struct RenditionStore: Sendable {
         }
     }
 }
+

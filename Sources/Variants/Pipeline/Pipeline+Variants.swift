@@ -1,0 +1,51 @@
+extension Pipeline {
+    /// Renders, checks and writes every planned variant. Every rendition is encoded in memory first and the
+    /// files are written only when all succeeded, so a failing encoder leaves nothing behind.
+    func renderVariants(
+        _ plans: [(spec: VariantSpec, plan: RenderPlan)], from base: VipsImage, checksum: String,
+        into metadata: inout CompletionMetadata, timings: inout StageTimings
+    ) throws(VariantsError) {
+        var variants: [String: String] = [:]
+        var renditions: [String: Rendition] = [:]
+        var pending: [(relativePath: String, bytes: [UInt8])] = []
+        for (spec, plan) in plans {
+            try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
+            try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
+            let type = RenditionCheck.mediaType(of: plan.format)
+            let key = RenditionStore.relativePath(
+                sourceChecksum: checksum, specKey: String(SHA256.hex(Array(spec.canonicalJSON.utf8)).prefix(16)),
+                fileExtension: plan.format.fileExtension)
+            let bytes: [UInt8]
+            if let stored = store?.existing(key), (try? RenditionCheck.verify(stored, as: type, plan: plan)) != nil {
+                bytes = stored
+            } else {
+                let output = try render(spec, plan: plan, from: base, timings: &timings)
+                try RenditionCheck.verify(output.bytes, as: type, plan: plan)
+                bytes = output.bytes
+                pending.append((key, bytes))
+            }
+            variants[spec.name] = "/v1/files/\(metadata.bucket)/\(metadata.path)?variant=\(spec.name)"
+            renditions[spec.name] = Rendition(
+                width: plan.outputWidth, height: plan.outputHeight, contentType: type.mimeType, size: bytes.count,
+                checksumSha256: SHA256.hex(bytes), key: key)
+        }
+        if let store {
+            try timings.measure("write") { () throws(VariantsError) in try store.write(pending) }
+        }
+        metadata.variants = variants
+        metadata.renditions = renditions
+    }
+
+    private func render(
+        _ spec: VariantSpec, plan: RenderPlan, from base: VipsImage, timings: inout StageTimings
+    ) throws(VariantsError) -> Renderer.Output {
+        do {
+            let image = try timings.measure("render") { () throws(BackendError) in
+                try Renderer.prepare(plan, spec: spec, from: base)
+            }
+            return try timings.measure("encode") { () throws(BackendError) in try Renderer.encode(image, plan: plan) }
+        } catch {
+            throw VariantsError(.internalError, "variant '\(spec.name)' could not be rendered (\(error))")
+        }
+    }
+}
