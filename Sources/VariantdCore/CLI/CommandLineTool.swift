@@ -23,7 +23,7 @@ public enum CommandLineTool {
             Console.out(overview)
             return .success
         case "--version":
-            Console.out("variantd 0.1.0")
+            Console.out(VersionReport.text)
             return .success
         case "help":
             guard let name = words.first else {

@@ -1,0 +1,11 @@
+/// The C libraries this build runs on and the formats it reads and writes, for `--version` and metrics.
+public enum BuildInfo {
+    public static var libvipsVersion: String { Vips.version }
+    public static var libheifVersion: String { HeifContainer.version }
+
+    /// Media types turned into pixels.
+    public static let decodes: [MediaType] = MediaType.allCases.filter(\.isDecodable)
+
+    /// Formats renditions are written in.
+    public static let encodes: [OutputFormat] = [.jpeg, .png, .webp, .avif]
+}
