@@ -16,10 +16,6 @@ vv_save(VipsImage *in, vv_saver saver, const vv_save_options *options, void **by
         status = vips_pngsave_buffer(in, bytes, length, "compression", options->effort > 0 ? options->effort - 1 : 6,
                                      "strip", TRUE, NULL);
         break;
-    case VV_SAVER_WEBP:
-        status = vips_webpsave_buffer(in, bytes, length, "Q", options->quality, "lossless", options->lossless,
-                                      "effort", options->effort, "strip", TRUE, NULL);
-        break;
     default:
         g_strlcpy(error->message, "unknown saver", sizeof(error->message));
         return -1;

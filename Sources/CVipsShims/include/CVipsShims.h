@@ -111,17 +111,16 @@ int vv_materialize(VipsImage *in, VipsImage **out, vv_error *error);
 /* Copies the pixels out, 8-bit interleaved; free *bytes with vv_free. */
 int vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error);
 
+/* WebP goes through libwebp directly: libvips 8.14's saver writes EXIF even when told to strip. */
 typedef enum vv_saver {
     VV_SAVER_JPEG = 0,
     VV_SAVER_PNG = 1,
-    VV_SAVER_WEBP = 2,
 } vv_saver;
 
 typedef struct vv_save_options {
-    int quality;     /* 1-100; JPEG and lossy WebP */
-    int effort;      /* WebP 0-6, PNG 1-10 (zlib level 0-9 is effort - 1) */
-    int lossless;    /* WebP only */
-    int progressive; /* JPEG only: 1 for a progressive file */
+    int quality;     /* JPEG: 1-100 */
+    int effort;      /* PNG: 1-10 (zlib level effort - 1) */
+    int progressive; /* JPEG: 1 for a progressive file */
 } vv_save_options;
 
 /* Encodes with all metadata stripped; free *bytes with vv_free. */

@@ -39,11 +39,10 @@ enum VipsLoader: Sendable {
     case jpeg, png, webp, gif
 }
 
-/// The encoders libvips runs for us (AVIF goes through libheif).
+/// The encoders libvips runs for us (WebP goes through libwebp, AVIF through libheif).
 enum VipsSaver: Sendable {
     case jpeg(quality: Int, progressive: Bool)
     case png(effort: Int)
-    case webp(quality: Int, effort: Int, lossless: Bool)
 }
 
 /// What a libvips header says, before any pixel is decoded.
@@ -219,11 +218,6 @@ final class VipsImage {
         case .png(let effort):
             kind = VV_SAVER_PNG
             options.effort = Int32(effort)
-        case .webp(let quality, let effort, let lossless):
-            kind = VV_SAVER_WEBP
-            options.quality = Int32(quality)
-            options.effort = Int32(effort)
-            options.lossless = lossless ? 1 : 0
         }
         var bytes: UnsafeMutableRawPointer?
         var length = 0

@@ -58,7 +58,10 @@ enum Renderer {
         case .png:
             return try image.encoded(as: .png(effort: pngEffort))
         case .webp:
-            return try image.encoded(as: .webp(quality: quality, effort: webpEffort, lossless: false))
+            let header = image.header
+            return try WebPEncoder.encode(
+                pixels: image.pixelBytes(), width: header.width, height: header.height, bands: header.bands,
+                quality: quality, effort: webpEffort, threads: 1)
         case .avif:
             let header = image.header
             return try HeifEncoder.avif(

@@ -1,0 +1,26 @@
+/*
+ * WebP output through libwebp directly.
+ *
+ * Why not libvips' saver: libvips 8.14's webpsave writes a generated EXIF chunk even with strip set, and
+ * renditions must carry no metadata. Calling libwebp also lets the encoder use more than one thread.
+ * The shim only forwards: every setting arrives from Swift.
+ */
+#ifndef CWEBP_SHIMS_H
+#define CWEBP_SHIMS_H
+
+#include <stddef.h>
+
+typedef struct vw_options {
+    float quality;   /* 0-100 */
+    int method;      /* libwebp effort, 0 (fast) to 6 (slow, smaller) */
+    int threads;     /* 1: use one thread; >1: let libwebp use its worker thread */
+} vw_options;
+
+/* Encodes 8-bit interleaved RGB or RGBA (rows packed) as a lossy WebP with no metadata chunk.
+ * Returns 0 and a buffer to free with vw_free, or a libwebp error code (> 0). */
+int vw_encode(const void *pixels, int width, int height, int bands, const vw_options *options, void **bytes,
+              size_t *length);
+
+void vw_free(void *bytes);
+
+#endif

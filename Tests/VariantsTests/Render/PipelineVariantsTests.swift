@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Variants
+
+/// Every variant of a bucket rendered end to end from the repository's samples, each output read back by an
+/// independent header reader and compared with its source by a perceptual distance.
+@Suite struct PipelineVariantsTests {
+    private let bucket: BucketSpec
+    private let store: RenditionStore
+    private let pipeline: Pipeline
+
+    init() throws {
+        bucket = try BucketSpec(parsing: try Samples.bucket("everything.json"))
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-store-\(UUID().uuidString)")
+        store = try RenditionStore(root: root.path)
+        pipeline = try Pipeline(store: store)
+    }
+
+    private func process(_ file: String) throws -> CompletionMetadata {
+        var timings = StageTimings()
+        return try pipeline.process(
+            try Samples.bytes(file), request: ObjectRequest(bucket: "everything", path: file), bucket: bucket,
+            timings: &timings)
+    }
+
+    @Test(arguments: [
+        "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.webp", "pictures/gradient.gif",
+        "pictures/orientation-6.jpg", "pictures/rgb-29x100.heif", "pictures/hopper.avif",
+    ])
+    func everyVariantIsWrittenAsReported(file: String) throws {
+        let metadata = try process(file)
+        let renditions = try #require(metadata.renditions)
+        #expect(Set(renditions.keys) == Set(bucket.variants.map(\.name)))
+        for (name, rendition) in renditions {
+            #expect(metadata.variants?[name] == "/v1/files/everything/\(file)?variant=\(name)")
+            let bytes = try #require(store.existing(rendition.key), "\(name) was not written")
+            #expect(bytes.count == rendition.size)
+            #expect(SHA256.hex(bytes) == rendition.checksumSha256)
+            let read = try #require(EncodedFile(bytes), "\(name) cannot be read back")
+            #expect(read.width == rendition.width && read.height == rendition.height, "\(name)")
+            #expect(!read.hasMetadata, "\(name) kept a metadata block")
+            let expectedFormat: [String: EncodedFile.Format] = [
+                "image/jpeg": .jpeg, "image/png": .png, "image/webp": .webp, "image/avif": .avif,
+            ]
+            #expect(read.format == expectedFormat[rendition.contentType], "\(name)")
+        }
+    }
+
+    @Test func sizesFollowTheDeclaration() throws {
+        let renditions = try #require(try process("pictures/orientation-6.jpg").renditions)
+        let sizes = renditions.mapValues { [$0.width, $0.height] }
+        // The source displays 200×320 after its EXIF orientation.
+        #expect(sizes["cover-north"] == [64, 48])
+        #expect(sizes["contain-letterbox"] == [64, 64])
+        #expect(sizes["fill-blurred"] == [64, 32])
+        #expect(sizes["inside-original"] == [50, 80])
+        #expect(sizes["outside-rotated"] == [77, 48])
+        #expect(sizes["width-only-on-black"] == [32, 51])
+        #expect(renditions["inside-original"]?.contentType == "image/jpeg")
+        #expect(renditions["cover-attention"]?.contentType == "image/png")
+    }
+
+    @Test func alphaIsKeptWherePossibleAndFlattenedIntoJPEG() throws {
+        let renditions = try #require(try process("pictures/gradient-alpha.png").renditions)
+        let pngKey = try #require(renditions["cover-attention"]?.key)
+        let jpegKey = try #require(renditions["width-only-on-black"]?.key)
+        let png = try #require(store.existing(pngKey))
+        let jpeg = try #require(store.existing(jpegKey))
+        #expect(try VipsImage.load(.png, bytes: png).hasAlpha)
+        #expect(!(try VipsImage.load(.jpeg, bytes: jpeg).hasAlpha))
+        #expect(renditions["inside-original"]?.contentType == "image/png")
+    }
+
+    @Test(arguments: ["fill-blurred", "inside-original", "outside-rotated"])
+    func renditionsLookLikeTheirSource(variant: String) throws {
+        let file = "pictures/orientation-6.jpg"
+        let rendition = try #require(try process(file).renditions?[variant])
+        let output = try #require(store.existing(rendition.key))
+        let loader: VipsLoader = rendition.contentType == "image/webp" ? .webp : .jpeg
+        var source = try VipsImage.load(.jpeg, bytes: try Samples.bytes(file)).materialized().autorotated()
+        if variant == "outside-rotated" { source = try source.rotated(degrees: 90) }
+        let distance = try Perceptual.distance(source, try VipsImage.load(loader, bytes: output).convertedToSRGB())
+        #expect(distance < 0.08, "mean difference \(distance)")
+        let unrelated = try VipsImage.load(.png, bytes: try Samples.bytes("pictures/gradient-alpha.png"))
+        #expect(try Perceptual.distance(source, unrelated.flattened(background: (0, 0, 0))) > distance)
+    }
+
+    @Test func identicalBytesReuseTheirRenditions() throws {
+        let first = try process("pictures/gradient.webp")
+        let key = try #require(first.renditions?["cover-north"]?.key)
+        let path = store.root + "/" + key
+        let written = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let second = try process("pictures/gradient.webp")
+        #expect(second.renditions == first.renditions)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written)
+    }
+
+    @Test func nothingIsLeftUnfinished() throws {
+        _ = try process("pictures/gradient.jpg")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.temporaryDirectory).isEmpty)
+    }
+
+    @Test func bucketPolicyIsAppliedBeforeDecoding() throws {
+        var timings = StageTimings()
+        let pdf = try Samples.bytes("other/document.pdf")
+        let refused = Result { () throws(VariantsError) in
+            try pipeline.process(pdf, request: ObjectRequest(bucket: "e", path: "d.pdf"), bucket: bucket, timings: &timings)
+        }
+        #expect(throws: VariantsError.self) { try refused.get() }
+        if case .failure(let error) = refused { #expect(error.code == .unsupportedMediaType) }
+        #expect(timings.seconds["decode"] == nil)
+    }
+}
