@@ -9,6 +9,18 @@ import Variants
     /// One pool for every row, so the suite runs as the daemon would, two children at a time.
     private static let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)))
 
+    /// Every picture type, the three standard variants and an AVIF one: every `decode` row renders them all.
+    private static let bucket = """
+        { "name": "corpus", "allowedMimeTypes": ["image/*"],
+          "variants": {
+            "thumb": { "width": 200, "height": 200, "fit": "cover", "format": "webp", "quality": 75 },
+            "large": { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 },
+            "small-avif": { "width": 320, "height": 320, "fit": "inside", "format": "avif" } } }
+        """
+
+    private static let store = FileManager.default.temporaryDirectory
+        .appendingPathComponent("variantd-corpus-\(UUID().uuidString)").path
+
     /// Rows where libheif 1.19.7 disagrees with the manifest, with the reason. Each must still fail, so a
     /// library upgrade that fixes it shows up here.
     private static let knownDeviations: [String: String] = [
@@ -20,7 +32,8 @@ import Variants
         arguments: Corpus.rows)
     func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
         let job = DecodeJob(
-            sourcePath: Corpus.url(row).path, request: ObjectRequest(bucket: "corpus", path: row.path))
+            sourcePath: Corpus.url(row).path, request: ObjectRequest(bucket: "corpus", path: row.path),
+            bucketDeclaration: Self.bucket, storeRoot: Self.store)
         let outcome = await Self.pool.process(job).outcome
 
         if let deviation = Self.knownDeviations[row.path] {
@@ -37,6 +50,12 @@ import Variants
             #expect(metadata.width == row.width)
             #expect(metadata.height == row.height)
             #expect(metadata.thumbhash != nil)
+            let renditions = metadata.renditions ?? [:]
+            #expect(Set(renditions.keys) == ["thumb", "large", "small-avif"])
+            for rendition in renditions.values {
+                let attributes = try FileManager.default.attributesOfItem(atPath: Self.store + "/" + rendition.key)
+                #expect((attributes[.size] as? NSNumber)?.intValue == rendition.size)
+            }
         case (true, .failure(let error)):
             Issue.record("expected \(row.width ?? 0)×\(row.height ?? 0), got \(error)")
         case (false, .success(let metadata)):
