@@ -44,11 +44,15 @@ vv_version(void)
 }
 
 int
-vv_generic_loader_reachable(const void *bytes, size_t length)
+vv_generic_loader_opens(const void *bytes, size_t length)
 {
-    const char *loader = vips_foreign_find_load_buffer(bytes, length);
+    /* libvips' sniffer still names blocked loaders; what the block stops is building the operation. */
+    VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);
     vips_error_clear();
-    return loader != NULL;
+    if (!image)
+        return 0;
+    g_object_unref(image);
+    return 1;
 }
 
 void

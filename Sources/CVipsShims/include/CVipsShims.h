@@ -29,9 +29,9 @@ int vv_init(const char *program_name, int concurrency, vv_error *error);
 /* "8.14.1" */
 const char *vv_version(void);
 
-/* 1 when libvips' content sniffer finds a loader it would run on these bytes (used only by the
- * start-up self-check on bytes we make, never on user bytes). */
-int vv_generic_loader_reachable(const void *bytes, size_t length);
+/* 1 when libvips' generic "load anything" entry opens these bytes: used only by the start-up self-check,
+ * on bytes we make, to prove blocked loaders stay blocked; never on user bytes. */
+int vv_generic_loader_opens(const void *bytes, size_t length);
 
 /* Loaders we call by name; the generic "load anything" entry is never used on user bytes. */
 typedef enum vv_loader {

@@ -2,17 +2,19 @@ internal import CVipsShims
 
 /// The one door to libvips: runtime start-up, the image owner, and every operation the pipeline uses.
 enum Vips {
-    /// Starts libvips once per process (idempotent) with the loader allow-list and the cache off.
+    /// Starts libvips once per process (idempotent) with the loader allow-list and the cache off, and proves
+    /// the allow-list holds.
     static func start(concurrency: Int = 1) throws(BackendError) {
         try call("init") { vv_init("variantd", Int32(concurrency), &$0) }
+        try LoaderSelfCheck.run()
     }
 
     static var version: String { String(cString: vv_version()) }
 
-    /// Whether libvips' content sniffer would pick some loader for these bytes; the start-up self-check
-    /// uses it on bytes we make, to prove that blocked formats stay blocked.
-    static func genericLoaderReaches(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { vv_generic_loader_reachable($0.baseAddress, $0.count) != 0 }
+    /// Whether libvips' generic loader opens these bytes; the start-up self-check uses it on bytes we make,
+    /// to prove that blocked formats stay blocked.
+    static func genericLoaderOpens(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { vv_generic_loader_opens($0.baseAddress, $0.count) != 0 }
     }
 
     /// Runs one shim call and turns its failure into a `BackendError` named after the call.

@@ -43,7 +43,7 @@ struct OpenedPicture {
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
                 progressive: info.interlaced)
         }
-        try limits.checkPixels(width: header.storedWidth, height: header.storedHeight)
+        try limits.checkPixels(width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
         try limits.checkFrames(header.frames)
     }
 

@@ -5,6 +5,10 @@ public struct Limits: Sendable, Equatable, Codable {
     /// Largest picture, width × height, as its header declares it. The default is sharp's (0x3FFF²): it lets
     /// a real 200-megapixel phone photo (12240 × 16320) through and stops the 280-megapixel bombs.
     public var maxPixels: Int
+    /// Largest progressive JPEG or interlaced PNG: their decoders hold the whole picture's coefficients or
+    /// rows however small the output (libvips measured 3.7 GB for one large progressive JPEG). 30 megapixels
+    /// is above any progressive photo a phone or camera writes.
+    public var maxProgressivePixels: Int
     /// Most frames or pages a header may declare (we decode the first, but the loader walks them all).
     public var maxFrames: Int
     /// Largest single allocation libheif may make: a 200-megapixel RGB decode needs about 600 MB.
@@ -15,11 +19,13 @@ public struct Limits: Sendable, Equatable, Codable {
     public var decodingThreads: Int
 
     public init(
-        maxInputBytes: Int = 256 << 20, maxPixels: Int = 268_402_689, maxFrames: Int = 1_000,
-        maxHEIFMemoryBlock: Int = 1 << 30, maxHEIFItems: Int = 4_000, decodingThreads: Int = 2
+        maxInputBytes: Int = 256 << 20, maxPixels: Int = 268_402_689, maxProgressivePixels: Int = 30_000_000,
+        maxFrames: Int = 1_000, maxHEIFMemoryBlock: Int = 1 << 30, maxHEIFItems: Int = 4_000,
+        decodingThreads: Int = 2
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
+        self.maxProgressivePixels = maxProgressivePixels
         self.maxFrames = maxFrames
         self.maxHEIFMemoryBlock = maxHEIFMemoryBlock
         self.maxHEIFItems = maxHEIFItems
@@ -28,8 +34,8 @@ public struct Limits: Sendable, Equatable, Codable {
 
     public static let `default` = Limits()
 
-    /// Refuses a declared size over the pixel limit.
-    func checkPixels(width: Int, height: Int) throws(VariantsError) {
+    /// Refuses a declared size over the pixel limit, or over the tighter one for progressive pictures.
+    func checkPixels(width: Int, height: Int, progressive: Bool = false) throws(VariantsError) {
         guard width > 0, height > 0 else {
             throw .unreadable(.corrupt, "the header declares a \(width)×\(height) picture")
         }
@@ -38,6 +44,11 @@ public struct Limits: Sendable, Equatable, Codable {
         else {
             throw .unreadable(
                 .tooManyPixels, "the header declares \(width)×\(height) pixels, over the limit of \(maxPixels)")
+        }
+        guard !progressive || width * height <= maxProgressivePixels else {
+            throw .unreadable(
+                .tooManyPixels,
+                "a progressive or interlaced \(width)×\(height) picture, over the limit of \(maxProgressivePixels) pixels")
         }
     }
 
