@@ -35,7 +35,8 @@ struct DecoderChildCommand: Subcommand {
         while let line = readLine() {
             var timings = StageTimings()
             let outcome = Result { () throws(VariantsError) in try process(line, with: pipeline, timings: &timings) }
-            let answer = try WireJSON.encode(DecodeAnswer(outcome, timings: timings))
+            let answer = try WireJSON.encode(
+                DecodeAnswer(outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB))
             ChildConfinement.write(answer + [0x0A], to: answers)
         }
         return .success

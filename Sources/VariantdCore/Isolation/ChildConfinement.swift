@@ -21,6 +21,13 @@ enum ChildConfinement {
         return answers
     }
 
+    /// This process's peak resident set, in KiB.
+    static var peakResidentKiB: Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss
+    }
+
     /// Writes one whole line to the answer descriptor.
     static func write(_ line: [UInt8], to descriptor: Int32) {
         var remaining = line[...]

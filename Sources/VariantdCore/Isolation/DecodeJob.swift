@@ -23,8 +23,12 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
     public var metadata: CompletionMetadata?
     public var error: VariantsError?
     public var timings: StageTimings
+    /// The child's peak resident set so far, in KiB.
+    public var peakResidentKiB: Int?
 
-    public init(_ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings) {
+    public init(
+        _ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings, peakResidentKiB: Int? = nil
+    ) {
         switch outcome {
         case .success(let metadata):
             self.metadata = metadata
@@ -32,6 +36,7 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
             self.error = error
         }
         self.timings = timings
+        self.peakResidentKiB = peakResidentKiB
     }
 
     public var outcome: Result<CompletionMetadata, VariantsError> {

@@ -5,7 +5,9 @@ public import Variants
 /// a C decoder costs one answer, never the caller's process.
 ///
 /// Each child handles one job at a time, so a death is attributable to its file. A dead or overdue child is
-/// replaced on the next job.
+/// replaced on the next job. A crash or a timeout is tried once more in a fresh child (decoder faults can
+/// depend on load, so one death does not condemn a file); a file that fails every attempt is quarantined by
+/// its SHA-256 and refused on sight afterwards.
 public actor DecoderPool {
     public struct Configuration: Sendable {
         /// The `variantd` binary the children run (`variantd decoder-child`).
@@ -15,30 +17,37 @@ public actor DecoderPool {
         public var deadline: Duration
         /// A child is replaced after this many jobs, bounding what a slow leak in a C library can cost.
         public var jobsPerChild: Int
+        /// Attempts per object when children crash or overrun; the durable queue counts its own attempts
+        /// and sets 1.
+        public var attemptsPerObject: Int
         public var limits: Limits
 
         public init(
             executable: String, size: Int = 2, deadline: Duration = .seconds(60), jobsPerChild: Int = 500,
-            limits: Limits = .default
+            attemptsPerObject: Int = 2, limits: Limits = .default
         ) {
             self.executable = executable
             self.size = size
             self.deadline = deadline
             self.jobsPerChild = jobsPerChild
+            self.attemptsPerObject = attemptsPerObject
             self.limits = limits
         }
     }
 
-    /// One result of the pool: the outcome and its stage timings.
+    /// One result of the pool: the outcome, its stage timings and the child's peak memory.
     public struct Answer: Sendable {
         public var outcome: Result<CompletionMetadata, VariantsError>
         public var timings: StageTimings
+        /// The child's peak resident set so far, in KiB (nil when it died before answering).
+        public var peakResidentKiB: Int?
     }
 
     private let configuration: Configuration
     private var idle: [DecoderSlot] = []
     private var created = 0
     private var waiting: [CheckedContinuation<DecoderSlot, Never>] = []
+    private var quarantine = Quarantine()
     /// Children that died or were killed, for metrics.
     public private(set) var crashes = 0
 
@@ -48,6 +57,27 @@ public actor DecoderPool {
 
     /// Decodes one object in a child.
     public func process(_ job: DecodeJob) async -> Answer {
+        // Hashing in the parent costs a read, so it is paid only once some file has been quarantined.
+        var checksum = quarantine.isEmpty ? nil : Self.checksum(of: job)
+        if let checksum, quarantine.isRefused(checksum, after: configuration.attemptsPerObject) {
+            return Answer(
+                outcome: .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
+                timings: StageTimings(), peakResidentKiB: nil)
+        }
+        var answer = await attempt(job)
+        var attempts = 1
+        while answer.isDecoderFailure {
+            crashes += 1
+            checksum = checksum ?? Self.checksum(of: job)
+            if let checksum { quarantine.recordFailure(checksum) }
+            guard attempts < configuration.attemptsPerObject else { break }
+            attempts += 1
+            answer = await attempt(job)
+        }
+        return answer
+    }
+
+    private func attempt(_ job: DecodeJob) async -> Answer {
         let slot = await checkOut()
         let configuration = configuration
         let answer = await withCheckedContinuation { continuation in
@@ -55,13 +85,12 @@ public actor DecoderPool {
                 continuation.resume(returning: slot.run(job, configuration: configuration))
             }
         }
-        if case .failure(let error) = answer.outcome,
-            error.reason == .decoderCrash || error.reason == .decoderTimeout
-        {
-            crashes += 1
-        }
         checkIn(slot)
         return answer
+    }
+
+    private static func checksum(of job: DecodeJob) -> String? {
+        (try? SourceFile.read(job.sourcePath, maxBytes: .max)).map(Checksum.sha256)
     }
 
     /// Ends every idle child; call when no job is in flight.
@@ -107,7 +136,8 @@ final class DecoderSlot: @unchecked Sendable {
             let reply = try child.exchange(try WireJSON.encode(job), deadline: started + configuration.deadline)
             let answer = try WireJSON.decode(DecodeAnswer.self, from: reply)
             if jobs >= configuration.jobsPerChild { stop() }
-            return DecoderPool.Answer(outcome: answer.outcome, timings: answer.timings)
+            return DecoderPool.Answer(
+                outcome: answer.outcome, timings: answer.timings, peakResidentKiB: answer.peakResidentKiB)
         } catch {
             child = nil
             if let processID, let root = job.storeRoot {
@@ -115,7 +145,8 @@ final class DecoderSlot: @unchecked Sendable {
             }
             var timings = StageTimings()
             timings.add("decode", started.duration(to: .now))
-            return DecoderPool.Answer(outcome: .failure(Self.failure(error, configuration)), timings: timings)
+            return DecoderPool.Answer(
+                outcome: .failure(Self.failure(error, configuration)), timings: timings, peakResidentKiB: nil)
         }
     }
 
@@ -146,5 +177,13 @@ final class DecoderSlot: @unchecked Sendable {
             executable: configuration.executable, arguments: ["decoder-child", "--limits", limits])
         child = started
         return started
+    }
+}
+
+extension DecoderPool.Answer {
+    /// The child died or overran, as opposed to answering (even with an error).
+    var isDecoderFailure: Bool {
+        guard case .failure(let error) = outcome else { return false }
+        return error.reason == .decoderCrash || error.reason == .decoderTimeout
     }
 }
