@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds everything (the tests start the built variantd as
-# their decoder child), and runs the Swift Testing suites.
+# their decoder child), fuzzes the untrusted-input parsers briefly, and runs the Swift Testing suites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . scripts/env.sh
 swift build --build-tests
+# A short bounded fuzz run of every parser that reads untrusted input (longer runs: docs/HostileInput.md).
+bash scripts/fuzz.sh 15
 swift test --skip-build

@@ -1,0 +1,17 @@
+/// libFuzzer entry for the bucket declaration parser: any text is either a valid bucket or a typed error;
+/// every variant of a valid one plans to positive sizes for sources of any shape.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func parseOneDeclaration(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let bucket = try? BucketSpec(parsing: bytes) else { return 0 }
+    for variant in bucket.variants {
+        _ = variant.canonicalJSON
+        for (width, height) in [(1, 1), (1, 65_535), (65_535, 1), (4_000, 3_000)] {
+            let plan = RenderPlan(
+                sourceWidth: width, sourceHeight: height, spec: variant, sourceHasAlpha: size % 2 == 0,
+                sourceFormat: nil)
+            precondition(plan.outputWidth > 0 && plan.outputHeight > 0)
+        }
+    }
+    return 0
+}

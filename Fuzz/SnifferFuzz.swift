@@ -1,0 +1,14 @@
+/// libFuzzer entry for the sniffer and the container checks: any bytes, under any name or declared type,
+/// must yield a type and a truncation verdict without trapping.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let sniffed = Sniffer.sniff(bytes[...])
+    let name = bytes.prefix(8).map { String(UnicodeScalar($0 % 95 + 32)) }.joined()
+    _ = Sniffer.resolve(sniffed: sniffed, declared: name, fileName: "upload.\(name)")
+    for type in MediaType.allCases {
+        _ = ContainerCheck.isTruncated(bytes, as: type)
+    }
+    _ = JPEGStructure(bytes).unsupportedFeature
+    return 0
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ with swiftc and runs each for a bounded time.
+#
+#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job (default: all)
+#
+# Each target compiles the pure-Swift sources it exercises straight into one fuzzer binary (no C library is
+# involved in these parsers). Corpora grow in .build/fuzz/<target>/corpus; a crash writes a reproducer
+# there and fails the run — turn it into a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+seconds=${1:-30}
+shift || true
+targets=("${@:-sniffer declaration thumbhash job}")
+read -r -a targets <<<"${targets[*]}"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -enable-upcoming-feature InternalImportsByDefault
+       -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny)
+V=Sources/Variants
+
+build() {
+  local target=$1 out=.build/fuzz/$1
+  mkdir -p "$out/corpus"
+  case $target in
+    sniffer)
+      swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Probe/ContainerCheck.swift \
+        Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
+    declaration)
+      swiftc "${flags[@]}" -module-name FuzzDeclaration $V/Specs/*.swift $V/Render/RenderPlan.swift \
+        $V/Errors/VariantsError.swift Fuzz/BucketDeclarationFuzz.swift -o "$out/fuzz" ;;
+    thumbhash)
+      swiftc "${flags[@]}" -module-name FuzzThumbHash Sources/ThumbHash/*.swift Fuzz/ThumbHashFuzz.swift \
+        -o "$out/fuzz" ;;
+    job)
+      # The job types import Variants: build the pure part of it as that module first.
+      swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
+        -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
+        $V/Pipeline/StageTimings.swift $V/Report/*.swift
+      swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
+        Sources/VariantdCore/Isolation/DecodeJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
+        -o "$out/fuzz" ;;
+    *) echo "fuzz: unknown target '$target'" >&2; exit 64 ;;
+  esac
+}
+
+for target in "${targets[@]}"; do
+  build "$target"
+  echo "fuzz: $target for ${seconds}s"
+  ".build/fuzz/$target/fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix=".build/fuzz/$target/" ".build/fuzz/$target/corpus" 2>&1 | tail -n 2
+done
