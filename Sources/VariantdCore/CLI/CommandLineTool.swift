@@ -3,7 +3,7 @@
 /// Help goes to stdout; errors go to stderr with the usage line, as swift-argument-parser tools do.
 public enum CommandLineTool {
     /// Every subcommand, in the order the overview lists them.
-    static let subcommands: [any Subcommand.Type] = []
+    static let subcommands: [any Subcommand.Type] = [ThumbHashCommand.self]
 
     /// Subcommands that only the program itself calls; left out of the overview.
     static let hidden: Set<String> = []
