@@ -22,10 +22,15 @@ enum Decoder {
             return values
         }
         // Saturation is boosted by 1.25 to make up for quantisation, as the reference does.
-        let lAC = read(lTerms, scale: header.lScale)
-        let pAC = read(pqTerms, scale: header.pScale * 1.25)
-        let qAC = read(pqTerms, scale: header.qScale * 1.25)
-        let aAC = header.hasAlpha ? read(aTerms, scale: header.aScale) : InlineArray(repeating: 0)
+        let lValues = read(lTerms, scale: header.lScale)
+        let pValues = read(pqTerms, scale: header.pScale * 1.25)
+        let qValues = read(pqTerms, scale: header.qScale * 1.25)
+        let aValues = header.hasAlpha ? read(aTerms, scale: header.aScale) : Terms.Values(repeating: 0)
+        // Spans, because subscripting a `let` InlineArray copies all of it first (Swift 6.3).
+        let (lAC, pAC, qAC, aAC) = (lValues.span, pValues.span, qValues.span, aValues.span)
+        let (lCX, lCY) = (lTerms.cx.span, lTerms.cy.span)
+        let (pqCX, pqCY) = (pqTerms.cx.span, pqTerms.cy.span)
+        let (aCX, aCY) = (aTerms.cx.span, aTerms.cy.span)
 
         let ratio = Double(header.storedLX) / Double(header.storedLY)
         let width = javaScriptRound(ratio > 1 ? 32 : 32 * ratio)
@@ -50,19 +55,19 @@ enum Decoder {
             for group in 0..<groups {
                 var l = SIMD4(repeating: header.lDC)
                 for term in 0..<lTerms.count {
-                    l += lAC[term] * fx[lTerms.cx[term] * maxGroups + group] * fy2[lTerms.cy[term]]
+                    l += lAC[term] * fx[lCX[term] * maxGroups + group] * fy2[lCY[term]]
                 }
                 var p = SIMD4(repeating: header.pDC)
                 var q = SIMD4(repeating: header.qDC)
                 for term in 0..<pqTerms.count {
-                    let f = fx[pqTerms.cx[term] * maxGroups + group] * fy2[pqTerms.cy[term]]
+                    let f = fx[pqCX[term] * maxGroups + group] * fy2[pqCY[term]]
                     p += pAC[term] * f
                     q += qAC[term] * f
                 }
                 var a = SIMD4(repeating: header.aDC)
                 if header.hasAlpha {
                     for term in 0..<aTerms.count {
-                        a += aAC[term] * fx[aTerms.cx[term] * maxGroups + group] * fy2[aTerms.cy[term]]
+                        a += aAC[term] * fx[aCX[term] * maxGroups + group] * fy2[aCY[term]]
                     }
                 }
                 let b = l - 2.0 / 3.0 * p

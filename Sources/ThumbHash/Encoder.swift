@@ -5,6 +5,9 @@
 /// per coefficient, the encoder walks the pixels once and advances all sums side by side in SIMD lanes;
 /// every lane performs the reference's scalar operations in the reference's order, with no fused
 /// multiply-add. All working storage is fixed-size and lives on the stack.
+///
+/// Read-only `InlineArray`s are read through `span`: in Swift 6.3, subscripting a `let` InlineArray copies
+/// the whole array first, which made every table lookup a memcpy.
 enum Encoder {
     static let maxSide = 100
 
@@ -16,17 +19,17 @@ enum Encoder {
         guard rgba.count == pixelCount * 4 else {
             throw .pixelBufferLength(expected: pixelCount * 4, actual: rgba.count)
         }
-        let table = AlphaTable.shared
+        let alphaFactors = AlphaTable.factors.span
 
         var average = SIMD4<Double>.zero
         for index in stride(from: 0, to: pixelCount * 4, by: 4) {
-            let alpha = Int(rgba[index + 3])
-            let weight = table.weight[alpha]
+            let factors = alphaFactors[Int(rgba[index + 3])]
+            let weight = factors[1]
             average += SIMD4(
                 weight * Double(rgba[index]),
                 weight * Double(rgba[index + 1]),
                 weight * Double(rgba[index + 2]),
-                table.alpha[alpha]
+                factors[0]
             )
         }
         let coverage = average[3]
@@ -39,82 +42,103 @@ enum Encoder {
         let longest = Double(max(width, height))
         let lx = max(1, javaScriptRound(Double(lLimit * width) / longest))
         let ly = max(1, javaScriptRound(Double(lLimit * height) / longest))
-        let layout = LaneLayout(
-            [(max(3, lx), max(3, ly)), (3, 3), (3, 3), (5, 5)],
-            channelCount: hasAlpha ? 4 : 3
-        )
-        let sums = accumulate(width: width, height: height, rgba: rgba, average: average, layout: layout)
-        return pack(
-            sums, pixelCount: pixelCount, layout: layout,
-            hasAlpha: hasAlpha, isLandscape: width > height, lx: lx, ly: ly
-        )
+        let layout = LaneLayout(lx: max(3, lx), ly: max(3, ly), hasAlpha: hasAlpha)
+        let coefficients = accumulate(width: width, height: height, rgba: rgba, average: average, layout: layout)
+        return pack(coefficients, layout: layout, isLandscape: width > height, lx: lx, ly: ly)
     }
 
-    /// Every coefficient's sum of `channel * fx * fy` over the pixels composited on the average colour.
+    /// Every coefficient: the sum of `channel * fx * fy` over the pixels composited on the average
+    /// colour, divided by the pixel count; indexed by lane.
     private static func accumulate(
         width: Int, height: Int, rgba: Span<UInt8>, average: SIMD4<Double>, layout: LaneLayout
-    ) -> LaneLayout.PerChunk<SIMD4<Double>> {
-        var fx = InlineArray<700, Double>(repeating: 0)
-        for component in 0..<layout.componentsX {
-            for x in 0..<width {
-                fx[component * maxSide + x] = DCTBasis.encoder(size: width, component: component, index: x)
-            }
-        }
-        var fy = InlineArray<700, Double>(repeating: 0)
-        for component in 0..<layout.componentsY {
-            for y in 0..<height {
-                fy[component * maxSide + y] = DCTBasis.encoder(size: height, component: component, index: y)
-            }
-        }
-        let chunkCount = layout.chunkCount
-        var fxLanes = InlineArray<1200, SIMD4<Double>>(repeating: .zero)
+    ) -> LaneLayout.PerLane<Double> {
+        let fxTable = basis(size: width, components: layout.componentsX)
+        let fyTable = basis(size: height, components: layout.componentsY)
+        let (fx, fy) = (fxTable.span, fyTable.span)
+        let (laneCX, laneCY) = (layout.cx.span, layout.cy.span)
+        var fxLanes = InlineArray<600, SIMD8<Double>>(repeating: .zero)
         for x in 0..<width {
-            for chunk in 0..<chunkCount {
-                fxLanes[x * chunkCount + chunk] = layout.xFactors(chunk: chunk) { fx[$0 * maxSide + x] }
+            for chunk in 0..<6 {
+                fxLanes[x * 6 + chunk] = gather(laneCX, chunk: chunk, fx, at: x)
             }
         }
 
-        let table = AlphaTable.shared
-        var sums = LaneLayout.PerChunk<SIMD4<Double>>(repeating: .zero)
-        var fyRow = LaneLayout.PerChunk<SIMD4<Double>>(repeating: .zero)
+        let alphaFactors = AlphaTable.factors.span
+        let hasAlpha = layout.hasAlpha
+        var sums = LaneLayout.PerChunk<SIMD8<Double>>(repeating: .zero)
         var index = 0
         for y in 0..<height {
-            for chunk in 0..<chunkCount {
-                fyRow[chunk] = layout.yFactors(chunk: chunk) { fy[$0 * maxSide + y] }
-            }
+            let fy0 = gather(laneCY, chunk: 0, fy, at: y)
+            let fy1 = gather(laneCY, chunk: 1, fy, at: y)
+            let fy2 = gather(laneCY, chunk: 2, fy, at: y)
+            let fy3 = gather(laneCY, chunk: 3, fy, at: y)
+            let fy4 = gather(laneCY, chunk: 4, fy, at: y)
+            let fy5 = gather(laneCY, chunk: 5, fy, at: y)
+            var (sum0, sum1, sum2, sum3, sum4, sum5) = (sums[0], sums[1], sums[2], sums[3], sums[4], sums[5])
             for x in 0..<width {
-                let alpha = Int(rgba[index + 3])
+                let factors = alphaFactors[Int(rgba[index + 3])]
                 let pixel = SIMD4(Double(rgba[index]), Double(rgba[index + 1]), Double(rgba[index + 2]), 0)
-                let color = average * table.uncovered[alpha] + table.weight[alpha] * pixel
+                let color = average * factors[2] + factors[1] * pixel
                 let (r, g, b) = (color[0], color[1], color[2])
-                let channels = SIMD4((r + g + b) / 3, (r + g) / 2 - b, r - g, table.alpha[alpha])
-                let row = x * chunkCount
-                for chunk in 0..<chunkCount {
-                    let value = SIMD4(repeating: channels[layout.channelOfChunk[chunk]])
-                    sums[chunk] += value * fxLanes[row + chunk] * fyRow[chunk]
-                }
-                index += 4
+                let l = SIMD8(repeating: (r + g + b) / 3)
+                let p = SIMD8(repeating: (r + g) / 2 - b)
+                let q = SIMD8(repeating: r - g)
+                let shared = hasAlpha ? SIMD8(repeating: factors[0]) : l
+                let row = x &* 6
+                sum0 += l * fxLanes[row] * fy0
+                sum1 += l * fxLanes[row &+ 1] * fy1
+                sum2 += shared * fxLanes[row &+ 2] * fy2
+                sum3 += shared * fxLanes[row &+ 3] * fy3
+                sum4 += p * fxLanes[row &+ 4] * fy4
+                sum5 += q * fxLanes[row &+ 5] * fy5
+                index &+= 4
+            }
+            sums = [sum0, sum1, sum2, sum3, sum4, sum5]
+        }
+        var coefficients = LaneLayout.PerLane<Double>(repeating: 0)
+        for lane in 0..<48 {
+            coefficients[lane] = sums[lane / 8][lane % 8] / Double(width * height)
+        }
+        return coefficients
+    }
+
+    /// `cos(π/n·c·(i+½))` at `c * maxSide + i`: the basis along one axis, for every component in use.
+    private static func basis(size: Int, components: Int) -> InlineArray<700, Double> {
+        var values = InlineArray<700, Double>(repeating: 0)
+        for component in 0..<components {
+            for index in 0..<size {
+                values[component * maxSide + index] = DCTBasis.encoder(size: size, component: component, index: index)
             }
         }
-        return sums
+        return values
+    }
+
+    /// One chunk's factors at `index`: the basis value of each lane's component, zero in padding lanes.
+    private static func gather(
+        _ components: Span<Int>, chunk: Int, _ basis: Span<Double>, at index: Int
+    ) -> SIMD8<Double> {
+        var result = SIMD8<Double>.zero
+        for offset in 0..<8 where components[chunk * 8 + offset] >= 0 {
+            result[offset] = basis[components[chunk * 8 + offset] * maxSide + index]
+        }
+        return result
     }
 
     /// Quantises the coefficients and lays out the bytes, OR-ing unmasked values the way the reference
     /// does before its `Uint8Array` store truncates them.
     private static func pack(
-        _ sums: LaneLayout.PerChunk<SIMD4<Double>>, pixelCount: Int, layout: LaneLayout,
-        hasAlpha: Bool, isLandscape: Bool, lx: Int, ly: Int
+        _ coefficients: LaneLayout.PerLane<Double>, layout: LaneLayout, isLandscape: Bool, lx: Int, ly: Int
     ) -> [UInt8] {
-        func coefficient(_ channel: Int, _ index: Int) -> Double {
-            let lane = layout.lane(channel: channel, index: index)
-            return sums[lane / 4][lane % 4] / Double(pixelCount)
-        }
+        let values = coefficients.span
+        let counts = layout.coefficientCount.span
+        let hasAlpha = layout.hasAlpha
+        let channels = LaneLayout.Channel.allCases.filter { counts[$0.rawValue] > 0 }
         var dc = InlineArray<4, Double>(repeating: 0)
         var scale = InlineArray<4, Double>(repeating: 0)
-        for channel in 0..<layout.channelCount {
-            dc[channel] = coefficient(channel, 0)
-            for index in 1..<layout.coefficientCount[channel] {
-                scale[channel] = max(scale[channel], abs(coefficient(channel, index)))
+        for channel in channels {
+            dc[channel.rawValue] = values[channel.firstLane]
+            for index in 1..<counts[channel.rawValue] {
+                scale[channel.rawValue] = max(scale[channel.rawValue], abs(values[channel.firstLane + index]))
             }
         }
         let header24 = javaScriptRound(63 * dc[0])
@@ -137,11 +161,11 @@ enum Encoder {
         }
         let acStart = hasAlpha ? 6 : 5
         var nibble = 0
-        for channel in 0..<layout.channelCount {
-            for index in 1..<layout.coefficientCount[channel] {
-                var value = coefficient(channel, index)
-                if scale[channel] != 0 {
-                    value = 0.5 + 0.5 / scale[channel] * value
+        for channel in channels {
+            for index in 1..<counts[channel.rawValue] {
+                var value = values[channel.firstLane + index]
+                if scale[channel.rawValue] != 0 {
+                    value = 0.5 + 0.5 / scale[channel.rawValue] * value
                 }
                 words[acStart + (nibble >> 1)] |= javaScriptRound(15 * value) << ((nibble & 1) << 2)
                 nibble += 1

@@ -1,75 +1,57 @@
-/// Where each DCT coefficient of each channel sits among the encoder's SIMD accumulators.
+/// Where each DCT coefficient sits among the encoder's six 8-lane accumulators ("chunks").
 ///
-/// Channels are packed one after another, each starting on a fresh 4-lane chunk so that a chunk belongs
-/// to one channel; lanes past a channel's last coefficient get zero factors and stay zero.
+/// The plan is fixed so that the encoder's per-pixel work is straight-line code: luminance takes chunks 0–3
+/// (7x7 at most, 28 coefficients), or only 0–1 when the image has alpha (5x5 at most, 15 coefficients) and
+/// alpha takes 2–3; P and Q take chunks 4 and 5 (3x3, 6 coefficients each). Lanes no coefficient uses get
+/// zero factors and stay zero.
 struct LaneLayout: Sendable {
-    /// One value per chunk: 12 chunks hold luminance up to 7x7 (28 coefficients, 7 chunks) with P and Q
-    /// (6 coefficients, 2 chunks each), or 5x5 luminance, P, Q and 5x5 alpha (4 + 2 + 2 + 4 chunks).
-    typealias PerChunk<Element> = InlineArray<12, Element>
+    typealias PerChunk<Element> = InlineArray<6, Element>
     typealias PerLane<Element> = InlineArray<48, Element>
 
-    /// Channel `c` owns chunks `firstChunk[c] ..< firstChunk[c + 1]`.
-    private(set) var firstChunk: InlineArray<5, Int> = .init(repeating: 0)
-    /// Coefficients of channel `c`, DC included.
-    private(set) var coefficientCount: InlineArray<4, Int> = .init(repeating: 0)
-    /// The coefficient's `cx` and `cy` for each lane, or -1 for padding.
+    /// Channels in the order the hash stores them.
+    enum Channel: Int, CaseIterable {
+        case l, p, q, a
+
+        var firstLane: Int {
+            switch self {
+            case .l: 0
+            case .p: 32
+            case .q: 40
+            case .a: 16
+            }
+        }
+    }
+
+    /// The coefficient's `cx` and `cy` for each lane, or -1 where no coefficient sits.
     private(set) var cx: PerLane<Int> = .init(repeating: -1)
     private(set) var cy: PerLane<Int> = .init(repeating: -1)
-    /// The channel each chunk belongs to (0 L, 1 P, 2 Q, 3 A).
-    private(set) var channelOfChunk: PerChunk<Int> = .init(repeating: 0)
-    let channelCount: Int
+    /// Coefficients of each channel, DC included; zero for alpha in an opaque image.
+    private(set) var coefficientCount: InlineArray<4, Int> = .init(repeating: 0)
     /// How many basis functions each axis needs: the largest `cx` (`cy`) in use, plus one.
     private(set) var componentsX = 0
     private(set) var componentsY = 0
+    let hasAlpha: Bool
 
-    var chunkCount: Int { firstChunk[channelCount] }
-
-    /// `triangles` holds `(nx, ny)` per channel, in the order the hash stores them.
-    init(_ triangles: InlineArray<4, (nx: Int, ny: Int)>, channelCount: Int) {
-        self.channelCount = channelCount
-        var chunk = 0
-        for channel in 0..<channelCount {
-            firstChunk[channel] = chunk
-            var lane = chunk * 4
-            for (cx, cy) in CoefficientTriangle(nx: triangles[channel].nx, ny: triangles[channel].ny) {
-                self.cx[lane] = cx
-                self.cy[lane] = cy
-                componentsX = max(componentsX, cx + 1)
-                componentsY = max(componentsY, cy + 1)
-                lane += 1
-            }
-            coefficientCount[channel] = lane - chunk * 4
-            let end = (lane + 3) / 4
-            while chunk < end {
-                channelOfChunk[chunk] = channel
-                chunk += 1
-            }
+    /// `lx` and `ly` are the luminance component counts (each at least 3).
+    init(lx: Int, ly: Int, hasAlpha: Bool) {
+        self.hasAlpha = hasAlpha
+        place(.l, nx: lx, ny: ly)
+        place(.p, nx: 3, ny: 3)
+        place(.q, nx: 3, ny: 3)
+        if hasAlpha {
+            place(.a, nx: 5, ny: 5)
         }
-        firstChunk[channelCount] = chunk
     }
 
-    /// One chunk's factors along x, `basis(cx)` per lane, zero in padding lanes.
-    func xFactors(chunk: Int, _ basis: (Int) -> Double) -> SIMD4<Double> {
-        factors(cx, chunk: chunk, basis)
-    }
-
-    /// One chunk's factors along y, `basis(cy)` per lane, zero in padding lanes.
-    func yFactors(chunk: Int, _ basis: (Int) -> Double) -> SIMD4<Double> {
-        factors(cy, chunk: chunk, basis)
-    }
-
-    private func factors(
-        _ components: PerLane<Int>, chunk: Int, _ basis: (Int) -> Double
-    ) -> SIMD4<Double> {
-        var result = SIMD4<Double>.zero
-        for offset in 0..<4 where components[chunk * 4 + offset] >= 0 {
-            result[offset] = basis(components[chunk * 4 + offset])
+    private mutating func place(_ channel: Channel, nx: Int, ny: Int) {
+        var lane = channel.firstLane
+        for (cx, cy) in CoefficientTriangle(nx: nx, ny: ny) {
+            self.cx[lane] = cx
+            self.cy[lane] = cy
+            componentsX = max(componentsX, cx + 1)
+            componentsY = max(componentsY, cy + 1)
+            lane += 1
         }
-        return result
-    }
-
-    /// The lane of coefficient `index` of `channel`.
-    func lane(channel: Int, index: Int) -> Int {
-        firstChunk[channel] * 4 + index
+        coefficientCount[channel.rawValue] = lane - channel.firstLane
     }
 }
