@@ -43,7 +43,9 @@ enum Encoder {
         let lx = max(1, javaScriptRound(Double(lLimit * width) / longest))
         let ly = max(1, javaScriptRound(Double(lLimit * height) / longest))
         let layout = LaneLayout(lx: max(3, lx), ly: max(3, ly), hasAlpha: hasAlpha)
-        let coefficients = accumulate(width: width, height: height, rgba: rgba, average: average, layout: layout)
+        let coefficients = accumulate(
+            width: width, height: height, rgba: rgba, average: average, layout: layout
+        )
         return pack(coefficients, layout: layout, isLandscape: width > height, lx: lx, ly: ly)
     }
 
@@ -65,39 +67,47 @@ enum Encoder {
 
         let alphaFactors = AlphaTable.factors.span
         let hasAlpha = layout.hasAlpha
-        var sums = LaneLayout.PerChunk<SIMD8<Double>>(repeating: .zero)
+        let zero = SIMD8<Double>.zero
+        var (sum0, sum1, sum2, sum3, sum4, sum5) = (zero, zero, zero, zero, zero, zero)
+        // A row's L, P, Q and A (or L again) are worked out ahead, which keeps the division by 3 off the
+        // critical path of the sums.
+        var row = InlineArray<100, SIMD4<Double>>(repeating: .zero)
         var index = 0
         for y in 0..<height {
+            for x in 0..<width {
+                let factors = alphaFactors[Int(rgba[index + 3])]
+                let pixel = SIMD4(Double(rgba[index]), Double(rgba[index + 1]), Double(rgba[index + 2]), 0)
+                let color = average * factors[2] + factors[1] * pixel
+                let (r, g, b) = (color[0], color[1], color[2])
+                let l = (r + g + b) / 3
+                row[x] = SIMD4(l, (r + g) / 2 - b, r - g, hasAlpha ? factors[0] : l)
+                index &+= 4
+            }
             let fy0 = gather(laneCY, chunk: 0, fy, at: y)
             let fy1 = gather(laneCY, chunk: 1, fy, at: y)
             let fy2 = gather(laneCY, chunk: 2, fy, at: y)
             let fy3 = gather(laneCY, chunk: 3, fy, at: y)
             let fy4 = gather(laneCY, chunk: 4, fy, at: y)
             let fy5 = gather(laneCY, chunk: 5, fy, at: y)
-            var (sum0, sum1, sum2, sum3, sum4, sum5) = (sums[0], sums[1], sums[2], sums[3], sums[4], sums[5])
             for x in 0..<width {
-                let factors = alphaFactors[Int(rgba[index + 3])]
-                let pixel = SIMD4(Double(rgba[index]), Double(rgba[index + 1]), Double(rgba[index + 2]), 0)
-                let color = average * factors[2] + factors[1] * pixel
-                let (r, g, b) = (color[0], color[1], color[2])
-                let l = SIMD8(repeating: (r + g + b) / 3)
-                let p = SIMD8(repeating: (r + g) / 2 - b)
-                let q = SIMD8(repeating: r - g)
-                let shared = hasAlpha ? SIMD8(repeating: factors[0]) : l
-                let row = x &* 6
-                sum0 += l * fxLanes[row] * fy0
-                sum1 += l * fxLanes[row &+ 1] * fy1
-                sum2 += shared * fxLanes[row &+ 2] * fy2
-                sum3 += shared * fxLanes[row &+ 3] * fy3
-                sum4 += p * fxLanes[row &+ 4] * fy4
-                sum5 += q * fxLanes[row &+ 5] * fy5
-                index &+= 4
+                let channels = row[x]
+                let l = SIMD8(repeating: channels[0])
+                let p = SIMD8(repeating: channels[1])
+                let q = SIMD8(repeating: channels[2])
+                let shared = SIMD8(repeating: channels[3])
+                let lanes = x &* 6
+                sum0 += l * fxLanes[lanes] * fy0
+                sum1 += l * fxLanes[lanes &+ 1] * fy1
+                sum2 += shared * fxLanes[lanes &+ 2] * fy2
+                sum3 += shared * fxLanes[lanes &+ 3] * fy3
+                sum4 += p * fxLanes[lanes &+ 4] * fy4
+                sum5 += q * fxLanes[lanes &+ 5] * fy5
             }
-            sums = [sum0, sum1, sum2, sum3, sum4, sum5]
         }
+        let sums: LaneLayout.PerChunk<SIMD8<Double>> = [sum0, sum1, sum2, sum3, sum4, sum5]
         var coefficients = LaneLayout.PerLane<Double>(repeating: 0)
         for lane in 0..<48 {
-            coefficients[lane] = sums[lane / 8][lane % 8] / Double(width * height)
+            coefficients[lane] = sums.span[lane / 8][lane % 8] / Double(width * height)
         }
         return coefficients
     }
@@ -107,7 +117,8 @@ enum Encoder {
         var values = InlineArray<700, Double>(repeating: 0)
         for component in 0..<components {
             for index in 0..<size {
-                values[component * maxSide + index] = DCTBasis.encoder(size: size, component: component, index: index)
+                values[component * maxSide + index] =
+                    DCTBasis.encoder(size: size, component: component, index: index)
             }
         }
         return values
@@ -132,10 +143,9 @@ enum Encoder {
         let values = coefficients.span
         let counts = layout.coefficientCount.span
         let hasAlpha = layout.hasAlpha
-        let channels = LaneLayout.Channel.allCases.filter { counts[$0.rawValue] > 0 }
         var dc = InlineArray<4, Double>(repeating: 0)
         var scale = InlineArray<4, Double>(repeating: 0)
-        for channel in channels {
+        for channel in LaneLayout.Channel.allCases where counts[channel.rawValue] > 0 {
             dc[channel.rawValue] = values[channel.firstLane]
             for index in 1..<counts[channel.rawValue] {
                 scale[channel.rawValue] = max(scale[channel.rawValue], abs(values[channel.firstLane + index]))
@@ -161,7 +171,7 @@ enum Encoder {
         }
         let acStart = hasAlpha ? 6 : 5
         var nibble = 0
-        for channel in channels {
+        for channel in LaneLayout.Channel.allCases where counts[channel.rawValue] > 0 {
             for index in 1..<counts[channel.rawValue] {
                 var value = values[channel.firstLane + index]
                 if scale[channel.rawValue] != 0 {
