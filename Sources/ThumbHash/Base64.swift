@@ -1,6 +1,8 @@
 /// Standard base64 (RFC 4648 alphabet), kept here so the module needs no Foundation.
 enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8
+    )
 
     /// Each byte's 6-bit value, or 0xFF for bytes outside the alphabet.
     private static let values: InlineArray<256, UInt8> = {
@@ -21,7 +23,8 @@ enum Base64 {
                 group = group << 8 | (offset < count ? Int(bytes[start + offset]) : 0)
             }
             for position in 0..<4 {
-                text.append(position <= count ? alphabet[group >> (18 - 6 * position) & 63] : UInt8(ascii: "="))
+                let sextet = group >> (18 - 6 * position) & 63
+                text.append(position <= count ? alphabet[sextet] : UInt8(ascii: "="))
             }
         }
         return String(decoding: text, as: UTF8.self)

@@ -26,7 +26,9 @@ public struct ThumbHash: Sendable, Hashable {
     }
 
     /// Encodes straight (not premultiplied) RGBA8 pixels, row by row, of an image 1...100 pixels a side.
-    public static func encode(width: Int, height: Int, rgba: Span<UInt8>) throws(ThumbHashError) -> ThumbHash {
+    public static func encode(
+        width: Int, height: Int, rgba: Span<UInt8>
+    ) throws(ThumbHashError) -> ThumbHash {
         try ThumbHash(bytes: Encoder.encode(width: width, height: height, rgba: rgba))
     }
 

@@ -11,8 +11,10 @@ import ThumbHash
         #expect(hash.base64 == vector.hash)
     }
 
+    typealias Decode = (hash: String, width: Int, height: Int, average: [Double], ratio: Double, sum: Int)
+
     /// Size, average colour, aspect ratio and a byte checksum of the decode, from `oracle.py decode`.
-    static let decodes: [(hash: String, width: Int, height: Int, average: [Double], ratio: Double, sum: Int)] = [
+    static let decodes: [Decode] = [
         ("Hcs6zzII9wiIh4hwj3CI+AiIgIAICIgA", 32, 32,
          [0.7910052910052909, 0.3941798941798942, 0.1957671957671958, 1], 1, 575_050),
         ("HwiGHQwHcHZwd3dnd4CACPeHJihndWBRBw==", 32, 32,

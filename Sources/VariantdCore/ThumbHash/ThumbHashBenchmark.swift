@@ -40,11 +40,12 @@ struct ThumbHashBenchmark {
 
     func measureSwift() throws -> Figures {
         let (opaque, alpha) = Self.inputs()
+        let side = Self.side
         let opaqueHash = try ThumbHash.encode(width: Self.side, height: Self.side, rgba: opaque)
         let alphaHash = try ThumbHash.encode(width: Self.side, height: Self.side, rgba: alpha)
         return Figures(
-            encodeOpaque: try time { try ThumbHash.encode(width: Self.side, height: Self.side, rgba: opaque) },
-            encodeAlpha: try time { try ThumbHash.encode(width: Self.side, height: Self.side, rgba: alpha) },
+            encodeOpaque: try time { try ThumbHash.encode(width: side, height: side, rgba: opaque) },
+            encodeAlpha: try time { try ThumbHash.encode(width: side, height: side, rgba: alpha) },
             decodeOpaque: try time { opaqueHash.decode() },
             decodeAlpha: try time { alphaHash.decode() }
         )
@@ -75,7 +76,8 @@ struct ThumbHashBenchmark {
     /// Runs the same workloads through thumbhash-rs in the venv that `scripts/bench-setup.sh` prepares.
     func measureRust(python: URL) throws -> Figures {
         let (opaque, alpha) = Self.inputs()
-        let folder = FileManager.default.temporaryDirectory.appending(path: "variantd-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appending(path: "variantd-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(opaque).write(to: folder.appending(path: "opaque.rgba"))

@@ -49,7 +49,8 @@ public struct VectorSuite: Sendable {
         if let expected = testCase.expect.hash_b64 {
             let hash = try ThumbHash(base64: expected)
             let image = hash.decode()
-            line.decoded = .init(w: image.width, h: image.height, rgba: Data(image.rgba).base64EncodedString())
+            let rgba = Data(image.rgba).base64EncodedString()
+            line.decoded = .init(w: image.width, h: image.height, rgba: rgba)
             let color = hash.averageColor
             line.avg = [color.red, color.green, color.blue, color.alpha]
             line.ratio = hash.approximateAspectRatio

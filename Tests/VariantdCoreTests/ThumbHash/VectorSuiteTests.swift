@@ -38,7 +38,8 @@ import VariantdCore
 
     @Test(.enabled(if: available, "needs ../shared/thumbhash next to the package"))
     func rejectedCasesCarryTheErrorCode() throws {
-        let suite = try VectorSuite(directory: Self.shared.appending(path: "public", directoryHint: .isDirectory))
+        let directory = Self.shared.appending(path: "public", directoryHint: .isDirectory)
+        let suite = try VectorSuite(directory: directory)
         let rejected = try #require(suite.cases.first { $0.expect.error != nil })
         let line = try suite.candidateLine(for: rejected)
         #expect(line.contains("\"error\":\"dimensions_out_of_range\""))
