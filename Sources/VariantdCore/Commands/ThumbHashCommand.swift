@@ -1,0 +1,181 @@
+import Foundation
+import ThumbHash
+
+/// `variantd thumbhash`: the ThumbHash module by hand, its conformance vectors, and its benchmark.
+struct ThumbHashCommand: Subcommand {
+    static let name = "thumbhash"
+    static let abstract = "Encode and decode ThumbHash placeholders, grade vectors, benchmark."
+    static let usage = """
+        thumbhash vectors <dir> | encode --size <w>x<h> <file> | decode <hash> \
+        | bench [--json] [--iterations <n>] [--compare]
+        """
+    static let details = """
+        ACTIONS:
+          vectors <dir>         Print the grader's candidate JSON lines for a vector folder
+                                (manifest.json + cases/); check them with oracle.py check.
+          encode <file>         Print the base64 hash of raw RGBA8 pixels (not premultiplied).
+          decode <hash>         Print a base64 hash's size, average colour, aspect ratio and alpha as JSON.
+          bench                 Time encode and decode per operation on 100x100 inputs (use a release build).
+
+        OPTIONS:
+          --size <w>x<h>        Width and height of the raw pixels given to encode (1...100 each).
+          --iterations <n>      Operations per timing round for bench (default 2000).
+          --compare             Also time thumbhash-rs (the Rust crate) through its Python binding, from
+                                .build/bench-venv; run scripts/bench-setup.sh once to create it.
+          --json                Print bench figures as JSON.
+        """
+
+    private enum Action {
+        case vectors(directory: String)
+        case encode(file: String, width: Int, height: Int)
+        case decode(hash: String)
+        case bench(json: Bool, iterations: Int, compare: Bool)
+    }
+
+    private let action: Action
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        let json = arguments.flag("--json")
+        let compare = arguments.flag("--compare")
+        let iterations = try arguments.integer("--iterations", in: 1...1_000_000)
+        let size = try arguments.option("--size")
+        let words = try arguments.positionals()
+        guard let name = words.first else {
+            throw UsageError("Missing action: vectors, encode, decode or bench")
+        }
+        let operands = Array(words.dropFirst())
+        if name != "bench", json || compare || iterations != nil {
+            throw UsageError("'--json', '--compare' and '--iterations' apply to bench only")
+        }
+        if name != "encode", size != nil {
+            throw UsageError("'--size' applies to encode only")
+        }
+        switch name {
+        case "vectors":
+            action = .vectors(directory: try Self.single(operands, "a vector folder"))
+        case "encode":
+            guard let size else {
+                throw UsageError("encode needs '--size <w>x<h>' for raw RGBA input")
+            }
+            let (width, height) = try Self.dimensions(size)
+            action = .encode(file: try Self.single(operands, "a raw RGBA file"), width: width, height: height)
+        case "decode":
+            action = .decode(hash: try Self.single(operands, "a base64 hash"))
+        case "bench":
+            guard operands.isEmpty else {
+                throw UsageError("bench takes no operands, got '\(operands[0])'")
+            }
+            action = .bench(json: json, iterations: iterations ?? 2000, compare: compare)
+        default:
+            throw UsageError("Unknown action '\(name)': expected vectors, encode, decode or bench")
+        }
+    }
+
+    private static func single(_ operands: [String], _ what: String) throws(UsageError) -> String {
+        guard operands.count == 1 else {
+            throw UsageError(operands.isEmpty ? "Missing \(what)" : "Expected one operand, \(what)")
+        }
+        return operands[0]
+    }
+
+    private static func dimensions(_ text: String) throws(UsageError) -> (Int, Int) {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw UsageError("'--size' takes <w>x<h>, such as 100x75, got '\(text)'")
+        }
+        return (width, height)
+    }
+
+    func run() async throws -> ExitStatus {
+        switch action {
+        case let .vectors(directory):
+            let suite = try VectorSuite(directory: URL(filePath: directory, directoryHint: .isDirectory))
+            FileHandle.standardOutput.write(Data(try suite.candidate().utf8))
+            return .success
+        case let .encode(file, width, height):
+            guard let data = FileManager.default.contents(atPath: file) else {
+                Console.error("Error: cannot read '\(file)'")
+                return .noInput
+            }
+            return report { () throws(ThumbHashError) in
+                Console.out(try ThumbHash.encode(width: width, height: height, rgba: [UInt8](data)).base64)
+            }
+        case let .decode(text):
+            return report { () throws(ThumbHashError) in
+                Console.out(Self.describe(try ThumbHash(base64: text)))
+            }
+        case let .bench(json, iterations, compare):
+            return try bench(json: json, iterations: iterations, compare: compare)
+        }
+    }
+
+    /// Runs `body`, turning a rejected input into a message and exit status 1.
+    private func report(_ body: () throws(ThumbHashError) -> Void) -> ExitStatus {
+        do {
+            try body()
+            return .success
+        } catch {
+            Console.error("Error: \(error) (\(error.code))")
+            return .failure
+        }
+    }
+
+    private static func describe(_ hash: ThumbHash) -> String {
+        let image = hash.decode()
+        let color = hash.averageColor
+        let fields = [
+            "\"width\":\(image.width)",
+            "\"height\":\(image.height)",
+            "\"averageColor\":[\(color.red),\(color.green),\(color.blue),\(color.alpha)]",
+            "\"approximateAspectRatio\":\(hash.approximateAspectRatio)",
+            "\"hasAlpha\":\(hash.hasAlpha)",
+            "\"bytes\":\(hash.bytes.count)",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    private func bench(json: Bool, iterations: Int, compare: Bool) throws -> ExitStatus {
+        let python = URL(filePath: ".build/bench-venv/bin/python3")
+        if compare, !FileManager.default.isExecutableFile(atPath: python.path) {
+            throw UsageError("'--compare' needs .build/bench-venv; run scripts/bench-setup.sh first")
+        }
+        #if DEBUG
+            Console.error("warning: debug build; build with -c release for meaningful figures")
+        #endif
+        let benchmark = ThumbHashBenchmark(iterations: iterations)
+        let swift = try benchmark.measureSwift()
+        let rust = compare ? try benchmark.measureRust(python: python) : nil
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let report = BenchReport(iterations: iterations, rounds: ThumbHashBenchmark.rounds, swift: swift,
+                                     thumbhashRs: rust)
+            Console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return .success
+        }
+        func cell(_ value: Double?) -> String {
+            guard let value else { return "" }
+            let text = String(format: "%.4f ms", value)
+            return text + String(repeating: " ", count: max(1, 16 - text.count))
+        }
+        let rows: [(String, KeyPath<ThumbHashBenchmark.Figures, Double>)] = [
+            ("encode 100x100 opaque", \.encodeOpaque), ("encode 100x100 alpha", \.encodeAlpha),
+            ("decode opaque hash", \.decodeOpaque), ("decode alpha hash", \.decodeAlpha),
+        ]
+        var lines = ["per operation, median of \(ThumbHashBenchmark.rounds) rounds of \(iterations)"]
+        lines.append("                       variantd        " + (rust == nil ? "" : "thumbhash-rs (Python)"))
+        for (label, key) in rows {
+            let padded = label + String(repeating: " ", count: 23 - label.count)
+            lines.append(padded + cell(swift[keyPath: key]) + cell(rust?[keyPath: key]))
+        }
+        Console.out(lines.joined(separator: "\n"))
+        return .success
+    }
+
+    private struct BenchReport: Encodable {
+        let iterations: Int
+        let rounds: Int
+        let swift: ThumbHashBenchmark.Figures
+        let thumbhashRs: ThumbHashBenchmark.Figures?
+    }
+}

@@ -1,0 +1,82 @@
+public import Foundation
+import ThumbHash
+
+/// A folder of reference vectors (`manifest.json` and `cases/`, as `oracle.py gen` writes them) and the
+/// candidate lines `oracle.py check` grades.
+///
+/// The command and the tests share this so that what the tests grade is exactly what the CLI prints.
+public struct VectorSuite: Sendable {
+    /// One input image and what the reference made of it.
+    public struct Case: Sendable, Decodable {
+        public let id: String
+        public let w: Int
+        public let h: Int
+        /// Path of the raw RGBA8 pixels, relative to the folder.
+        public let rgba: String
+        public let expect: Expectation
+    }
+
+    /// The fields of `expect` this side needs: the reference hash, or the rejection it expects.
+    public struct Expectation: Sendable, Decodable {
+        public let hash_b64: String?
+        public let error: String?
+    }
+
+    private struct Manifest: Decodable {
+        let cases: [Case]
+    }
+
+    public let directory: URL
+    public let cases: [Case]
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        let data = try Data(contentsOf: directory.appending(path: "manifest.json"))
+        cases = try JSONDecoder().decode(Manifest.self, from: data).cases
+    }
+
+    /// The grader's line for one case: the hash of its pixels (or the error that rejected them), and the
+    /// decode, average colour and aspect ratio of the reference hash, so encoding and decoding are graded
+    /// apart.
+    public func candidateLine(for testCase: Case) throws -> String {
+        let pixels = try [UInt8](Data(contentsOf: directory.appending(path: testCase.rgba)))
+        var line = CandidateLine(id: testCase.id)
+        do {
+            line.hash = try ThumbHash.encode(width: testCase.w, height: testCase.h, rgba: pixels).base64
+        } catch {
+            line.error = error.code
+        }
+        if let expected = testCase.expect.hash_b64 {
+            let hash = try ThumbHash(base64: expected)
+            let image = hash.decode()
+            let rgba = Data(image.rgba).base64EncodedString()
+            line.decoded = .init(w: image.width, h: image.height, rgba: rgba)
+            let color = hash.averageColor
+            line.avg = [color.red, color.green, color.blue, color.alpha]
+            line.ratio = hash.approximateAspectRatio
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(line), as: UTF8.self)
+    }
+
+    /// Every case's line, in manifest order, newline-terminated: the grader's candidate file.
+    public func candidate() throws -> String {
+        try cases.map { try candidateLine(for: $0) + "\n" }.joined()
+    }
+
+    private struct CandidateLine: Encodable {
+        struct Decoded: Encodable {
+            let w: Int
+            let h: Int
+            let rgba: String
+        }
+
+        let id: String
+        var hash: String?
+        var error: String?
+        var decoded: Decoded?
+        var avg: [Double]?
+        var ratio: Double?
+    }
+}
