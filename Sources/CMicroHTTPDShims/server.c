@@ -164,7 +164,8 @@ void mh_quiesce(mh_server *server) {
 }
 
 unsigned mh_connection_count(mh_server *server) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
 }
 
@@ -178,7 +179,8 @@ typedef struct visitor {
     void *context;
 } visitor;
 
-static enum MHD_Result visit_value(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+static enum MHD_Result visit_value(void *context, enum MHD_ValueKind kind, const char *key,
+                                   const char *value) {
     (void)kind;
     visitor *target = context;
     target->visit(target->context, key, value == NULL ? "" : value);
@@ -196,8 +198,8 @@ int mh_respond(mh_exchange *exchange, const mh_response *answer) {
         MHD_create_response_from_buffer(answer->body_length, (void *)answer->body, MHD_RESPMEM_MUST_COPY);
     int result = response == NULL ? -1 : 0;
     for (size_t index = 0; response != NULL && index < answer->header_count; index++) {
-        if (MHD_add_response_header(response, answer->headers[index].name, answer->headers[index].value) != MHD_YES)
-            result = -1;
+        const mh_header *header = &answer->headers[index];
+        if (MHD_add_response_header(response, header->name, header->value) != MHD_YES) result = -1;
     }
     pthread_mutex_lock(&exchange->lock);
     exchange->answered = 1;

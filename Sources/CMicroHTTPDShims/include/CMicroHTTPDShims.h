@@ -18,7 +18,7 @@ typedef struct mh_server_options {
     unsigned connection_limit;      /* connections open at once; more are closed on accept */
     size_t connection_memory_limit; /* bytes per connection for the request line and headers */
     unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
-    size_t max_body_bytes;          /* body bytes buffered; beyond them the request is flagged, not buffered */
+    size_t max_body_bytes;          /* body bytes buffered; beyond them the request is flagged */
 } mh_server_options;
 
 /* One complete request. Pointers are valid only during the callback. */
@@ -27,7 +27,7 @@ typedef struct mh_request {
     const char *path;               /* percent-decoded, without the query */
     const uint8_t *body;
     size_t body_length;
-    int body_too_large;             /* the body (declared or received) is over max_body_bytes; not read whole */
+    int body_too_large;             /* declared or received body over max_body_bytes; not kept */
 } mh_request;
 
 typedef struct mh_header {
@@ -45,7 +45,8 @@ typedef struct mh_response {
 } mh_response;
 
 /* Called once per request on an I/O thread; must return quickly and call mh_respond exactly once, now or
- * later from any thread. A request with body_too_large must be answered before the callback returns. */
+ * later from any thread. Answer a body_too_large request at once: when its Content-Length was over the
+ * limit, its body is then never read. */
 typedef void (*mh_handler)(void *context, mh_exchange *exchange, const mh_request *request);
 
 /* Called for each header or query argument by mh_exchange_values. */

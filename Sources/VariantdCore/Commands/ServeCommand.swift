@@ -37,7 +37,8 @@ struct ServeCommand: Subcommand {
     let configuration: ServeConfiguration
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
-        configuration = try ServeConfiguration(parsing: &arguments, environment: ProcessInfo.processInfo.environment)
+        configuration = try ServeConfiguration(
+            parsing: &arguments, environment: ProcessInfo.processInfo.environment)
     }
 
     func run() async throws -> ExitStatus {

@@ -16,9 +16,11 @@ struct Daemon: Sendable {
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline))
+            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
+        )
         let router = Router(
-            secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil, root: root,
+            secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
+            root: root,
             registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics))
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)

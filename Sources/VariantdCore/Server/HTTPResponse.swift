@@ -7,7 +7,9 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
 
     /// A JSON body in the wire form.
-    static func json(_ value: some Encodable, status: Int = 200, headers: [(name: String, value: String)] = [])
+    static func json(
+        _ value: some Encodable, status: Int = 200, headers: [(name: String, value: String)] = []
+    )
         -> HTTPResponse
     {
         let body = (try? WireJSON.encode(value)) ?? Array(#"{"error":"internal_error"}"#.utf8)

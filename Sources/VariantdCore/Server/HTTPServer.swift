@@ -1,6 +1,6 @@
+internal import CMicroHTTPDShims
 import Foundation
 import Synchronization
-internal import CMicroHTTPDShims
 
 /// The one door to libmicrohttpd: every pointer and C call of the HTTP server lives here, and what crosses
 /// it are plain `HTTPRequest` and `HTTPResponse` values handed to an `HTTPResponder`.
@@ -106,7 +106,8 @@ private struct Exchange: @unchecked Sendable {
         pairs.withUnsafeBufferPointer { headerBuffer in
             body.withUnsafeBufferPointer { bodyBuffer in
                 var answer = mh_response(
-                    status: UInt32(status), headers: headerBuffer.baseAddress, header_count: headerBuffer.count,
+                    status: UInt32(status), headers: headerBuffer.baseAddress,
+                    header_count: headerBuffer.count,
                     body: bodyBuffer.baseAddress, body_length: bodyBuffer.count)
                 _ = mh_respond(pointer, &answer)
             }

@@ -26,6 +26,11 @@ struct JobRecord: Sendable, Encodable {
     var bytesIn: Int
     var bytesOut: Int
 
+    /// Seconds to the microsecond: finer digits are noise in a log line.
+    private static func microseconds(_ seconds: Double) -> Double {
+        (seconds * 1e6).rounded() / 1e6
+    }
+
     init(request: JobRequest?, error: VariantsError) {
         id = request?.id
         bucket = request?.object.bucket
@@ -43,8 +48,8 @@ struct JobRecord: Sendable, Encodable {
         id = request.id
         bucket = request.object.bucket
         path = request.object.path
-        durations = answer.timings.seconds
-        self.seconds = seconds
+        durations = answer.timings.seconds.mapValues(Self.microseconds)
+        self.seconds = Self.microseconds(seconds)
         switch answer.outcome {
         case .success(let metadata):
             outcome = .ok

@@ -29,26 +29,33 @@ struct JobRequest: Sendable {
         guard BucketDeclaration.isValidName(fields.bucket) else {
             throw VariantsError(.invalidRequest, "bucket: expected \(BucketDeclaration.nameRule)")
         }
-        guard (1...1024).contains(fields.path.utf8.count), !fields.path.unicodeScalars.contains(where: Self.isControl)
-        else { throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters") }
+        guard (1...1024).contains(fields.path.utf8.count),
+            !fields.path.unicodeScalars.contains(where: Self.isControl)
+        else {
+            throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
+        }
         if let type = fields.declaredContentType {
-            guard (1...255).contains(type.utf8.count), type.unicodeScalars.allSatisfy({ $0.isASCII && !Self.isControl($0) })
+            guard (1...255).contains(type.utf8.count),
+                type.unicodeScalars.allSatisfy({ $0.isASCII && !Self.isControl($0) })
             else { throw VariantsError(.invalidRequest, "declaredContentType: expected a media type") }
         }
         id = fields.id
-        object = ObjectRequest(bucket: fields.bucket, path: fields.path, declaredContentType: fields.declaredContentType)
+        object = ObjectRequest(
+            bucket: fields.bucket, path: fields.path, declaredContentType: fields.declaredContentType)
         sourcePath = try root.resolve(fields.source)
         inlineDeclaration = try fields.bucketPolicy.map { policy throws(VariantsError) in
             let declaration = try BucketDeclaration(parsing: try Self.text(of: policy))
             guard declaration.spec.name == fields.bucket else {
                 throw VariantsError(
-                    .invalidRequest, "bucketPolicy: its name '\(declaration.spec.name)' is not the job's bucket")
+                    .invalidRequest,
+                    "bucketPolicy: its name '\(declaration.spec.name)' is not the job's bucket")
             }
             return declaration
         }
     }
 
-    private static let idCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
+    private static let idCharacters = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F

@@ -11,7 +11,8 @@ struct JobRunner: Sendable {
     func run(_ job: JobRequest, declaration: BucketDeclaration) async -> HTTPResponse {
         let started = ContinuousClock.now
         let decodeJob = DecodeJob(
-            sourcePath: job.sourcePath, request: job.object, bucketDeclaration: declaration.text, storeRoot: out)
+            sourcePath: job.sourcePath, request: job.object, bucketDeclaration: declaration.text,
+            storeRoot: out)
         let answer = await pool.process(decodeJob)
         metrics.setDecoderCrashes(await pool.crashes)
         let (whole, fraction) = started.duration(to: .now).components

@@ -22,7 +22,8 @@ enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" { host = "127.0.0.1" }
         guard Self.isLoopback(host) else {
-            throw UsageError("'--listen' takes a loopback address (127.0.0.1, ::1) or unix:PATH, got '\(host)'")
+            throw UsageError(
+                "'--listen' takes a loopback address (127.0.0.1, ::1) or unix:PATH, got '\(host)'")
         }
         self = .tcp(host: host, port: port)
     }

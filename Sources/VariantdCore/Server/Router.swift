@@ -18,7 +18,8 @@ struct Router: HTTPResponder {
         case ("GET", "/readyz"):
             return .now(readiness())
         case ("GET", "/metrics"):
-            return .now(.text(metrics.render(gauges), contentType: "text/plain; version=0.0.4; charset=utf-8"))
+            return .now(
+                .text(metrics.render(gauges), contentType: "text/plain; version=0.0.4; charset=utf-8"))
         case ("POST", "/v1/jobs"):
             return submit(request)
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):
@@ -50,7 +51,8 @@ struct Router: HTTPResponder {
         var job: JobRequest?
         do throws(VariantsError) {
             if let secret, !secret.admits(request.headers["authorization"]) {
-                throw VariantsError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
+                throw VariantsError(
+                    .unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
             }
             guard !request.bodyTooLarge else {
                 throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
@@ -59,7 +61,8 @@ struct Router: HTTPResponder {
             job = admitted
             let bucket = admitted.object.bucket
             guard let declaration = admitted.inlineDeclaration ?? registry.declaration(named: bucket) else {
-                throw VariantsError(.notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets")
+                throw VariantsError(
+                    .notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets")
             }
             try enter()
             return .later {

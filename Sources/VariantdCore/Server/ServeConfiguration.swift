@@ -94,8 +94,8 @@ struct ServeConfiguration: Sendable {
             if let value = try arguments.integer(flag, in: range) { return value }
             guard let text = environment[Self.twin(flag)] else { return nil }
             guard let value = Int(text), range.contains(value) else {
-                throw UsageError(
-                    "\(Self.twin(flag)) takes a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                let bounds = "\(range.lowerBound)...\(range.upperBound)"
+                throw UsageError("\(Self.twin(flag)) takes a whole number in \(bounds), got '\(text)'")
             }
             return value
         }

@@ -66,44 +66,47 @@ final class ServerMetrics: Sendable {
                 "variantd_jobs_total{outcome=\"\(key.outcome)\",code=\"\(key.code)\"} \(state.jobs[key] ?? 0)"
             })
         family(
-            "variantd_job_duration_seconds", "histogram", "Seconds from admission to answer of jobs that ran.",
+            "variantd_job_duration_seconds", "histogram",
+            "Seconds from admission to answer of jobs that ran.",
             state.jobDuration.lines("variantd_job_duration_seconds", labels: ""))
         family(
             "variantd_stage_duration_seconds", "histogram", "Seconds per pipeline stage of jobs that ran.",
             state.stages.keys.sorted().flatMap { stage in
                 state.stages[stage]!.lines("variantd_stage_duration_seconds", labels: "stage=\"\(stage)\"")
             })
-        family("variantd_jobs_in_flight", "gauge", "Jobs holding a render slot.", [
-            "variantd_jobs_in_flight \(gauges.admission.running)"
-        ])
-        family("variantd_queue_depth", "gauge", "Jobs waiting for a render slot.", [
-            "variantd_queue_depth \(gauges.admission.queued)"
-        ])
-        family("variantd_render_slots", "gauge", "Render slots (decoder children).", [
-            "variantd_render_slots \(gauges.slots)"
-        ])
-        family("variantd_queue_capacity", "gauge", "Jobs that may wait before 503 transform_busy.", [
-            "variantd_queue_capacity \(gauges.queueDepth)"
-        ])
-        family("variantd_source_bytes_total", "counter", "Bytes of source objects processed.", [
-            "variantd_source_bytes_total \(state.bytesIn)"
-        ])
-        family("variantd_rendition_bytes_total", "counter", "Bytes of renditions written.", [
-            "variantd_rendition_bytes_total \(state.bytesOut)"
-        ])
-        family("variantd_decoder_crashes_total", "counter", "Decoder children that died or overran the deadline.", [
-            "variantd_decoder_crashes_total \(state.decoderCrashes)"
-        ])
-        family("variantd_bucket_declarations", "gauge", "Bucket declarations loaded from --buckets.", [
-            "variantd_bucket_declarations \(gauges.buckets)"
-        ])
-        family("variantd_draining", "gauge", "1 after SIGTERM, while jobs in flight finish.", [
-            "variantd_draining \(gauges.admission.draining ? 1 : 0)"
-        ])
+        var single: [(name: String, type: String, help: String, value: Int)] = [
+            ("variantd_jobs_in_flight", "gauge", "Jobs holding a render slot.", gauges.admission.running),
+            ("variantd_queue_depth", "gauge", "Jobs waiting for a render slot.", gauges.admission.queued),
+            ("variantd_render_slots", "gauge", "Render slots (decoder children).", gauges.slots),
+            (
+                "variantd_queue_capacity", "gauge", "Jobs that may wait before 503 transform_busy.",
+                gauges.queueDepth
+            ),
+            ("variantd_source_bytes_total", "counter", "Bytes of source objects processed.", state.bytesIn),
+            ("variantd_rendition_bytes_total", "counter", "Bytes of renditions written.", state.bytesOut),
+            (
+                "variantd_decoder_crashes_total", "counter",
+                "Decoder children that died or overran the deadline.",
+                state.decoderCrashes
+            ),
+            (
+                "variantd_bucket_declarations", "gauge", "Bucket declarations loaded from --buckets.",
+                gauges.buckets
+            ),
+            (
+                "variantd_draining", "gauge", "1 after SIGTERM, while jobs in flight finish.",
+                gauges.admission.draining ? 1 : 0
+            ),
+        ]
         if let resident = gauges.residentBytes {
-            family("variantd_process_resident_memory_bytes", "gauge", "Resident memory of the daemon process.", [
-                "variantd_process_resident_memory_bytes \(resident)"
-            ])
+            single.append(
+                (
+                    "variantd_process_resident_memory_bytes", "gauge",
+                    "Resident memory of the daemon process.", resident
+                ))
+        }
+        for metric in single {
+            family(metric.name, metric.type, metric.help, ["\(metric.name) \(metric.value)"])
         }
         return lines.joined(separator: "\n") + "\n"
     }

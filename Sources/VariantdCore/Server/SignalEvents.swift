@@ -17,7 +17,9 @@ enum SignalEvent: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let (stream, continuation) = AsyncStream.makeStream(of: SignalEvent.self)
         // Kept alive by the termination handler; a source that is released stops delivering.
-        nonisolated(unsafe) let sources = [(SIGTERM, SignalEvent.terminate), (SIGINT, .terminate), (SIGHUP, .reload)].map {
+        nonisolated(unsafe) let sources = [
+            (SIGTERM, SignalEvent.terminate), (SIGINT, .terminate), (SIGHUP, .reload),
+        ].map {
             number, event in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

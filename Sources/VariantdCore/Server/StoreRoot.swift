@@ -9,7 +9,8 @@ struct StoreRoot: Sendable {
     init(_ path: String) throws(UsageError) {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
+            isDirectory.boolValue
         else { throw UsageError("The store root '\(path)' is not a directory") }
         self.path = resolved
     }
@@ -20,10 +21,12 @@ struct StoreRoot: Sendable {
     ///   links lead out of the root; `404 not_found` when nothing is there.
     func resolve(_ source: String) throws(VariantsError) -> String {
         guard !source.isEmpty, source.utf8.count <= 4096 else {
-            throw VariantsError(.invalidRequest, "source: expected a path of 1…4096 bytes relative to the root")
+            throw VariantsError(
+                .invalidRequest, "source: expected a path of 1…4096 bytes relative to the root")
         }
         guard !source.hasPrefix("/") else {
-            throw VariantsError(.invalidRequest, "source: expected a path relative to the root, got an absolute one")
+            throw VariantsError(
+                .invalidRequest, "source: expected a path relative to the root, got an absolute one")
         }
         guard !source.contains("\0") else {
             throw VariantsError(.invalidRequest, "source: a path cannot contain NUL")

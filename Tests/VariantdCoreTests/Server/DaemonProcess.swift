@@ -49,7 +49,9 @@ final class DaemonProcess {
 
     /// Waits for a log line with `event`, beyond the ones already seen `after` times.
     @discardableResult
-    func waitForLog(event: String, after count: Int = 0, timeout: Duration = .seconds(20)) throws -> [String: Any] {
+    func waitForLog(event: String, after count: Int = 0, timeout: Duration = .seconds(20)) throws -> [String:
+        Any]
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let matches = log.filter { $0["event"] as? String == event }
@@ -57,7 +59,9 @@ final class DaemonProcess {
             guard process.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        throw DaemonFailure(description: "no '\(event)' line; log:\n" + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""))
+        throw DaemonFailure(
+            description: "no '\(event)' line; log:\n"
+                + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""))
     }
 
     /// An HTTP request in flight in a `curl` process.
@@ -106,7 +110,9 @@ final class DaemonProcess {
         var error: String? { json["error"] as? String }
     }
 
-    func start(_ method: String, _ path: String, body: [UInt8]? = nil, authorization: String? = "Bearer " + secret)
+    func start(
+        _ method: String, _ path: String, body: [UInt8]? = nil, authorization: String? = "Bearer " + secret
+    )
         throws -> Call
     {
         let bodyPath = directory.appendingPathComponent("reply-\(UUID().uuidString)").path
@@ -128,7 +134,9 @@ final class DaemonProcess {
         return try Call(arguments, bodyPath: bodyPath)
     }
 
-    func send(_ method: String, _ path: String, body: [UInt8]? = nil, authorization: String? = "Bearer " + secret)
+    func send(
+        _ method: String, _ path: String, body: [UInt8]? = nil, authorization: String? = "Bearer " + secret
+    )
         throws -> Reply
     {
         try start(method, path, body: body, authorization: authorization).finish()
@@ -136,8 +144,9 @@ final class DaemonProcess {
 
     /// Posts a job given as JSON fields.
     func job(_ fields: [String: Any], authorization: String? = "Bearer " + secret) throws -> Reply {
-        try send("POST", "/v1/jobs", body: Array(try JSONSerialization.data(withJSONObject: fields)),
-                 authorization: authorization)
+        try send(
+            "POST", "/v1/jobs", body: Array(try JSONSerialization.data(withJSONObject: fields)),
+            authorization: authorization)
     }
 
     func signal(_ number: Int32) {

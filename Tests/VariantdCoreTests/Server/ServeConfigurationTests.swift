@@ -7,7 +7,9 @@ import Testing
 @Suite struct ServeConfigurationTests {
     private let secret = ["VARIANTD_SECRET": "0123456789abcdef"]
 
-    private func parse(_ words: [String], _ environment: [String: String]) throws(UsageError) -> ServeConfiguration {
+    private func parse(_ words: [String], _ environment: [String: String]) throws(UsageError)
+        -> ServeConfiguration
+    {
         var arguments = Arguments(words)
         return try ServeConfiguration(parsing: &arguments, environment: environment)
     }
@@ -32,7 +34,9 @@ import Testing
         #expect(configuration.queueDepth == 7)
         #expect(configuration.listen == .unix(path: "/run/variantd.sock"))
         #expect(configuration.deadline == .seconds(5))
-        #expect(throws: UsageError.self) { try parse([], environment.merging(["VARIANTD_SLOTS": "zero"]) { $1 }) }
+        #expect(throws: UsageError.self) {
+            try parse([], environment.merging(["VARIANTD_SLOTS": "zero"]) { $1 })
+        }
     }
 
     @Test func secretRules() throws {
@@ -43,7 +47,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("secret")
         try "from-a-file-0123456789\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(try parse(["--root", "/r", "--secret-file", file.path], [:]).secret == "from-a-file-0123456789")
+        #expect(
+            try parse(["--root", "/r", "--secret-file", file.path], [:]).secret == "from-a-file-0123456789")
         #expect(throws: UsageError.self) { try parse(["--root", "/r", "--secret-file", file.path], secret) }
     }
 
@@ -51,9 +56,10 @@ import Testing
         #expect(try ListenAddress(parsing: "localhost:80") == .tcp(host: "127.0.0.1", port: 80))
         #expect(try ListenAddress(parsing: "[::1]:9000") == .tcp(host: "::1", port: 9000))
         #expect(try ListenAddress(parsing: "127.0.0.2:0").description == "127.0.0.2:0")
-        for refused in ["0.0.0.0:8089", "10.0.0.1:80", "[::]:80", "127.0.0.1", "127.0.0.1:99999", "unix:",
-                        "example.com:80", "127.0.0.300:1"]
-        {
+        for refused in [
+            "0.0.0.0:8089", "10.0.0.1:80", "[::]:80", "127.0.0.1", "127.0.0.1:99999", "unix:",
+            "example.com:80", "127.0.0.300:1",
+        ] {
             #expect(throws: UsageError.self, "\(refused)") { try ListenAddress(parsing: refused) }
         }
     }
@@ -62,9 +68,10 @@ import Testing
         let secret = BearerSecret("0123456789abcdef")
         #expect(secret.admits("Bearer 0123456789abcdef"))
         #expect(secret.admits("bearer 0123456789abcdef"))
-        for refused in [nil, "", "Bearer ", "Bearer 0123456789abcde", "Bearer 0123456789abcdefg",
-                        "Bearer 0123456789abcdeF", "Basic 0123456789abcdef", "0123456789abcdef"]
-        {
+        for refused in [
+            nil, "", "Bearer ", "Bearer 0123456789abcde", "Bearer 0123456789abcdefg",
+            "Bearer 0123456789abcdeF", "Basic 0123456789abcdef", "0123456789abcdef",
+        ] {
             #expect(!secret.admits(refused), "\(String(describing: refused))")
         }
     }

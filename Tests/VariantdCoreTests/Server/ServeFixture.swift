@@ -10,7 +10,9 @@ struct ServeFixture {
     init() throws {
         directory = try TestPaths.temporaryDirectory()
         let files = FileManager.default
-        for folder in [root.appendingPathComponent("up"), buckets, directory.appendingPathComponent("outside")] {
+        for folder in [
+            root.appendingPathComponent("up"), buckets, directory.appendingPathComponent("outside"),
+        ] {
             try files.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         for name in ["pictures/gradient.jpg", "pictures/truncated.jpg", "other/document.pdf"] {
@@ -18,7 +20,8 @@ struct ServeFixture {
             try files.copyItem(at: source, to: root.appendingPathComponent("up/" + source.lastPathComponent))
         }
         let secretPicture = directory.appendingPathComponent("outside/secret.jpg")
-        try files.copyItem(at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"), to: secretPicture)
+        try files.copyItem(
+            at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"), to: secretPicture)
         try files.createSymbolicLink(
             at: root.appendingPathComponent("up/escape.jpg"), withDestinationURL: secretPicture)
         try files.copyItem(
@@ -30,7 +33,9 @@ struct ServeFixture {
     func makeLargePicture(named name: String = "large.jpg") throws {
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-        vips.arguments = ["gaussnoise", root.appendingPathComponent("up/" + name).path + "[Q=80]", "4000", "3000"]
+        vips.arguments = [
+            "gaussnoise", root.appendingPathComponent("up/" + name).path + "[Q=80]", "4000", "3000",
+        ]
         try vips.run()
         vips.waitUntilExit()
         guard vips.terminationStatus == 0 else { throw DaemonFailure(description: "vips gaussnoise failed") }
@@ -39,7 +44,8 @@ struct ServeFixture {
     /// The daemon on an ephemeral loopback port, over this fixture.
     func start(_ extra: [String] = [], secret: Bool = true) throws -> DaemonProcess {
         try DaemonProcess(
-            ["--listen", "127.0.0.1:0", "--root", root.path, "--out", out.path, "--buckets", buckets.path] + extra,
+            ["--listen", "127.0.0.1:0", "--root", root.path, "--out", out.path, "--buckets", buckets.path]
+                + extra,
             directory: directory, secret: secret)
     }
 
@@ -48,6 +54,9 @@ struct ServeFixture {
     }
 
     static func job(_ source: String, bucket: String = "post-images", id: String = "job-1") -> [String: Any] {
-        ["id": id, "bucket": bucket, "path": "photos/" + (source as NSString).lastPathComponent, "source": source]
+        [
+            "id": id, "bucket": bucket, "path": "photos/" + (source as NSString).lastPathComponent,
+            "source": source,
+        ]
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import Variants
 import VariantdCore
+import Variants
 
 /// `POST /v1/jobs` over real HTTP (curl) against the built daemon: every outcome with its status and code.
 @Suite struct ServeJobsTests {
@@ -20,7 +20,8 @@ import VariantdCore
         #expect(Set(renditions.keys) == ["thumb", "medium", "large"])
         let pipeline = try Pipeline()
         for (name, rendition) in renditions {
-            let bytes = try #require(FileManager.default.contents(atPath: fixture.out.path + "/" + rendition.key))
+            let bytes = try #require(
+                FileManager.default.contents(atPath: fixture.out.path + "/" + rendition.key))
             var timings = StageTimings()
             let readBack = try pipeline.process(
                 [UInt8](bytes), request: ObjectRequest(bucket: "b", path: name), timings: &timings)
@@ -118,9 +119,10 @@ import VariantdCore
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         let daemon = try fixture.start()
-        for source in ["../outside/secret.jpg", "up/../../outside/secret.jpg", fixture.root.path + "/up/gradient.jpg",
-                       "up/escape.jpg", "up/gradient.jpg\u{0}.png"]
-        {
+        for source in [
+            "../outside/secret.jpg", "up/../../outside/secret.jpg", fixture.root.path + "/up/gradient.jpg",
+            "up/escape.jpg", "up/gradient.jpg\u{0}.png",
+        ] {
             let reply = try daemon.job(ServeFixture.job(source))
             #expect(reply.status == 400, "\(source)")
             #expect(reply.error == "invalid_request", "\(source)")
@@ -133,9 +135,10 @@ import VariantdCore
         defer { fixture.remove() }
         let daemon = try fixture.start()
         let job = ServeFixture.job("up/gradient.jpg")
-        for authorization in [nil, "Bearer wrong-secret-0123456789abcd", "Basic " + DaemonProcess.secret,
-                              "Bearer " + DaemonProcess.secret + "x"]
-        {
+        for authorization in [
+            nil, "Bearer wrong-secret-0123456789abcd", "Basic " + DaemonProcess.secret,
+            "Bearer " + DaemonProcess.secret + "x",
+        ] {
             let reply = try daemon.job(job, authorization: authorization)
             #expect(reply.status == 401 && reply.error == "unauthorized")
             #expect(reply.authenticate == "Bearer")

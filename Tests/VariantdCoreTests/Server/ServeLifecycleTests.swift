@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import Variants
 import VariantdCore
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,9 @@ import VariantdCore
         let calls = try (0..<12).map { index in
             try daemon.start(
                 "POST", "/v1/jobs",
-                body: Array(try JSONSerialization.data(withJSONObject: ServeFixture.job("up/large.jpg", id: "f\(index)"))))
+                body: Array(
+                    try JSONSerialization.data(
+                        withJSONObject: ServeFixture.job("up/large.jpg", id: "f\(index)"))))
         }
         let replies = try calls.map { try $0.finish() }
         let busy = replies.filter { $0.status == 503 }
@@ -30,7 +32,9 @@ import VariantdCore
             #expect((Int(reply.retryAfter) ?? 0) >= 1, "Retry-After '\(reply.retryAfter)'")
         }
         let refused = try daemon.send("GET", "/metrics").text
-        #expect(refused.contains("variantd_jobs_total{outcome=\"rejected\",code=\"transform_busy\"} \(busy.count)"))
+        #expect(
+            refused.contains(
+                "variantd_jobs_total{outcome=\"rejected\",code=\"transform_busy\"} \(busy.count)"))
         #expect(try daemon.metric("variantd_queue_depth") == 0)
     }
 
@@ -42,8 +46,9 @@ import VariantdCore
         let calls = try (0..<3).map { index in
             try daemon.start(
                 "POST", "/v1/jobs",
-                body: Array(try JSONSerialization.data(
-                    withJSONObject: ServeFixture.job("up/large-\(index).jpg", id: "d\(index)"))))
+                body: Array(
+                    try JSONSerialization.data(
+                        withJSONObject: ServeFixture.job("up/large-\(index).jpg", id: "d\(index)"))))
         }
         let deadline = ContinuousClock.now + .seconds(20)
         while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
@@ -73,15 +78,18 @@ import VariantdCore
         #expect(try daemon.job(job).status == 404)
 
         let declaration = #"{ "name": "avatars", "variants": { "icon": { "width": 16, "height": 16 } } }"#
-        try declaration.write(to: fixture.buckets.appendingPathComponent("avatars.json"), atomically: true, encoding: .utf8)
+        try declaration.write(
+            to: fixture.buckets.appendingPathComponent("avatars.json"), atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         let reload = try daemon.waitForLog(event: "reload")
         #expect(reload["buckets"] as? Int == 2)
         let reply = try daemon.job(job)
         #expect(reply.status == 200)
-        #expect(try WireJSON.decode(CompletionMetadata.self, from: reply.body).renditions?["icon"]?.width == 16)
+        #expect(
+            try WireJSON.decode(CompletionMetadata.self, from: reply.body).renditions?["icon"]?.width == 16)
 
-        try "{ not json".write(to: fixture.buckets.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        try "{ not json".write(
+            to: fixture.buckets.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         let failed = try daemon.waitForLog(event: "reload", after: 1)
         #expect(failed["error"] != nil && failed["kept"] as? Int == 2)
@@ -126,7 +134,8 @@ import VariantdCore
             "variantd_stage_duration_seconds_bucket{stage=\"write\",le=\"+Inf\"} 1",
             "variantd_job_duration_seconds_count 2",
             "variantd_jobs_in_flight 0", "variantd_queue_depth 0", "variantd_render_slots 2",
-            "variantd_queue_capacity 3", "variantd_source_bytes_total 5303", "variantd_decoder_crashes_total 0",
+            "variantd_queue_capacity 3", "variantd_source_bytes_total 5303",
+            "variantd_decoder_crashes_total 0",
             "variantd_bucket_declarations 1", "# TYPE variantd_stage_duration_seconds histogram",
         ] {
             #expect(text.contains(expected), "\(expected)")
