@@ -54,6 +54,7 @@ import Variants
         while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
+        #expect(try (daemon.metric("variantd_queue_depth") ?? 0) >= 1, "no job was waiting at SIGTERM")
         daemon.signal(SIGTERM)
         let replies = try calls.map { try $0.finish() }
         #expect(replies.map(\.status) == [200, 200, 200])
