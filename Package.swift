@@ -20,16 +20,22 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         .target(name: "CWebPShims", dependencies: ["CWebP"]),
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
             dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CCrypto", "ThumbHash"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "VariantdCore", dependencies: ["Variants", "ThumbHash"], swiftSettings: swiftSettings),
+        .target(
+            name: "VariantdCore", dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),

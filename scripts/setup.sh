@@ -8,7 +8,7 @@ set -euo pipefail
 backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
-  pkg-config libssl-dev libwebp-dev
+  pkg-config libssl-dev libwebp-dev curl
   libvips-dev libvips-tools
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265

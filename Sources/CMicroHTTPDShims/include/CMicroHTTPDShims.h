@@ -1,0 +1,83 @@
+#ifndef CMICROHTTPD_SHIMS_H
+#define CMICROHTTPD_SHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What Swift sees of libmicrohttpd: a non-variadic start, one callback per complete request, and one call
+ * to answer it, from any thread. The shim makes no decisions: limits and answers come from Swift. */
+
+typedef struct mh_server mh_server;
+/* One request on its connection, from the callback until mh_respond; opaque to Swift. */
+typedef struct mh_exchange mh_exchange;
+
+/* How the daemon runs; every limit is Swift's choice. */
+typedef struct mh_server_options {
+    int listen_fd;                  /* a listening socket made by mh_listen_tcp or mh_listen_unix */
+    unsigned threads;               /* I/O threads polling connections (no request ever blocks one) */
+    unsigned connection_limit;      /* connections open at once; more are closed on accept */
+    size_t connection_memory_limit; /* bytes per connection for the request line and headers */
+    unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
+    size_t max_body_bytes;          /* body bytes buffered; beyond them the request is flagged */
+} mh_server_options;
+
+/* One complete request. Pointers are valid only during the callback. */
+typedef struct mh_request {
+    const char *method;
+    const char *path;               /* percent-decoded, without the query */
+    const uint8_t *body;
+    size_t body_length;
+    int body_too_large;             /* declared or received body over max_body_bytes; not kept */
+} mh_request;
+
+typedef struct mh_header {
+    const char *name;
+    const char *value;
+} mh_header;
+
+/* An answer; libmicrohttpd copies everything before mh_respond returns. */
+typedef struct mh_response {
+    unsigned status;
+    const mh_header *headers;
+    size_t header_count;
+    const uint8_t *body;
+    size_t body_length;
+} mh_response;
+
+/* Called once per request on an I/O thread; must return quickly and call mh_respond exactly once, now or
+ * later from any thread. Answer a body_too_large request at once: when its Content-Length was over the
+ * limit, its body is then never read. */
+typedef void (*mh_handler)(void *context, mh_exchange *exchange, const mh_request *request);
+
+/* Called for each header or query argument by mh_exchange_values. */
+typedef void (*mh_value_visitor)(void *context, const char *name, const char *value);
+
+typedef enum mh_value_kind { MH_HEADER = 0, MH_QUERY = 1 } mh_value_kind;
+
+/* A listening TCP socket on a numeric address; port 0 picks a free port, written to *bound_port.
+ * Returns the descriptor, or -1 with errno set. */
+int mh_listen_tcp(const char *host, uint16_t port, uint16_t *bound_port);
+
+/* A listening Unix socket at path with the given permission bits (set before it accepts).
+ * Returns the descriptor, or -1 with errno set. */
+int mh_listen_unix(const char *path, unsigned mode);
+
+/* Starts the daemon's threads; NULL when libmicrohttpd refuses the options. */
+mh_server *mh_start(const mh_server_options *options, mh_handler handler, void *context);
+
+/* Stops accepting new connections; open connections are still served. */
+void mh_quiesce(mh_server *server);
+
+/* Connections open now, idle keep-alive ones included. */
+unsigned mh_connection_count(mh_server *server);
+
+/* Stops the daemon. Every exchange must have been answered. */
+void mh_stop(mh_server *server);
+
+/* Visits the request's headers or query arguments; only during the callback. */
+void mh_exchange_values(mh_exchange *exchange, mh_value_kind kind, mh_value_visitor visit, void *context);
+
+/* Answers the request (copied at once). Returns 0, or -1 when the response could not be made. */
+int mh_respond(mh_exchange *exchange, const mh_response *response);
+
+#endif

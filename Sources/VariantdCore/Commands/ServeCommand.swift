@@ -1,0 +1,52 @@
+import Foundation
+
+/// `variantd serve`: the sidecar daemon the storage server calls during an upload.
+struct ServeCommand: Subcommand {
+    static let name = "serve"
+    static let abstract = "Serve metadata and renditions over HTTP to the storage server (sidecar daemon)."
+    static let usage = "serve --root <dir> [--listen <address>] [--buckets <dir>] [options]"
+    static let details = """
+        OPTIONS (each also read from its environment twin, shown after it; a flag wins):
+          --listen <address>      127.0.0.1:PORT, [::1]:PORT, localhost:PORT or unix:PATH
+                                  (VARIANTD_LISTEN; default 127.0.0.1:8089; port 0 picks a free one).
+          --root <dir>            Where stored objects live; a job's source is confined to it
+                                  (VARIANTD_ROOT; required).
+          --out <dir>             The rendition store (VARIANTD_OUT; default: the root).
+          --buckets <dir>         Bucket declarations, <name>.json each; reloaded on SIGHUP
+                                  (VARIANTD_BUCKETS).
+          --slots <n>             Render slots: decoder children at work at once (VARIANTD_SLOTS;
+                                  default: the number of cores).
+          --queue-depth <n>       Jobs that may wait for a slot before 503 (VARIANTD_QUEUE_DEPTH;
+                                  default: 4 × slots).
+          --secret-file <file>    The shared secret, required on TCP (VARIANTD_SECRET_FILE; or the
+                                  secret itself in VARIANTD_SECRET).
+          --deadline <seconds>    Per-job limit, after which the decoder child is killed
+                                  (VARIANTD_DEADLINE; default 60).
+          --grace <seconds>       How long SIGTERM waits for jobs in flight (VARIANTD_GRACE; default 30).
+          --max-body <bytes>      Largest job request body (VARIANTD_MAX_BODY; default 1048576).
+          --io-timeout <seconds>  Idle time before a connection is closed (VARIANTD_IO_TIMEOUT;
+                                  default 30).
+          --max-connections <n>   Connections open at once (VARIANTD_MAX_CONNECTIONS; default 256).
+          -h, --help              Show help information.
+
+        ENDPOINTS: POST /v1/jobs, GET /livez, GET /readyz, GET /metrics (see docs/Serve.md).
+        SIGNALS: SIGTERM or SIGINT drains (exit 0 when every job was answered), SIGHUP reloads --buckets.
+        Logs: one JSON line per job and per lifecycle event on stderr.
+        """
+
+    let configuration: ServeConfiguration
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        configuration = try ServeConfiguration(
+            parsing: &arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    func run() async throws -> ExitStatus {
+        do {
+            return try await Daemon(configuration: configuration).run()
+        } catch let error as StartupError {
+            Console.error("Error: \(error)")
+            return .ioError
+        }
+    }
+}

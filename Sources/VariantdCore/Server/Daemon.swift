@@ -1,0 +1,86 @@
+import Variants
+
+/// The running sidecar: the HTTP server, the decoder pool behind it, and what signals do to them.
+struct Daemon: Sendable {
+    let configuration: ServeConfiguration
+
+    func run() async throws -> ExitStatus {
+        let root = try StoreRoot(configuration.root)
+        let registry = try BucketRegistry(directory: configuration.buckets)
+        do {
+            _ = try RenditionStore(root: configuration.out)
+        } catch {
+            throw UsageError("The rendition store '\(configuration.out)' cannot be created")
+        }
+        let signals = SignalEvent.stream()
+        let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
+        let metrics = ServerMetrics()
+        let pool = DecoderPool(
+            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
+        )
+        let router = Router(
+            secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
+            root: root,
+            registry: registry, admission: admission, metrics: metrics,
+            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics))
+        let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
+        EventLog.event(
+            "listening",
+            [
+                "listen": .string(server.address.description), "slots": .integer(configuration.slots),
+                "queueDepth": .integer(configuration.queueDepth), "buckets": .integer(registry.count),
+            ])
+        for await signal in signals {
+            switch signal {
+            case .reload:
+                reload(registry)
+            case .terminate:
+                return await drain(server, admission: admission, pool: pool)
+            }
+        }
+        return .software
+    }
+
+    /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s.
+    private var options: HTTPServer.Options {
+        HTTPServer.Options(
+            threads: 2, connectionLimit: configuration.maxConnections, connectionMemoryLimit: 64 << 10,
+            connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes)
+    }
+
+    private func reload(_ registry: BucketRegistry) {
+        do {
+            EventLog.event("reload", ["buckets": .integer(try registry.reload())])
+        } catch {
+            EventLog.event("reload", ["error": .string(error.message), "kept": .integer(registry.count)])
+        }
+    }
+
+    /// Stops accepting, lets admitted jobs finish within the grace period, and stops.
+    ///
+    /// Exits 0 when every job was answered; 1 when the grace period ended first (those jobs' children
+    /// finish or die on their own, and their unfinished files are removed when they die).
+    private func drain(_ server: HTTPServer, admission: Admission, pool: DecoderPool) async -> ExitStatus {
+        let deadline = ContinuousClock.now + configuration.grace
+        admission.drain()
+        server.stopAccepting()
+        EventLog.event("draining", ["inFlight": .integer(server.unanswered)])
+        while server.unanswered > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let unanswered = server.unanswered
+        guard unanswered == 0 else {
+            EventLog.event("stopped", ["unanswered": .integer(unanswered)])
+            return .failure
+        }
+        // The last answers were handed over; give their connections a moment to be written and closed.
+        let flushed = min(deadline, ContinuousClock.now + .seconds(2))
+        while server.connections > 0, ContinuousClock.now < flushed {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        server.stop()
+        await pool.shutdown()
+        EventLog.event("stopped", ["unanswered": .integer(0)])
+        return .success
+    }
+}

@@ -1,0 +1,28 @@
+import Variants
+
+/// One HTTP answer: status, headers and body.
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    /// A JSON body in the wire form.
+    static func json(
+        _ value: some Encodable, status: Int = 200, headers: [(name: String, value: String)] = []
+    )
+        -> HTTPResponse
+    {
+        let body = (try? WireJSON.encode(value)) ?? Array(#"{"error":"internal_error"}"#.utf8)
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json")] + headers, body: body + [0x0A])
+    }
+
+    /// The wire error JSON with the status its code maps to.
+    static func error(_ error: VariantsError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        json(error, status: error.statusCode, headers: headers)
+    }
+
+    static func text(_ text: String, contentType: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+    }
+}

@@ -1,0 +1,159 @@
+internal import CMicroHTTPDShims
+import Foundation
+import Synchronization
+
+/// The one door to libmicrohttpd: every pointer and C call of the HTTP server lives here, and what crosses
+/// it are plain `HTTPRequest` and `HTTPResponse` values handed to an `HTTPResponder`.
+///
+/// `@unchecked Sendable` because the C daemon is only started in `init` and stopped in `stop()`; between
+/// them libmicrohttpd's own threads call in, and the other methods are safe from any thread.
+final class HTTPServer: @unchecked Sendable {
+    /// How the daemon runs; every limit is chosen by the configuration.
+    struct Options: Sendable {
+        /// I/O threads; no request ever blocks one, so a few serve many connections.
+        var threads: Int
+        var connectionLimit: Int
+        /// Bytes per connection for the request line and headers.
+        var connectionMemoryLimit: Int
+        /// Seconds without I/O before a connection is closed: bounds reading headers and body.
+        var connectionTimeout: Int
+        var maxBodyBytes: Int
+    }
+
+    /// Where the server listens, with the port filled in when port 0 was asked for.
+    let address: ListenAddress
+    private let server: OpaquePointer
+    private let descriptor: Int32
+    private let context: Unmanaged<Context>
+
+    init(listen: ListenAddress, options: Options, responder: any HTTPResponder) throws(StartupError) {
+        switch listen {
+        case .tcp(let host, let port):
+            var bound: UInt16 = 0
+            descriptor = mh_listen_tcp(host, port, &bound)
+            address = .tcp(host: host, port: bound)
+        case .unix(let path):
+            descriptor = mh_listen_unix(path, 0o600)
+            address = listen
+        }
+        guard descriptor >= 0 else {
+            throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
+        }
+        var settings = mh_server_options(
+            listen_fd: descriptor, threads: UInt32(options.threads),
+            connection_limit: UInt32(options.connectionLimit),
+            connection_memory_limit: options.connectionMemoryLimit,
+            connection_timeout: UInt32(options.connectionTimeout), max_body_bytes: options.maxBodyBytes)
+        let context = Unmanaged.passRetained(Context(responder))
+        guard let started = mh_start(&settings, handleRequest, context.toOpaque()) else {
+            context.release()
+            close(descriptor)
+            if case .unix(let path) = listen { unlink(path) }
+            throw StartupError("libmicrohttpd did not start on \(listen)")
+        }
+        server = started
+        self.context = context
+    }
+
+    /// Requests whose answer is still being worked on.
+    var unanswered: Int { context.takeUnretainedValue().unanswered.withLock { $0 } }
+
+    /// Connections open now, idle keep-alive ones included.
+    var connections: Int { Int(mh_connection_count(server)) }
+
+    /// Stops accepting connections (and removes a Unix socket's path); open connections are still served,
+    /// each answer from now on closing its connection so that none lingers.
+    func stopAccepting() {
+        context.takeUnretainedValue().closing.withLock { $0 = true }
+        mh_quiesce(server)
+        if case .unix(let path) = address { unlink(path) }
+    }
+
+    /// Stops the daemon; call once, when `unanswered` is zero.
+    func stop() {
+        mh_stop(server)
+        close(descriptor)
+        context.release()
+    }
+}
+
+/// What the C callback reaches through its opaque context pointer.
+private final class Context: Sendable {
+    let responder: any HTTPResponder
+    let unanswered = Mutex(0)
+    let closing = Mutex(false)
+
+    init(_ responder: any HTTPResponder) {
+        self.responder = responder
+    }
+
+    func respond(_ exchange: Exchange, with response: HTTPResponse) {
+        var headers = response.headers
+        if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
+        exchange.respond(status: response.status, headers: headers, body: response.body)
+    }
+}
+
+/// Which request an answer is for; the C exchange lives until it is answered.
+private struct Exchange: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    func respond(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        let names = headers.map { strdup($0.name) }
+        let values = headers.map { strdup($0.value) }
+        defer { (names + values).forEach { free($0) } }
+        let pairs = zip(names, values).map { mh_header(name: $0, value: $1) }
+        pairs.withUnsafeBufferPointer { headerBuffer in
+            body.withUnsafeBufferPointer { bodyBuffer in
+                var answer = mh_response(
+                    status: UInt32(status), headers: headerBuffer.baseAddress,
+                    header_count: headerBuffer.count,
+                    body: bodyBuffer.baseAddress, body_length: bodyBuffer.count)
+                _ = mh_respond(pointer, &answer)
+            }
+        }
+    }
+
+    /// The request's headers (names in lower case) or query arguments; only during the callback.
+    func values(_ kind: mh_value_kind, lowercasingNames: Bool) -> [String: String] {
+        final class Collector {
+            var values: [String: String] = [:]
+            let lowercasingNames: Bool
+            init(_ lowercasingNames: Bool) { self.lowercasingNames = lowercasingNames }
+        }
+        let collector = Collector(lowercasingNames)
+        withExtendedLifetime(collector) {
+            let visit: mh_value_visitor = { context, name, value in
+                guard let context, let name, let value else { return }
+                let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+                let key = String(cString: name)
+                collector.values[collector.lowercasingNames ? key.lowercased() : key] = String(cString: value)
+            }
+            mh_exchange_values(pointer, kind, visit, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.values
+    }
+}
+
+/// The C callback: one complete request, answered now or from a task.
+private let handleRequest: mh_handler = { contextPointer, exchangePointer, requestPointer in
+    guard let contextPointer, let exchangePointer, let request = requestPointer?.pointee else { return }
+    let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+    let exchange = Exchange(pointer: exchangePointer)
+    let body = request.body.map { Array(UnsafeBufferPointer(start: $0, count: request.body_length)) } ?? []
+    let value = HTTPRequest(
+        method: String(cString: request.method), path: String(cString: request.path),
+        headers: exchange.values(MH_HEADER, lowercasingNames: true),
+        query: exchange.values(MH_QUERY, lowercasingNames: false),
+        body: body, bodyTooLarge: request.body_too_large != 0)
+    switch context.responder.respond(to: value) {
+    case .now(let response):
+        context.respond(exchange, with: response)
+    case .later(let work):
+        context.unanswered.withLock { $0 += 1 }
+        Task {
+            context.respond(exchange, with: await work())
+            context.unanswered.withLock { $0 -= 1 }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Variants
+
+/// What one `POST /v1/jobs` came to: logged as one JSON line on stderr and counted in the metrics.
+struct JobRecord: Sendable, Encodable {
+    enum Outcome: String, Sendable, Encodable {
+        /// Metadata answered (and renditions written).
+        case ok
+        /// The job ran and ended in a typed error (an unreadable picture, a type the bucket refuses, …).
+        case failed
+        /// Refused before running: authorization, validation, or no free slot.
+        case rejected
+    }
+
+    let event = "job"
+    var id: String?
+    var bucket: String?
+    var path: String?
+    var outcome: Outcome
+    /// `ok`, or the error code.
+    var code: String
+    var status: Int
+    /// Seconds per stage (read, hash, sniff, probe, decode, thumbhash, render, encode, write).
+    var durations: [String: Double]
+    /// Seconds from admission to answer, waiting for a slot included.
+    var seconds: Double
+    var bytesIn: Int
+    var bytesOut: Int
+
+    /// Seconds to the microsecond: finer digits are noise in a log line.
+    private static func microseconds(_ seconds: Double) -> Double {
+        (seconds * 1e6).rounded() / 1e6
+    }
+
+    init(request: JobRequest?, error: VariantsError) {
+        id = request?.id
+        bucket = request?.object.bucket
+        path = request?.object.path
+        outcome = .rejected
+        code = error.code.rawValue
+        status = error.statusCode
+        durations = [:]
+        seconds = 0
+        bytesIn = 0
+        bytesOut = 0
+    }
+
+    init(request: JobRequest, answer: DecoderPool.Answer, seconds: Double) {
+        id = request.id
+        bucket = request.object.bucket
+        path = request.object.path
+        durations = answer.timings.seconds.mapValues(Self.microseconds)
+        self.seconds = Self.microseconds(seconds)
+        switch answer.outcome {
+        case .success(let metadata):
+            outcome = .ok
+            code = "ok"
+            status = 200
+            bytesIn = metadata.size
+            bytesOut = metadata.renditions?.values.reduce(0) { $0 + $1.size } ?? 0
+        case .failure(let error):
+            outcome = .failed
+            code = error.code.rawValue
+            status = error.statusCode
+            bytesIn = 0
+            bytesOut = 0
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Variants
+
+/// A `POST /v1/jobs` body, validated once at the edge: every field is in range, the source is a real path
+/// under the store root, and an inline bucket declaration has been parsed.
+///
+/// `{ "id", "bucket", "path", "source", "declaredContentType"?, "bucketPolicy"? }`; unknown keys are refused
+/// so a misspelt optional field is not silently ignored.
+struct JobRequest: Sendable {
+    /// The caller's job id, echoed in the log line: 1…128 of `A-Z a-z 0-9 . _ : -`.
+    let id: String
+    let object: ObjectRequest
+    /// The stored bytes' real path, inside the store root.
+    let sourcePath: String
+    /// The bucket's declaration given inline, parsed; nil looks the bucket up by name.
+    let inlineDeclaration: BucketDeclaration?
+
+    init(body: [UInt8], root: StoreRoot) throws(VariantsError) {
+        let fields: Fields
+        do {
+            fields = try WireJSON.decode(Fields.self, from: body)
+        } catch let error as VariantsError {
+            throw error
+        } catch {
+            throw VariantsError(.invalidRequest, "the job is not valid JSON of the expected shape: \(error)")
+        }
+        guard (1...128).contains(fields.id.count), fields.id.allSatisfy(Self.idCharacters.contains) else {
+            throw VariantsError(.invalidRequest, "id: expected 1…128 characters of A-Z a-z 0-9 . _ : -")
+        }
+        guard BucketDeclaration.isValidName(fields.bucket) else {
+            throw VariantsError(.invalidRequest, "bucket: expected \(BucketDeclaration.nameRule)")
+        }
+        guard (1...1024).contains(fields.path.utf8.count),
+            !fields.path.unicodeScalars.contains(where: Self.isControl)
+        else {
+            throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
+        }
+        if let type = fields.declaredContentType {
+            guard (1...255).contains(type.utf8.count),
+                type.unicodeScalars.allSatisfy({ $0.isASCII && !Self.isControl($0) })
+            else { throw VariantsError(.invalidRequest, "declaredContentType: expected a media type") }
+        }
+        id = fields.id
+        object = ObjectRequest(
+            bucket: fields.bucket, path: fields.path, declaredContentType: fields.declaredContentType)
+        sourcePath = try root.resolve(fields.source)
+        inlineDeclaration = try fields.bucketPolicy.map { policy throws(VariantsError) in
+            let declaration = try BucketDeclaration(parsing: try Self.text(of: policy))
+            guard declaration.spec.name == fields.bucket else {
+                throw VariantsError(
+                    .invalidRequest,
+                    "bucketPolicy: its name '\(declaration.spec.name)' is not the job's bucket")
+            }
+            return declaration
+        }
+    }
+
+    private static let idCharacters = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+
+    private static func text(of policy: JSONDocument) throws(VariantsError) -> [UInt8] {
+        do {
+            return try WireJSON.encode(policy)
+        } catch {
+            throw VariantsError(.invalidTransform, "bucketPolicy: cannot be read (\(error))")
+        }
+    }
+
+    /// The body as sent, before validation.
+    private struct Fields: Decodable {
+        var id: String
+        var bucket: String
+        var path: String
+        var source: String
+        var declaredContentType: String?
+        var bucketPolicy: JSONDocument?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, bucket, path, source, declaredContentType, bucketPolicy
+        }
+
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let known = Set(CodingKeys.allCases.map(\.rawValue))
+            if let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.first(where: {
+                !known.contains($0.stringValue)
+            }) {
+                throw VariantsError(.invalidRequest, "unknown key '\(unknown.stringValue)' in the job")
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            bucket = try container.decode(String.self, forKey: .bucket)
+            path = try container.decode(String.self, forKey: .path)
+            source = try container.decode(String.self, forKey: .source)
+            declaredContentType = try container.decodeIfPresent(String.self, forKey: .declaredContentType)
+            let policy = try container.decodeIfPresent(JSONDocument.self, forKey: .bucketPolicy)
+            bucketPolicy = policy == .null ? nil : policy
+        }
+    }
+}

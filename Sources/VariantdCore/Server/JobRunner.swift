@@ -1,0 +1,31 @@
+import Variants
+
+/// Runs an admitted job in a decoder child and turns its outcome into the answer, the log line and the
+/// metrics.
+struct JobRunner: Sendable {
+    let pool: DecoderPool
+    /// The rendition store's root.
+    let out: String
+    let metrics: ServerMetrics
+
+    func run(_ job: JobRequest, declaration: BucketDeclaration) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        let decodeJob = DecodeJob(
+            sourcePath: job.sourcePath, request: job.object, bucketDeclaration: declaration.text,
+            storeRoot: out)
+        let answer = await pool.process(decodeJob)
+        metrics.setDecoderCrashes(await pool.crashes)
+        let (whole, fraction) = started.duration(to: .now).components
+        finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))
+        switch answer.outcome {
+        case .success(let metadata): return .json(metadata)
+        case .failure(let error): return .error(error)
+        }
+    }
+
+    /// Logs and counts a job, run or refused.
+    func finish(_ record: JobRecord) {
+        metrics.record(record)
+        EventLog.write(record)
+    }
+}

@@ -1,0 +1,104 @@
+import Variants
+
+/// Maps requests to answers: the health and metrics endpoints at once, jobs after the edge checks
+/// (secret, body size, validation, bucket, admission) as work that waits for a render slot.
+struct Router: HTTPResponder {
+    /// Required on TCP; nil on a Unix socket, whose file permissions decide who may connect.
+    let secret: BearerSecret?
+    let root: StoreRoot
+    let registry: BucketRegistry
+    let admission: Admission
+    let metrics: ServerMetrics
+    let runner: JobRunner
+
+    func respond(to request: HTTPRequest) -> HTTPReply {
+        switch (request.method, request.path) {
+        case ("GET", "/livez"):
+            return .now(.json(["status": "ok"]))
+        case ("GET", "/readyz"):
+            return .now(readiness())
+        case ("GET", "/metrics"):
+            return .now(
+                .text(metrics.render(gauges), contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        case ("POST", "/v1/jobs"):
+            return submit(request)
+        case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):
+            let allowed = request.path == "/v1/jobs" ? "POST" : "GET"
+            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes \(allowed)")))
+        default:
+            return .now(.error(VariantsError(.notFound, "no route for \(request.method) \(request.path)")))
+        }
+    }
+
+    private var gauges: ServerMetrics.Gauges {
+        ServerMetrics.Gauges(
+            admission: admission.snapshot, slots: admission.slots, queueDepth: admission.queueDepth,
+            buckets: registry.count, residentBytes: ProcessMemory.residentBytes)
+    }
+
+    private func readiness() -> HTTPResponse {
+        let snapshot = admission.snapshot
+        let body = ["running": snapshot.running, "queued": snapshot.queued]
+        guard admission.isReady else {
+            return .json(
+                body.mapValues(JSONDocument.integer).merging(
+                    ["status": .string(snapshot.draining ? "draining" : "busy")]) { $1 }, status: 503)
+        }
+        return .json(body.mapValues(JSONDocument.integer).merging(["status": .string("ready")]) { $1 })
+    }
+
+    private func submit(_ request: HTTPRequest) -> HTTPReply {
+        var job: JobRequest?
+        do throws(VariantsError) {
+            if let secret, !secret.admits(request.headers["authorization"]) {
+                throw VariantsError(
+                    .unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
+            }
+            guard !request.bodyTooLarge else {
+                throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
+            }
+            let admitted = try JobRequest(body: request.body, root: root)
+            job = admitted
+            let bucket = admitted.object.bucket
+            guard let declaration = admitted.inlineDeclaration ?? registry.declaration(named: bucket) else {
+                throw VariantsError(
+                    .notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets")
+            }
+            try enter()
+            return .later {
+                defer { admission.leave() }
+                return await runner.run(admitted, declaration: declaration)
+            }
+        } catch {
+            runner.finish(JobRecord(request: job, error: error))
+            return .now(.error(error, headers: headers(for: error)))
+        }
+    }
+
+    private func enter() throws(VariantsError) {
+        switch admission.enter() {
+        case nil:
+            return
+        case .full:
+            throw VariantsError(.transformBusy, "every render slot and the wait queue are full")
+        case .draining:
+            throw VariantsError(.transformBusy, "the server is shutting down")
+        }
+    }
+
+    private func headers(for error: VariantsError) -> [(name: String, value: String)] {
+        switch error.code {
+        case .unauthorized: [("WWW-Authenticate", "Bearer")]
+        case .transformBusy: [("Retry-After", String(retryAfter))]
+        default: []
+        }
+    }
+
+    /// Seconds until a slot is likely free: the backlog ahead, at the mean job time, over the slots.
+    private var retryAfter: Int {
+        let snapshot = admission.snapshot
+        let mean = metrics.meanJobSeconds ?? 1
+        let backlog = Double(snapshot.running + snapshot.queued) * mean / Double(admission.slots)
+        return min(60, max(1, Int(backlog.rounded(.up))))
+    }
+}

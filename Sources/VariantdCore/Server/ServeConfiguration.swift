@@ -1,0 +1,103 @@
+import Foundation
+
+/// Everything `variantd serve` is told, from its flags or their `VARIANTD_*` environment twins (a flag wins),
+/// checked once so the daemon starts only with values it can run.
+struct ServeConfiguration: Sendable {
+    var listen: ListenAddress
+    /// Where stored source objects live; every job's `source` is confined to it.
+    var root: String
+    /// The rendition store's root.
+    var out: String
+    /// A directory of bucket declarations, `<name>.json`.
+    var buckets: String?
+    /// Render slots: decoder children working at once.
+    var slots: Int
+    /// Jobs that may wait for a slot; beyond slots + queue depth a job is refused with 503.
+    var queueDepth: Int
+    /// The Bearer secret; required on TCP, unused on a Unix socket.
+    var secret: String?
+    /// Wall-clock limit of one job's decode and render, after which its decoder child is killed.
+    var deadline: Duration
+    /// How long SIGTERM waits for jobs in flight.
+    var grace: Duration
+    /// Largest job request body.
+    var maxBodyBytes: Int
+    /// Seconds without I/O before a connection is closed.
+    var ioTimeout: Int
+    var maxConnections: Int
+
+    static let defaultListen = "127.0.0.1:8089"
+    /// Shorter secrets are refused: they could be guessed over a long-lived loopback connection.
+    static let minimumSecretLength = 16
+
+    init(parsing arguments: inout Arguments, environment: [String: String]) throws(UsageError) {
+        var source = Source(arguments: arguments, environment: environment)
+        defer { arguments = source.arguments }
+        listen = try ListenAddress(parsing: try source.string("--listen") ?? Self.defaultListen)
+        guard let root = try source.string("--root") else {
+            throw UsageError("Missing '--root' (or VARIANTD_ROOT): the directory of stored objects")
+        }
+        self.root = root
+        out = try source.string("--out") ?? root
+        buckets = try source.string("--buckets")
+        slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        queueDepth = try source.integer("--queue-depth", in: 0...10_000) ?? 4 * slots
+        deadline = .seconds(try source.integer("--deadline", in: 1...3600) ?? 60)
+        grace = .seconds(try source.integer("--grace", in: 0...3600) ?? 30)
+        maxBodyBytes = try source.integer("--max-body", in: 1024...(64 << 20)) ?? (1 << 20)
+        ioTimeout = try source.integer("--io-timeout", in: 1...3600) ?? 30
+        maxConnections = try source.integer("--max-connections", in: 4...10_000) ?? 256
+        secret = try Self.secret(file: try source.string("--secret-file"), environment: environment)
+        _ = try source.arguments.positionals()
+        if listen.isTCP && secret == nil {
+            throw UsageError(
+                "A TCP listener requires a shared secret: set VARIANTD_SECRET or '--secret-file'")
+        }
+    }
+
+    private static func secret(file: String?, environment: [String: String]) throws(UsageError) -> String? {
+        let text: String
+        switch (file, environment["VARIANTD_SECRET"]) {
+        case (nil, nil):
+            return nil
+        case (.some, .some):
+            throw UsageError("Give the secret once: VARIANTD_SECRET or '--secret-file', not both")
+        case (nil, .some(let value)):
+            text = value
+        case (.some(let path), nil):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError("The secret file '\(path)' cannot be read")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard secret.count >= minimumSecretLength else {
+            throw UsageError("The shared secret must be at least \(minimumSecretLength) characters")
+        }
+        return secret
+    }
+
+    /// Flags first, then their environment twins: `--queue-depth` ↔ `VARIANTD_QUEUE_DEPTH`.
+    private struct Source {
+        var arguments: Arguments
+        let environment: [String: String]
+
+        static func twin(_ flag: String) -> String {
+            "VARIANTD_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+        }
+
+        mutating func string(_ flag: String) throws(UsageError) -> String? {
+            try arguments.option(flag) ?? environment[Self.twin(flag)]
+        }
+
+        mutating func integer(_ flag: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            if let value = try arguments.integer(flag, in: range) { return value }
+            guard let text = environment[Self.twin(flag)] else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                let bounds = "\(range.lowerBound)...\(range.upperBound)"
+                throw UsageError("\(Self.twin(flag)) takes a whole number in \(bounds), got '\(text)'")
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Synchronization
+
+/// The daemon's counters and histograms, rendered in the Prometheus text format for `GET /metrics`.
+final class ServerMetrics: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        var jobs: [JobKey: Int] = [:]
+        var jobDuration = Histogram()
+        var stages: [String: Histogram] = [:]
+        var bytesIn = 0
+        var bytesOut = 0
+        var decoderCrashes = 0
+    }
+
+    private struct JobKey: Hashable, Comparable {
+        var outcome: String
+        var code: String
+
+        static func < (a: JobKey, b: JobKey) -> Bool {
+            (a.outcome, a.code) < (b.outcome, b.code)
+        }
+    }
+
+    /// What the daemon's other parts report at render time.
+    struct Gauges: Sendable {
+        var admission: Admission.Snapshot
+        var slots: Int
+        var queueDepth: Int
+        var buckets: Int
+        var residentBytes: Int?
+    }
+
+    func record(_ job: JobRecord) {
+        state.withLock { state in
+            state.jobs[JobKey(outcome: job.outcome.rawValue, code: job.code), default: 0] += 1
+            guard job.outcome != .rejected else { return }
+            state.jobDuration.observe(job.seconds)
+            for (stage, seconds) in job.durations {
+                state.stages[stage, default: Histogram()].observe(seconds)
+            }
+            state.bytesIn += job.bytesIn
+            state.bytesOut += job.bytesOut
+        }
+    }
+
+    /// The decoder pool's count of children that died or were killed.
+    func setDecoderCrashes(_ crashes: Int) {
+        state.withLock { $0.decoderCrashes = crashes }
+    }
+
+    /// Mean seconds of the jobs that ran, for estimating `Retry-After`; nil before the first.
+    var meanJobSeconds: Double? {
+        state.withLock { $0.jobDuration.count == 0 ? nil : $0.jobDuration.sum / Double($0.jobDuration.count) }
+    }
+
+    func render(_ gauges: Gauges) -> String {
+        let state = state.withLock { $0 }
+        var lines: [String] = []
+        func family(_ name: String, _ type: String, _ help: String, _ body: [String]) {
+            lines += ["# HELP \(name) \(help)", "# TYPE \(name) \(type)"] + body
+        }
+        family(
+            "variantd_jobs_total", "counter", "Jobs answered, by outcome (ok, failed, rejected) and code.",
+            state.jobs.keys.sorted().map { key in
+                "variantd_jobs_total{outcome=\"\(key.outcome)\",code=\"\(key.code)\"} \(state.jobs[key] ?? 0)"
+            })
+        family(
+            "variantd_job_duration_seconds", "histogram",
+            "Seconds from admission to answer of jobs that ran.",
+            state.jobDuration.lines("variantd_job_duration_seconds", labels: ""))
+        family(
+            "variantd_stage_duration_seconds", "histogram", "Seconds per pipeline stage of jobs that ran.",
+            state.stages.keys.sorted().flatMap { stage in
+                state.stages[stage]!.lines("variantd_stage_duration_seconds", labels: "stage=\"\(stage)\"")
+            })
+        var single: [(name: String, type: String, help: String, value: Int)] = [
+            ("variantd_jobs_in_flight", "gauge", "Jobs holding a render slot.", gauges.admission.running),
+            ("variantd_queue_depth", "gauge", "Jobs waiting for a render slot.", gauges.admission.queued),
+            ("variantd_render_slots", "gauge", "Render slots (decoder children).", gauges.slots),
+            (
+                "variantd_queue_capacity", "gauge", "Jobs that may wait before 503 transform_busy.",
+                gauges.queueDepth
+            ),
+            ("variantd_source_bytes_total", "counter", "Bytes of source objects processed.", state.bytesIn),
+            ("variantd_rendition_bytes_total", "counter", "Bytes of renditions written.", state.bytesOut),
+            (
+                "variantd_decoder_crashes_total", "counter",
+                "Decoder children that died or overran the deadline.",
+                state.decoderCrashes
+            ),
+            (
+                "variantd_bucket_declarations", "gauge", "Bucket declarations loaded from --buckets.",
+                gauges.buckets
+            ),
+            (
+                "variantd_draining", "gauge", "1 after SIGTERM, while jobs in flight finish.",
+                gauges.admission.draining ? 1 : 0
+            ),
+        ]
+        if let resident = gauges.residentBytes {
+            single.append(
+                (
+                    "variantd_process_resident_memory_bytes", "gauge",
+                    "Resident memory of the daemon process.", resident
+                ))
+        }
+        for metric in single {
+            family(metric.name, metric.type, metric.help, ["\(metric.name) \(metric.value)"])
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

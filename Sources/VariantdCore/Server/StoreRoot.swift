@@ -1,0 +1,47 @@
+import Foundation
+import Variants
+
+/// The directory of stored objects, resolved once; a job's `source` becomes a path inside it or an error.
+struct StoreRoot: Sendable {
+    /// The root with every symbolic link resolved, without a trailing slash.
+    let path: String
+
+    init(_ path: String) throws(UsageError) {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else { throw UsageError("The store root '\(path)' is not a directory") }
+        self.path = resolved
+    }
+
+    /// The real path of a stored object named relative to the root.
+    ///
+    /// - Throws: `400 invalid_request` for an absolute path, a `..` part, a NUL, or a path whose symbolic
+    ///   links lead out of the root; `404 not_found` when nothing is there.
+    func resolve(_ source: String) throws(VariantsError) -> String {
+        guard !source.isEmpty, source.utf8.count <= 4096 else {
+            throw VariantsError(
+                .invalidRequest, "source: expected a path of 1…4096 bytes relative to the root")
+        }
+        guard !source.hasPrefix("/") else {
+            throw VariantsError(
+                .invalidRequest, "source: expected a path relative to the root, got an absolute one")
+        }
+        guard !source.contains("\0") else {
+            throw VariantsError(.invalidRequest, "source: a path cannot contain NUL")
+        }
+        guard !source.split(separator: "/").contains("..") else {
+            throw VariantsError(.invalidRequest, "source: '..' is not allowed")
+        }
+        let joined = path + "/" + source
+        guard FileManager.default.fileExists(atPath: joined) else {
+            throw VariantsError(.notFound, "no stored object at '\(source)'")
+        }
+        let resolved = URL(fileURLWithPath: joined).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(path == "/" ? "/" : path + "/") else {
+            throw VariantsError(.invalidRequest, "source: '\(source)' leads out of the store root")
+        }
+        return resolved
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import VariantdCore
+import Variants
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Admission under a flood, graceful drain on SIGTERM, reload on SIGHUP, the Unix socket, health and
+/// metrics: the daemon as a process, over real HTTP (curl).
+@Suite struct ServeLifecycleTests {
+    @Test func aFloodBeyondSlotsAndQueueIsRefusedAtOnceWithRetryAfter() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.makeLargePicture()
+        let daemon = try fixture.start(["--slots", "1", "--queue-depth", "1"])
+        let calls = try (0..<12).map { index in
+            try daemon.start(
+                "POST", "/v1/jobs",
+                body: Array(
+                    try JSONSerialization.data(
+                        withJSONObject: ServeFixture.job("up/large.jpg", id: "f\(index)"))))
+        }
+        let replies = try calls.map { try $0.finish() }
+        let busy = replies.filter { $0.status == 503 }
+        #expect(replies.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(replies.map(\.status))")
+        #expect(!busy.isEmpty)
+        #expect(replies.contains { $0.status == 200 })
+        for reply in busy {
+            #expect(reply.error == "transform_busy")
+            #expect((Int(reply.retryAfter) ?? 0) >= 1, "Retry-After '\(reply.retryAfter)'")
+        }
+        let refused = try daemon.send("GET", "/metrics").text
+        #expect(
+            refused.contains(
+                "variantd_jobs_total{outcome=\"rejected\",code=\"transform_busy\"} \(busy.count)"))
+        #expect(try daemon.metric("variantd_queue_depth") == 0)
+    }
+
+    @Test func sigtermLetsJobsInFlightFinishAndExitsZero() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        for index in 0..<3 { try fixture.makeLargePicture(named: "large-\(index).jpg") }
+        let daemon = try fixture.start(["--slots", "1", "--queue-depth", "4", "--grace", "60"])
+        let calls = try (0..<3).map { index in
+            try daemon.start(
+                "POST", "/v1/jobs",
+                body: Array(
+                    try JSONSerialization.data(
+                        withJSONObject: ServeFixture.job("up/large-\(index).jpg", id: "d\(index)"))))
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(try (daemon.metric("variantd_queue_depth") ?? 0) >= 1, "no job was waiting at SIGTERM")
+        daemon.signal(SIGTERM)
+        let replies = try calls.map { try $0.finish() }
+        #expect(replies.map(\.status) == [200, 200, 200])
+        #expect(daemon.waitForExit() == 0)
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: fixture.out.path + "/.tmp")
+        #expect(temporary.isEmpty)
+        for reply in replies {
+            let metadata = try WireJSON.decode(CompletionMetadata.self, from: reply.body)
+            for rendition in (metadata.renditions ?? [:]).values {
+                #expect(FileManager.default.fileExists(atPath: fixture.out.path + "/" + rendition.key))
+            }
+        }
+        #expect(daemon.log.contains { $0["event"] as? String == "draining" })
+        #expect(daemon.log.last?["event"] as? String == "stopped")
+    }
+
+    @Test func sighupReloadsBucketDeclarations() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try fixture.start()
+        let job = ServeFixture.job("up/gradient.jpg", bucket: "avatars")
+        #expect(try daemon.job(job).status == 404)
+
+        let declaration = #"{ "name": "avatars", "variants": { "icon": { "width": 16, "height": 16 } } }"#
+        try declaration.write(
+            to: fixture.buckets.appendingPathComponent("avatars.json"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        let reload = try daemon.waitForLog(event: "reload")
+        #expect(reload["buckets"] as? Int == 2)
+        let reply = try daemon.job(job)
+        #expect(reply.status == 200)
+        #expect(
+            try WireJSON.decode(CompletionMetadata.self, from: reply.body).renditions?["icon"]?.width == 16)
+
+        try "{ not json".write(
+            to: fixture.buckets.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        let failed = try daemon.waitForLog(event: "reload", after: 1)
+        #expect(failed["error"] != nil && failed["kept"] as? Int == 2)
+        #expect(try daemon.job(job).status == 200)
+    }
+
+    @Test func unixSocketNeedsNoSecretAndIsPrivate() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let socket = fixture.directory.appendingPathComponent("variantd.sock").path
+        let daemon = try DaemonProcess(
+            ["--listen", "unix:" + socket, "--root", fixture.root.path, "--buckets", fixture.buckets.path],
+            directory: fixture.directory, secret: false)
+        let attributes = try FileManager.default.attributesOfItem(atPath: socket)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let reply = try daemon.job(ServeFixture.job("up/gradient.jpg"), authorization: nil)
+        #expect(reply.status == 200)
+        let metadata = try WireJSON.decode(CompletionMetadata.self, from: reply.body)
+        let thumb = try #require(metadata.renditions?["thumb"])
+        #expect(FileManager.default.fileExists(atPath: fixture.root.path + "/" + thumb.key))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
+    @Test func healthAndMetricsEndpoints() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try fixture.start(["--slots", "2", "--queue-depth", "3"])
+        #expect(try daemon.send("GET", "/livez").json["status"] as? String == "ok")
+        let ready = try daemon.send("GET", "/readyz")
+        #expect(ready.status == 200 && ready.json["status"] as? String == "ready")
+        #expect(try daemon.job(ServeFixture.job("up/gradient.jpg")).status == 200)
+        #expect(try daemon.job(ServeFixture.job("up/truncated.jpg")).status == 422)
+        let metrics = try daemon.send("GET", "/metrics")
+        #expect(metrics.contentType.hasPrefix("text/plain; version=0.0.4"))
+        let text = metrics.text
+        for expected in [
+            "variantd_jobs_total{outcome=\"ok\",code=\"ok\"} 1",
+            "variantd_jobs_total{outcome=\"failed\",code=\"unreadable_picture\"} 1",
+            "variantd_stage_duration_seconds_count{stage=\"write\"} 1",
+            "variantd_stage_duration_seconds_bucket{stage=\"write\",le=\"+Inf\"} 1",
+            "variantd_job_duration_seconds_count 2",
+            "variantd_jobs_in_flight 0", "variantd_queue_depth 0", "variantd_render_slots 2",
+            "variantd_queue_capacity 3", "variantd_source_bytes_total 5303",
+            "variantd_decoder_crashes_total 0",
+            "variantd_bucket_declarations 1", "# TYPE variantd_stage_duration_seconds histogram",
+        ] {
+            #expect(text.contains(expected), "\(expected)")
+        }
+        #expect(try (daemon.metric("variantd_rendition_bytes_total") ?? 0) > 0)
+        #expect(try (daemon.metric("variantd_process_resident_memory_bytes") ?? 0) > 1_000_000)
+    }
+}
