@@ -26,8 +26,8 @@ struct JobRequest: Sendable {
         guard (1...128).contains(fields.id.count), fields.id.allSatisfy(Self.idCharacters.contains) else {
             throw VariantsError(.invalidRequest, "id: expected 1…128 characters of A-Z a-z 0-9 . _ : -")
         }
-        guard BucketDeclaration.isValidName(fields.bucket) else {
-            throw VariantsError(.invalidRequest, "bucket: expected \(BucketDeclaration.nameRule)")
+        guard BucketSpec.isValidName(fields.bucket) else {
+            throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
         }
         guard (1...1024).contains(fields.path.utf8.count),
             !fields.path.unicodeScalars.contains(where: Self.isControl)

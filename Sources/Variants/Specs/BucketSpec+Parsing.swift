@@ -21,7 +21,7 @@ extension BucketSpec {
         let root = DeclarationField(path: "", value: document)
         let bucket = try root.object(knownKeys: ["name", "fileSizeLimit", "allowedMimeTypes", "variants"])
         guard let name = bucket["name"] else {
-            throw .invalidTransform(path: "name", expected: Self.bucketNameRule, got: "nothing")
+            throw .invalidTransform(path: "name", expected: Self.nameRule, got: "nothing")
         }
         var allowedMimeTypes: [MimePattern] = []
         for element in try bucket["allowedMimeTypes"]?.elements() ?? [] {
@@ -37,15 +37,9 @@ extension BucketSpec {
 
     // MARK: - Bucket fields
 
-    private static let bucketNameRule =
-        "bucket name of 1…63 characters from a-z 0-9 . _ -, starting with a letter or digit, without .."
-
     private static func bucketName(_ field: DeclarationField) throws(VariantsError) -> String {
         let name = try field.string()
-        let alphanumerics = Set("abcdefghijklmnopqrstuvwxyz0123456789")
-        guard (1...63).contains(name.count), let first = name.first, alphanumerics.contains(first),
-            name.allSatisfy({ alphanumerics.contains($0) || "._-".contains($0) }), !name.contains("..")
-        else { throw field.failure(expected: bucketNameRule) }
+        guard isValidName(name) else { throw field.failure(expected: nameRule) }
         return name
     }
 

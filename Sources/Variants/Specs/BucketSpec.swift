@@ -29,6 +29,19 @@ public struct BucketSpec: Sendable, Equatable {
     /// More variants than this is `429 too_many_variants`: each one is rendered inside the upload request.
     public static let maximumVariants = 50
 
+    /// What a bucket name may be, in words: it also names a declaration file, so it can never reach outside
+    /// a directory.
+    public static let nameRule =
+        "bucket name of 1…63 characters from a-z 0-9 . _ -, starting with a letter or digit, without .."
+
+    public static func isValidName(_ name: String) -> Bool {
+        let alphanumerics = Set("abcdefghijklmnopqrstuvwxyz0123456789")
+        guard (1...63).contains(name.count), let first = name.first, alphanumerics.contains(first) else {
+            return false
+        }
+        return name.allSatisfy { alphanumerics.contains($0) || "._-".contains($0) } && !name.contains("..")
+    }
+
     /// The variant declared under `name`, if any.
     public func variant(named name: String) -> VariantSpec? {
         variants.first { $0.name == name }
