@@ -70,14 +70,16 @@ struct BatchRun: Sendable {
         if !done.isEmpty {
             checksum = SourceChecksum.of(file.absolutePath)
             if let checksum,
-                let category = done[ManifestKey(path: file.relativePath, sourceChecksum: checksum, declaration: fingerprint)]
+                let category = done[
+                    ManifestKey(path: file.relativePath, sourceChecksum: checksum, declaration: fingerprint)]
             {
                 return .skipped(category)
             }
         }
         let request = ObjectRequest(bucket: declaration.spec.name, path: file.relativePath)
         let job = DecodeJob(
-            sourcePath: file.absolutePath, request: request, bucketDeclaration: declaration.text, storeRoot: storeRoot)
+            sourcePath: file.absolutePath, request: request, bucketDeclaration: declaration.text,
+            storeRoot: storeRoot)
         let outcome = await pool.process(job).outcome
         if case .failure = outcome, checksum == nil {
             checksum = SourceChecksum.of(file.absolutePath)
@@ -92,12 +94,6 @@ struct BatchRun: Sendable {
         case .answered(let outcome, let checksum):
             var retryable = false
             if case .failure(let error) = outcome {
-                // Ctrl-C on a terminal reaches the decoder children too: a child killed then did not crash
-                // on its file, which is left for the next run.
-                if interrupted() && error.reason == .decoderCrash {
-                    progress.update { $0.abandoned += 1 }
-                    return
-                }
                 retryable = error.code.isTransient
                 if ResultCategory(error.code) == .error {
                     progress.notice("error: \(file.relativePath): \(error)")

@@ -9,8 +9,6 @@ struct BatchSummary: Encodable, Equatable {
     var processed: Int
     /// Errors the next run retries.
     var retryable: Int
-    /// In-flight files given up when the run was interrupted; the next run processes them.
-    var abandoned: Int
     var bytes: Int
     var seconds: Double
     var megabytesPerSecond: Double
@@ -26,13 +24,11 @@ struct BatchSummary: Encodable, Equatable {
         errors = tally.errors
         processed = tally.processed
         retryable = tally.retryable
-        abandoned = tally.abandoned
         bytes = tally.bytes
         let line = ProgressLine(tally: tally, elapsed: elapsed)
-        seconds = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 * 1000)
-            .rounded() / 1000
-        megabytesPerSecond = Double(line.megabytesPerSecond) ?? 0
-        imagesPerSecond = Double(line.imagesPerSecond) ?? 0
+        seconds = (line.seconds * 1000).rounded() / 1000
+        megabytesPerSecond = (line.megabytesPerSecond * 100).rounded() / 100
+        imagesPerSecond = (line.imagesPerSecond * 100).rounded() / 100
         self.interrupted = interrupted
         self.manifest = manifest
     }
@@ -53,17 +49,15 @@ struct BatchSummary: Encodable, Equatable {
         ]
         for (name, count, note) in rows {
             let padded = String(repeating: " ", count: width - String(count).count) + String(count)
-            lines.append("  " + name + String(repeating: " ", count: 13 - name.count) + padded
-                + (note.isEmpty ? "" : "  (\(note))"))
+            lines.append(
+                "  " + name + String(repeating: " ", count: 13 - name.count) + padded
+                    + (note.isEmpty ? "" : "  (\(note))"))
         }
         lines.append(
             "  throughput   \(ProgressLine.oneDecimal(megabytesPerSecond)) MB/s, "
                 + "\(ProgressLine.oneDecimal(imagesPerSecond)) images/s")
         lines.append("Manifest: \(manifest)")
-        if interrupted {
-            let pending = abandoned > 0 ? " (\(abandoned) files were in flight)" : ""
-            lines.append("Run the same command again to resume\(pending).")
-        }
+        if interrupted { lines.append("Run the same command again to resume.") }
         return lines.joined(separator: "\n")
     }
 }

@@ -10,8 +10,6 @@ struct BatchTally: Sendable, Equatable {
     var skippedUnreadable = 0
     /// Errors that may pass on a later attempt; the next run retries them.
     var retryable = 0
-    /// Files whose work was abandoned when the run was interrupted; no line was written for them.
-    var abandoned = 0
     /// Source bytes of the files processed (not skipped).
     var bytes = 0
     /// Files under the folder, once the counting pass has finished.

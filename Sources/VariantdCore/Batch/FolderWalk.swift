@@ -25,14 +25,9 @@ struct FolderWalk: Sequence {
         Iterator(walk: self)
     }
 
-    /// Counts the files without keeping them: the progress bar's total.
-    func count() -> Int {
-        reduce(0) { count, _ in count + 1 }
-    }
-
     struct Iterator: IteratorProtocol {
         private let walk: FolderWalk
-        /// The directories being read, outermost first: each with its relative path and the names still to see.
+        /// The directories being read, outermost first, with their relative paths and the names left.
         private var stack: [(relativePath: String, names: ArraySlice<String>)] = []
 
         init(walk: FolderWalk) {
@@ -48,7 +43,9 @@ struct FolderWalk: Sequence {
                 }
                 let relative = stack[top].relativePath.isEmpty ? name : stack[top].relativePath + "/" + name
                 let absolute = walk.root + "/" + relative
-                guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolute) else { continue }
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolute) else {
+                    continue
+                }
                 switch attributes[.type] as? FileAttributeType {
                 case .typeRegular:
                     return File(

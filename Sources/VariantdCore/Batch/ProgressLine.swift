@@ -11,10 +11,12 @@ struct ProgressLine {
         if let total = tally.total, total > 0 {
             filled = min(width, width * tally.done / total)
         }
-        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+        let bar =
+            "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
         return [
-            bar, "\(tally.done)/\(tally.total.map(String.init) ?? "?")", "\(megabytesPerSecond) MB/s",
-            "\(imagesPerSecond) img/s", "ETA \(eta)", "\(tally.failures) failed",
+            bar, "\(tally.done)/\(tally.total.map(String.init) ?? "?")",
+            "\(Self.oneDecimal(megabytesPerSecond)) MB/s",
+            "\(Self.oneDecimal(imagesPerSecond)) img/s", "ETA \(eta)", "\(tally.failures) failed",
         ].joined(separator: "  ")
     }
 
@@ -23,20 +25,23 @@ struct ProgressLine {
     var plain: String {
         var files = "\(tally.done)/\(tally.total.map(String.init) ?? "?") files"
         if let total = tally.total, total > 0 { files += " (\(100 * tally.done / total)%)" }
-        return "batch: \(files), \(megabytesPerSecond) MB/s, \(imagesPerSecond) images/s, ETA \(eta), "
+        return "batch: \(files), \(Self.oneDecimal(megabytesPerSecond)) MB/s, "
+            + "\(Self.oneDecimal(imagesPerSecond)) images/s, ETA \(eta), "
             + "\(tally.failures) failed"
     }
 
-    private var seconds: Double {
+    var seconds: Double {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    var megabytesPerSecond: String {
-        Self.oneDecimal(seconds > 0 ? Double(tally.bytes) / 1e6 / seconds : 0)
+    /// Source megabytes (10^6 bytes) processed per second; skipped files do not count.
+    var megabytesPerSecond: Double {
+        seconds > 0 ? Double(tally.bytes) / 1e6 / seconds : 0
     }
 
-    var imagesPerSecond: String {
-        Self.oneDecimal(seconds > 0 ? Double(tally.processed) / seconds : 0)
+    /// Files processed per second; skipped files do not count.
+    var imagesPerSecond: Double {
+        seconds > 0 ? Double(tally.processed) / seconds : 0
     }
 
     /// Time left at the pace so far (`m:ss` or `h:mm:ss`); `--:--` until there is a total and a pace.

@@ -56,7 +56,8 @@ struct BatchCommand: Subcommand {
             throw UsageError("Missing expected option '--out <dir>'")
         }
         self.output = output
-        jobs = try arguments.integer("--jobs", "-j", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        jobs =
+            try arguments.integer("--jobs", "-j", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         quiet = arguments.flag("--quiet")
         json = arguments.flag("--json")
         strict = arguments.flag("--strict")
@@ -64,7 +65,8 @@ struct BatchCommand: Subcommand {
         guard let folder = positionals.first else { throw UsageError("Missing expected argument '<dir>'") }
         guard positionals.count == 1 else { throw UsageError("Unexpected argument '\(positionals[1])'") }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw UsageError("The folder '\(folder)' does not exist or is not a directory")
         }
         self.folder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
@@ -86,7 +88,8 @@ struct BatchCommand: Subcommand {
             return .ioError
         }
         if earlier.unreadableLines > 0 {
-            Console.error("warning: \(earlier.unreadableLines) lines of \(manifestPath) are not records; ignored")
+            Console.error(
+                "warning: \(earlier.unreadableLines) lines of \(manifestPath) are not records; ignored")
         }
         let progress = ProgressReporter(style: .forStandardError(quiet: quiet))
         let signals = InterruptSignal(
