@@ -39,7 +39,8 @@ struct BatchRun: Sendable {
         }
         defer { counting.cancel() }
         let walk = FolderWalk(root: folder, excluded: excluded) { [progress] directory in
-            progress.notice("warning: the directory \(directory) cannot be read; its files are left out")
+            progress.notice("error: the directory \(directory) cannot be read; its files are left out")
+            progress.update { $0.unreadableDirectories += 1 }
         }
         var files = walk.makeIterator()
         var failure: (any Error)?

@@ -21,7 +21,7 @@ struct BatchSummary: Encodable, Equatable {
         unreadable = tally.unreadable
         unsupported = tally.unsupported
         skipped = tally.skipped
-        errors = tally.errors
+        errors = tally.allErrors
         processed = tally.processed
         retryable = tally.retryable
         bytes = tally.bytes

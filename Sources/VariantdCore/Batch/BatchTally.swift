@@ -10,6 +10,8 @@ struct BatchTally: Sendable, Equatable {
     var skippedUnreadable = 0
     /// Errors that may pass on a later attempt; the next run retries them.
     var retryable = 0
+    /// Directories the walk could not list; their files are left out, so they count as errors.
+    var unreadableDirectories = 0
     /// Source bytes of the files processed (not skipped).
     var bytes = 0
     /// Files under the folder, once the counting pass has finished.
@@ -21,8 +23,11 @@ struct BatchTally: Sendable, Equatable {
     /// Files with a result, processed or skipped: the progress bar's numerator.
     var done: Int { processed + skipped }
 
+    /// Errors of every kind: files that failed and directories that could not be listed.
+    var allErrors: Int { errors + unreadableDirectories }
+
     /// What the progress line calls failures: unreadable pictures and errors (an unsupported type is not).
-    var failures: Int { unreadable + errors }
+    var failures: Int { unreadable + allErrors }
 
     mutating func record(_ category: ResultCategory, bytes: Int, retryable: Bool = false) {
         switch category {

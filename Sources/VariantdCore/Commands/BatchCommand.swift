@@ -139,7 +139,7 @@ struct BatchCommand: Subcommand {
 
     private func status(_ tally: BatchTally, signal: Int32?) -> ExitStatus {
         if let signal { return signal == SIGINT ? .interrupted : .terminated }
-        if strict && (tally.unreadable + tally.skippedUnreadable + tally.errors > 0) { return .failure }
+        if strict && (tally.unreadable + tally.skippedUnreadable + tally.allErrors > 0) { return .failure }
         if tally.retryable > 0 { return .temporaryFailure }
         return .success
     }
