@@ -5,6 +5,7 @@ public enum CommandLineTool {
     /// Every subcommand, in the order the overview lists them.
     static let subcommands: [any Subcommand.Type] = [
         ProbeCommand.self,
+        BatchCommand.self,
         ServeCommand.self,
         ThumbHashCommand.self,
         DecoderChildCommand.self,

@@ -11,4 +11,10 @@ public enum ExitStatus: Int32, Sendable {
     case software = 70
     /// An output could not be written (EX_IOERR).
     case ioError = 74
+    /// A temporary failure; running the same command again may succeed (EX_TEMPFAIL).
+    case temporaryFailure = 75
+    /// Stopped by SIGINT (Ctrl-C): 128 + the signal number, as shells report it.
+    case interrupted = 130
+    /// Stopped by SIGTERM.
+    case terminated = 143
 }

@@ -1,0 +1,47 @@
+/// What a batch run has done so far: counters only, whatever the number of files.
+struct BatchTally: Sendable, Equatable {
+    var ok = 0
+    var unreadable = 0
+    var unsupported = 0
+    var errors = 0
+    /// Files whose result was already in the manifest.
+    var skipped = 0
+    /// Skipped files whose recorded result was unreadable: `--strict` flags them as well.
+    var skippedUnreadable = 0
+    /// Errors that may pass on a later attempt; the next run retries them.
+    var retryable = 0
+    /// Directories the walk could not list; their files are left out, so they count as errors.
+    var unreadableDirectories = 0
+    /// Source bytes of the files processed (not skipped).
+    var bytes = 0
+    /// Files under the folder, once the counting pass has finished.
+    var total: Int?
+
+    /// Files processed in this run (skipped ones excluded).
+    var processed: Int { ok + unreadable + unsupported + errors }
+
+    /// Files with a result, processed or skipped: the progress bar's numerator.
+    var done: Int { processed + skipped }
+
+    /// Errors of every kind: files that failed and directories that could not be listed.
+    var allErrors: Int { errors + unreadableDirectories }
+
+    /// What the progress line calls failures: unreadable pictures and errors (an unsupported type is not).
+    var failures: Int { unreadable + allErrors }
+
+    mutating func record(_ category: ResultCategory, bytes: Int, retryable: Bool = false) {
+        switch category {
+        case .ok: ok += 1
+        case .unreadable: unreadable += 1
+        case .unsupported: unsupported += 1
+        case .error: errors += 1
+        }
+        self.bytes += bytes
+        if retryable { self.retryable += 1 }
+    }
+
+    mutating func recordSkipped(_ category: ResultCategory) {
+        skipped += 1
+        if category == .unreadable { skippedUnreadable += 1 }
+    }
+}

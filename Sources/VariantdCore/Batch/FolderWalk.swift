@@ -1,0 +1,71 @@
+import Foundation
+
+/// The regular files under a folder, found one at a time: only the directory being read and the names of
+/// the directories still to visit are held, never the whole tree, so a folder of millions of files costs
+/// the memory of its largest directory.
+///
+/// Entries come in byte order of their names, directory by directory, so two walks of the same tree agree.
+/// Symbolic links are not followed (a batch reads exactly the tree under its folder), and `excluded`
+/// directories — the batch's own output when it lies inside the folder — are not entered.
+struct FolderWalk: Sequence {
+    /// A file found by the walk.
+    struct File: Sendable, Equatable {
+        /// Relative to the walked folder, with `/` separators: the object path in the bucket.
+        var relativePath: String
+        var absolutePath: String
+        var size: Int
+    }
+
+    let root: String
+    let excluded: Set<String>
+    /// Called with a directory that cannot be listed; the walk goes on without it.
+    let unreadable: @Sendable (String) -> Void
+
+    func makeIterator() -> Iterator {
+        Iterator(walk: self)
+    }
+
+    struct Iterator: IteratorProtocol {
+        private let walk: FolderWalk
+        /// The directories being read, outermost first, with their relative paths and the names left.
+        private var stack: [(relativePath: String, names: ArraySlice<String>)] = []
+
+        init(walk: FolderWalk) {
+            self.walk = walk
+            if let names = list(walk.root) { stack = [("", names)] }
+        }
+
+        mutating func next() -> File? {
+            while let top = stack.indices.last {
+                guard let name = stack[top].names.popFirst() else {
+                    stack.removeLast()
+                    continue
+                }
+                let relative = stack[top].relativePath.isEmpty ? name : stack[top].relativePath + "/" + name
+                let absolute = walk.root + "/" + relative
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolute) else {
+                    continue
+                }
+                switch attributes[.type] as? FileAttributeType {
+                case .typeRegular:
+                    return File(
+                        relativePath: relative, absolutePath: absolute,
+                        size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
+                case .typeDirectory where !walk.excluded.contains(absolute):
+                    if let names = list(absolute) { stack.append((relative, names)) }
+                default:
+                    continue
+                }
+            }
+            return nil
+        }
+
+        private func list(_ directory: String) -> ArraySlice<String>? {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+                walk.unreadable(directory)
+                return nil
+            }
+            return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }[...]
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Reads an existing manifest once, at the start of a run, into the keys a resume needs — never the lines.
+struct ManifestReader {
+    /// What an existing manifest says.
+    struct Contents: Sendable {
+        /// Key → how the result counts, for every line that counts as done.
+        var done: [ManifestKey: ResultCategory] = [:]
+        /// Bytes up to the end of the last complete line: anything after it is a write torn by a crash,
+        /// which the writer cuts off before appending.
+        var completeLength: UInt64 = 0
+        /// Complete lines that could not be read as records (kept, but not taken as done).
+        var unreadableLines = 0
+    }
+
+    /// The contents of the manifest at `path`; empty when there is none yet.
+    static func read(_ path: String) throws -> Contents {
+        var contents = Contents()
+        guard FileManager.default.fileExists(atPath: path) else { return contents }
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var pending: [UInt8] = []
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            pending.append(contentsOf: chunk)
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: 0x0A) {
+                add(pending[start..<newline], to: &contents)
+                contents.completeLength += UInt64(newline - start + 1)
+                start = newline + 1
+            }
+            pending.removeSubrange(..<start)
+        }
+        return contents
+    }
+
+    static func add(_ line: ArraySlice<UInt8>, to contents: inout Contents) {
+        guard !line.isEmpty else { return }
+        guard let record = ManifestRecord(line: line) else {
+            contents.unreadableLines += 1
+            return
+        }
+        if let category = record.doneCategory {
+            contents.done[record.key] = category
+        } else {
+            contents.done.removeValue(forKey: record.key)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `variantd` binary run as a separate process, its output captured in files (no pipe can fill
+/// up), with every wait bounded.
+final class VariantdProcess {
+    struct Finished {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private let process = Process()
+    private let directory: URL
+
+    init(_ arguments: [String]) throws {
+        directory = try TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: directory.path + "/stdout", contents: nil)
+        FileManager.default.createFile(atPath: directory.path + "/stderr", contents: nil)
+        process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
+        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs to the end and returns what it printed.
+    static func run(_ arguments: [String], within limit: Duration = .seconds(300)) async throws -> Finished {
+        try await VariantdProcess(arguments).finish(within: limit)
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the exit (killing the process past the limit) and returns what it printed.
+    func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw TimedOut(arguments: process.arguments ?? [])
+        }
+        process.waitUntilExit()
+        return Finished(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8),
+            stderr: try String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8))
+    }
+
+    struct TimedOut: Error {
+        var arguments: [String]
+    }
+}
