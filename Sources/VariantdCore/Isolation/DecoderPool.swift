@@ -90,7 +90,7 @@ public actor DecoderPool {
     }
 
     private static func checksum(of job: DecodeJob) -> String? {
-        (try? SourceFile.read(job.sourcePath, maxBytes: .max)).map(Checksum.sha256)
+        SourceChecksum.of(job.sourcePath)
     }
 
     /// Ends every idle child; call when no job is in flight.

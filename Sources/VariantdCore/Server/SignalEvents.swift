@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,19 +13,13 @@ enum SignalEvent: Sendable {
     /// to handle, not a reason to die). Call before the daemon accepts work.
     static func stream() -> AsyncStream<SignalEvent> {
         signal(SIGPIPE, SIG_IGN)
-        let (stream, continuation) = AsyncStream.makeStream(of: SignalEvent.self)
-        // Kept alive by the termination handler; a source that is released stops delivering.
-        nonisolated(unsafe) let sources = [
-            (SIGTERM, SignalEvent.terminate), (SIGINT, .terminate), (SIGHUP, .reload),
-        ].map {
-            number, event in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(event) }
-            source.resume()
-            return source
+        let numbers = SignalStream.watch([SIGTERM, SIGINT, SIGHUP])
+        return AsyncStream { continuation in
+            let relay = Task {
+                for await number in numbers { continuation.yield(number == SIGHUP ? .reload : .terminate) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
         }
-        continuation.onTermination = { _ in sources.forEach { $0.cancel() } }
-        return stream
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Variants
 
 /// The SHA-256 of a file, read in 1 MiB pieces so a source of any size (a video beside the pictures) costs
-/// the same memory. The batch hashes a source itself only to look it up in the manifest and to name it on
-/// an error line; decoder children hash what they decode.
+/// the same memory. Parents hash a source themselves only where they must know it before a child has
+/// decoded it: the batch to look it up in its manifest, the decoder pool to check its quarantine.
 enum SourceChecksum {
     /// The lowercase hex digest, or nil when the file cannot be read.
     static func of(_ path: String) -> String? {

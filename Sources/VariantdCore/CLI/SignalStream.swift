@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Process signals delivered to Swift code as an `AsyncStream` of signal numbers.
+///
+/// A minimal handler writes the signal number to a pipe (`write` is async-signal-safe) and a thread reads
+/// it. Unlike libdispatch's signal sources, this cannot lose a signal: those need the signal blocked in every
+/// thread, and a process started from a thread that leaves it unblocked discards it under `SIG_IGN`.
+enum SignalStream {
+    /// The pipe the handler writes to; set once, before any handler is installed.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    private static let handler: @convention(c) (Int32) -> Void = { number in
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(SignalStream.writeEnd, &byte, 1)
+    }
+
+    /// Starts catching `numbers`; call once per process.
+    static func watch(_ numbers: [Int32]) -> AsyncStream<Int32> {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return AsyncStream { $0.finish() } }
+        let readEnd = ends[0]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        writeEnd = ends[1]
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let reader = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { break }
+                continuation.yield(Int32(byte))
+            }
+            continuation.finish()
+        }
+        reader.name = "variantd.signals"
+        reader.start()
+        for number in numbers { signal(number, handler) }
+        return stream
+    }
+
+    /// Gives the signals their default actions back (a second Ctrl-C then ends the process at once).
+    static func restoreDefaults(_ numbers: [Int32]) {
+        for number in numbers { signal(number, SIG_DFL) }
+    }
+}
