@@ -4,7 +4,7 @@
 #include <libheif/heif.h>
 #include <libheif/heif_items.h>
 
-#include "CHeifShims.h"
+#include "error.h"
 
 struct vh_context {
     struct heif_context *context;
@@ -17,24 +17,6 @@ struct vh_owner {
     struct heif_image *image;
     void *icc;
 };
-
-static int
-fail(vh_error *error, struct heif_error cause)
-{
-    error->code = cause.code;
-    error->subcode = cause.subcode;
-    snprintf(error->message, sizeof(error->message), "%s", cause.message ? cause.message : "libheif error");
-    return -1;
-}
-
-static int
-fail_with(vh_error *error, const char *message)
-{
-    error->code = heif_error_Usage_error;
-    error->subcode = 0;
-    snprintf(error->message, sizeof(error->message), "%s", message);
-    return -1;
-}
 
 static void
 apply_limits(struct heif_context *context, const vh_limits *limits)
@@ -87,7 +69,7 @@ vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_context **
     vh_context *context = calloc(1, sizeof(*context));
     if (!context || !(context->bytes = malloc(length ? length : 1))) {
         free(context);
-        return fail_with(error, "out of memory");
+        return vh_fail_with(error, "out of memory");
     }
     memcpy(context->bytes, bytes, length);
     context->context = heif_context_alloc();
@@ -103,7 +85,7 @@ vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_context **
         status = heif_context_get_image_handle(context->context, primary, &context->primary);
     }
     if (status.code != heif_error_Ok) {
-        fail(error, status);
+        vh_fail(error, status);
         vh_close(context);
         return -1;
     }
@@ -162,7 +144,7 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
                                                  options);
     heif_decoding_options_free(options);
     if (status.code != heif_error_Ok)
-        return fail(error, status);
+        return vh_fail(error, status);
 
     int stride = 0;
     uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &stride);
@@ -171,7 +153,7 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
     int bands = alpha ? 4 : 3;
     if (!plane || width <= 0 || height <= 0) {
         heif_image_release(image);
-        return fail_with(error, "decoded image has no pixels");
+        return vh_fail_with(error, "decoded image has no pixels");
     }
     /* libvips wants packed rows; each row moves up in place, never over a row not yet moved. */
     size_t row = (size_t) width * (size_t) bands;
@@ -181,7 +163,7 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
     struct vh_owner *owner = malloc(sizeof(*owner));
     if (!owner) {
         heif_image_release(image);
-        return fail_with(error, "out of memory");
+        return vh_fail_with(error, "out of memory");
     }
     owner->image = image;
     owner->icc = copy_profile(context->primary, &out->icc_length);

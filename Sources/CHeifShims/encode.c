@@ -3,7 +3,7 @@
 #include <string.h>
 #include <libheif/heif.h>
 
-#include "CHeifShims.h"
+#include "error.h"
 
 /* Where heif_context_write puts the file: a buffer that grows as libheif writes. */
 struct vh_buffer {
@@ -28,15 +28,6 @@ write_to_buffer(struct heif_context *context, const void *data, size_t size, voi
     /* libheif dereferences the message even on success (libvips 8.14's saver fails on exactly this). */
     struct heif_error success = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
     return success;
-}
-
-static int
-fail(vh_error *error, struct heif_error cause)
-{
-    error->code = cause.code;
-    error->subcode = cause.subcode;
-    snprintf(error->message, sizeof(error->message), "%s", cause.message ? cause.message : "libheif error");
-    return -1;
 }
 
 static struct heif_error
@@ -95,7 +86,7 @@ vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_en
         status = heif_context_write(context, &writer, &buffer);
     }
 
-    int result = status.code == heif_error_Ok ? 0 : fail(error, status);
+    int result = status.code == heif_error_Ok ? 0 : vh_fail(error, status);
     if (result == 0) {
         *bytes = buffer.bytes;
         *length = buffer.length;
