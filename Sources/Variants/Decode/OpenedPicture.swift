@@ -72,8 +72,10 @@ struct OpenedPicture {
                 type.isHEIFFamily ? (loaded.width, loaded.height) : (header.displayedWidth, header.displayedHeight)
             let size = target(fullWidth, fullHeight)
             let (storedWidth, storedHeight) = quarterTurn ? (size.height, size.width) : (size.width, size.height)
-            let image = try loaded.convertedToSRGB()
-                .resized(toWidth: storedWidth, height: storedHeight)
+            // Colour conversion after the reduction: an ICC transform costs per pixel, and a 200-megapixel
+            // photo has a hundred times the pixels of its largest rendition.
+            let image = try loaded.resized(toWidth: storedWidth, height: storedHeight)
+                .convertedToSRGB()
                 .materialized()
                 .autorotated()
             return DecodedPicture(image: image, width: fullWidth, height: fullHeight)
