@@ -4,22 +4,10 @@
 #include <libheif/heif.h>
 #include <libheif/heif_items.h>
 
-#include "error.h"
+#include "context.h"
 
-struct vh_context {
-    struct heif_context *context;
-    struct heif_image_handle *primary;
-    void *bytes;
-};
-
-/* What vh_pixels.owner points to: the decoded image and the profile copied out of it. */
-struct vh_owner {
-    struct heif_image *image;
-    void *icc;
-};
-
-static void
-apply_limits(struct heif_context *context, const vh_limits *limits)
+void
+vh_apply_limits(struct heif_context *context, const vh_limits *limits)
 {
     struct heif_security_limits *security = heif_context_get_security_limits(context);
     security->max_image_size_pixels = limits->max_pixels;
@@ -73,7 +61,9 @@ vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_context **
     }
     memcpy(context->bytes, bytes, length);
     context->context = heif_context_alloc();
-    apply_limits(context->context, limits);
+    vh_apply_limits(context->context, limits);
+    context->limits = *limits;
+    context->length = length;
 
     heif_item_id primary = 0;
     struct heif_error status = heif_context_read_from_memory_without_copy(context->context, context->bytes,
@@ -82,6 +72,7 @@ vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_context **
         status = heif_context_get_primary_image_ID(context->context, &primary);
     if (status.code == heif_error_Ok) {
         primary = displayed_item(context->context, primary);
+        context->item = primary;
         status = heif_context_get_image_handle(context->context, primary, &context->primary);
     }
     if (status.code != heif_error_Ok) {
@@ -115,8 +106,8 @@ vh_close(vh_context *context)
     free(context);
 }
 
-static void *
-copy_profile(const struct heif_image_handle *handle, size_t *length)
+void *
+vh_copy_profile(const struct heif_image_handle *handle, size_t *length)
 {
     *length = 0;
     if (heif_image_handle_get_color_profile_type(handle) != heif_color_profile_type_prof
@@ -166,7 +157,8 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
         return vh_fail_with(error, "out of memory");
     }
     owner->image = image;
-    owner->icc = copy_profile(context->primary, &out->icc_length);
+    owner->buffer = NULL;
+    owner->icc = vh_copy_profile(context->primary, &out->icc_length);
     out->data = plane;
     out->width = width;
     out->height = height;
@@ -182,7 +174,9 @@ vh_pixels_release(void *owner)
     struct vh_owner *pixels = owner;
     if (!pixels)
         return;
-    heif_image_release(pixels->image);
+    if (pixels->image)
+        heif_image_release(pixels->image);
+    free(pixels->buffer);
     free(pixels->icc);
     free(pixels);
 }

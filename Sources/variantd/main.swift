@@ -4,4 +4,5 @@ import VariantdCore
     import Glibc
 #endif
 
+SignalStream.resetInheritedMask()
 exit(await CommandLineTool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -58,6 +58,23 @@ typedef struct vh_pixels {
 
 int vh_decode(vh_context *context, vh_pixels *out, vh_error *error);
 
+/* How a grid image is tiled, in displayed (transformed) coordinates; columns = rows = 1 when it is not. */
+typedef struct vh_tiling {
+    int columns;
+    int rows;
+    int tile_width;
+    int tile_height;
+    int left_offset;   /* how far the top-left tile starts left of the picture (a rotation can put the */
+    int top_offset;    /* grid's excess on the left or top); above it, for top_offset */
+} vh_tiling;
+
+int vh_get_tiling(vh_context *context, vh_tiling *out, vh_error *error);
+
+/* Decodes a grid image tile by tile, each tile averaged down by `factor` (a power of two that divides the
+ * tile size and the offsets) into one small 8-bit RGB image: the full-size picture never exists in memory.
+ * `threads` workers each read the file through a context of their own. Opaque pictures only. */
+int vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, vh_error *error);
+
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
 void vh_pixels_release(void *owner);
 

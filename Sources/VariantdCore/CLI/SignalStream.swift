@@ -7,9 +7,18 @@ import Foundation
 /// Process signals delivered to Swift code as an `AsyncStream` of signal numbers.
 ///
 /// A minimal handler writes the signal number to a pipe (`write` is async-signal-safe) and a thread reads
-/// it. Unlike libdispatch's signal sources, this cannot lose a signal: those need the signal blocked in every
-/// thread, and a process started from a thread that leaves it unblocked discards it under `SIG_IGN`.
-enum SignalStream {
+/// it. Unlike libdispatch's signal sources, this cannot lose a signal to a thread mask: those need the signal
+/// blocked in every thread.
+public enum SignalStream {
+    /// Unblocks every signal in the calling thread. `main` calls it before any other thread exists: a process
+    /// inherits the signal mask of the thread that started it, and a parent's libdispatch worker threads block
+    /// nearly every signal, which would leave Ctrl-C and SIGTERM pending forever in all our threads.
+    public static func resetInheritedMask() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+    }
+
     /// The pipe the handler writes to; set once, before any handler is installed.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 

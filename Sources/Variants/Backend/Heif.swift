@@ -51,12 +51,45 @@ final class HeifContainer {
         vh_close(context)
     }
 
+    /// How a grid image is tiled, in displayed coordinates (1 × 1 for a plain image).
+    struct Tiling: Sendable, Equatable {
+        var columns: Int
+        var rows: Int
+        var tileWidth: Int
+        var tileHeight: Int
+        var leftOffset: Int
+        var topOffset: Int
+    }
+
+    func tiling() throws(BackendError) -> Tiling {
+        var tiling = vh_tiling()
+        var error = vh_error()
+        guard vh_get_tiling(context, &tiling, &error) == 0 else { throw Self.backendError("tiling", error) }
+        return Tiling(
+            columns: Int(tiling.columns), rows: Int(tiling.rows), tileWidth: Int(tiling.tile_width),
+            tileHeight: Int(tiling.tile_height), leftOffset: Int(tiling.left_offset),
+            topOffset: Int(tiling.top_offset))
+    }
+
     /// Decodes the primary image to 8-bit sRGB-ordered pixels inside a libvips image, without a copy.
     func decode() throws(BackendError) -> VipsImage {
+        try adopt("decode") { vh_decode(context, &$0, &$1) }
+    }
+
+    /// Decodes a grid image tile by tile, each averaged down by `factor`, on `threads` threads: the
+    /// full-size picture never exists in memory (a 200-megapixel photo would need 600 MB).
+    func decodeReduced(factor: Int, threads: Int) throws(BackendError) -> VipsImage {
+        try adopt("decode_reduced") { vh_decode_reduced(context, Int32(factor), Int32(threads), &$0, &$1) }
+    }
+
+    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes.
+    private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32) throws(BackendError)
+        -> VipsImage
+    {
         var pixels = vh_pixels()
         var error = vh_error()
-        guard vh_decode(context, &pixels, &error) == 0, let data = pixels.data, let owner = pixels.owner else {
-            throw Self.backendError("decode", error)
+        guard body(&pixels, &error) == 0, let data = pixels.data, let owner = pixels.owner else {
+            throw Self.backendError(name, error)
         }
         let profile = pixels.icc.map { Array(UnsafeRawBufferPointer(start: $0, count: pixels.icc_length)) }
         let image = try VipsImage.adopting(

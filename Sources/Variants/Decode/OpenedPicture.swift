@@ -11,6 +11,7 @@ struct OpenedPicture {
     let type: MediaType
     let header: PictureHeader
     private let bytes: [UInt8]
+    private let decodingThreads: Int
     private let backend: Backend
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
@@ -21,6 +22,7 @@ struct OpenedPicture {
         guard !bytes.isEmpty else { throw .unreadable(.empty, "the file is empty") }
         self.bytes = bytes
         self.type = type
+        decodingThreads = limits.decodingThreads
         if type.isHEIFFamily {
             let container = try Self.openHEIF(bytes, limits: limits)
             backend = .heif(container)
@@ -50,8 +52,6 @@ struct OpenedPicture {
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
     /// true displayed size (never larger than it): the one decode every rendition of this object comes from.
     ///
-    /// The true size is the header's for libvips formats; for HEIF it is what libheif actually decodes,
-    /// which can differ from the primary item's declared `ispe` in unusual files.
     func decode(target: (_ width: Int, _ height: Int) -> (width: Int, height: Int)) throws(VariantsError)
         -> DecodedPicture
     {
@@ -60,7 +60,11 @@ struct OpenedPicture {
             let loaded: VipsImage
             switch backend {
             case .heif(let container):
-                loaded = try container.decode()
+                let size = target(header.displayedWidth, header.displayedHeight)
+                let factor = try Self.tileReduction(container, header: header, to: size)
+                loaded = try factor > 1
+                    ? container.decodeReduced(factor: factor, threads: decodingThreads)
+                    : container.decode()
             case .vips(let loader):
                 let size = target(header.displayedWidth, header.displayedHeight)
                 let storedWidth = quarterTurn ? size.height : size.width
@@ -68,8 +72,7 @@ struct OpenedPicture {
                 let scale = loader == .webp ? Double(storedWidth) / Double(header.storedWidth) : 1
                 loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
             }
-            let (fullWidth, fullHeight) =
-                type.isHEIFFamily ? (loaded.width, loaded.height) : (header.displayedWidth, header.displayedHeight)
+            let (fullWidth, fullHeight) = (header.displayedWidth, header.displayedHeight)
             let size = target(fullWidth, fullHeight)
             let (storedWidth, storedHeight) = quarterTurn ? (size.height, size.width) : (size.width, size.height)
             // Colour conversion after the reduction: an ICC transform costs per pixel, and a 200-megapixel
@@ -85,6 +88,23 @@ struct OpenedPicture {
     }
 
     // MARK: - Helpers
+
+    /// How much a HEIF grid may be averaged down tile by tile: the largest power of two that keeps at least
+    /// the target size and divides the tiles and their offsets, so every block of pixels lies in one tile.
+    /// 1 (decode whole) for pictures with alpha and pictures that are not grids.
+    private static func tileReduction(
+        _ container: HeifContainer, header: PictureHeader, to size: (width: Int, height: Int)
+    ) throws(BackendError) -> Int {
+        guard !header.hasAlpha else { return 1 }
+        let tiling = try container.tiling()
+        guard tiling.columns * tiling.rows > 1 else { return 1 }
+        return [16, 8, 4, 2].first { factor in
+            header.displayedWidth / factor >= size.width && header.displayedHeight / factor >= size.height
+                && [tiling.tileWidth, tiling.tileHeight, tiling.leftOffset, tiling.topOffset].allSatisfy {
+                    $0 % factor == 0
+                }
+        } ?? 1
+    }
 
     /// The largest JPEG shrink-on-load factor that still leaves at least `target` pixels across.
     private static func jpegShrink(from stored: Int, to target: Int) -> Int {

@@ -228,13 +228,7 @@ import Variants
         let arguments = ["batch", "--bucket", Self.bucket, "--out", output, "--jobs", "1", "--json", root.path + "/in"]
 
         let running = try VariantdProcess(arguments)
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline,
-            (try? FileManager.default.attributesOfItem(atPath: manifest)[.size] as? Int) ?? 0 == 0
-        {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        running.signal(SIGINT)
+        running.signal(SIGINT, onceFileHasContent: manifest, within: .seconds(120))
         let interrupted = try await running.finish(within: .seconds(120))
         #expect(interrupted.status == 130, "\(interrupted.stderr)")
         #expect(interrupted.stderr.contains("Ctrl-C: finishing the files in flight"))

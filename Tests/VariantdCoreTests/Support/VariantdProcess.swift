@@ -41,6 +41,22 @@ final class VariantdProcess {
         kill(process.processIdentifier, number)
     }
 
+    /// Sends `number` as soon as `path` has content, watching from a thread of its own: under a full parallel
+    /// test run the cooperative pool can be busy for longer than the whole command takes.
+    func signal(_ number: Int32, onceFileHasContent path: String, within limit: Duration) {
+        let processID = process.processIdentifier
+        let deadline = ContinuousClock.now + limit
+        Thread.detachNewThread {
+            while ContinuousClock.now < deadline {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                if size > 0 { break }
+                usleep(5_000)
+            }
+            kill(processID, number)
+        }
+    }
+
+
     /// Waits for the exit (killing the process past the limit) and returns what it printed.
     func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
         let deadline = ContinuousClock.now + limit
