@@ -33,6 +33,7 @@ struct DecoderChildCommand: Subcommand {
         let answers = ChildConfinement.apply()
         let pipeline = try Pipeline(limits: limits)
         while let line = readLine() {
+            ChildConfinement.startJobBudget()
             var timings = StageTimings()
             let outcome = Result { () throws(VariantsError) in try process(line, with: pipeline, timings: &timings) }
             let answer = try WireJSON.encode(

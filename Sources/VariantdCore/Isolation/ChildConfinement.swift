@@ -2,23 +2,41 @@
     import Glibc
 #endif
 
-/// What a decoder child does to itself before it reads its first job: no core dumps, a cap on its
-/// address space, and its standard output kept for the protocol alone.
+/// What a decoder child does to itself before it reads its first job: no core dumps, caps on its address
+/// space and open files, a CPU-time budget per job, and its standard output kept for the protocol alone.
 enum ChildConfinement {
     /// Address space a child may map: a 200-megapixel HEIC decode with its libvips threads fits in 4 GiB.
     static let addressSpace: rlim_t = 4 << 30
+    /// Open files: the source, a rendition being written, the pipes; libraries are loaded before this.
+    static let openFiles: rlim_t = 64
+    /// CPU seconds one job may use, on every thread together; the kernel stops the child past it, even
+    /// inside a C loop that would never look at the parent's wall-clock deadline.
+    static let cpuSecondsPerJob: rlim_t = 120
 
     /// Applies the limits and returns the file descriptor answers must be written to.
     static func apply() -> Int32 {
-        var none = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
-        var space = rlimit(rlim_cur: addressSpace, rlim_max: addressSpace)
-        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+        limit(RLIMIT_CORE, to: 0)
+        limit(RLIMIT_AS, to: addressSpace)
+        limit(RLIMIT_NOFILE, to: openFiles)
         // A C library that prints to stdout must not corrupt the protocol: answers go to a private copy
         // of the original descriptor, and stdout itself now points at stderr.
         let answers = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         return answers
+    }
+
+    /// Moves the CPU-time limit to what this process has used so far plus one job's budget.
+    static func startJobBudget() {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let used = rlim_t(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1
+        var budget = rlimit(rlim_cur: used + cpuSecondsPerJob, rlim_max: rlim_t.max)
+        setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &budget)
+    }
+
+    private static func limit(_ resource: __rlimit_resource, to value: rlim_t) {
+        var limit = rlimit(rlim_cur: value, rlim_max: value)
+        setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
     }
 
     /// This process's peak resident set, in KiB.

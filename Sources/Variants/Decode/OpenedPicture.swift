@@ -20,6 +20,7 @@ struct OpenedPicture {
     /// Reads the header and applies the limits.
     init(bytes: [UInt8], type: MediaType, limits: Limits) throws(VariantsError) {
         guard !bytes.isEmpty else { throw .unreadable(.empty, "the file is empty") }
+        try limits.checkMetadata(ContainerCheck.metadataBytes(bytes, as: type))
         self.bytes = bytes
         self.type = type
         decodingThreads = limits.decodingThreads

@@ -52,6 +52,8 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case tooManyPixels = "too_many_pixels"
         /// The header declares more frames than the limits allow.
         case tooManyFrames = "too_many_frames"
+        /// EXIF, XMP, ICC, comment and text blocks together are larger than the limits allow.
+        case tooMuchMetadata = "too_much_metadata"
         /// A sub-format we do not decode (12-bit or lossless JPEG, HEIF coded with AVC, JPEG 2000, …).
         case unsupportedFeature = "unsupported_feature"
         /// The name or declared type says picture, the bytes are something else.

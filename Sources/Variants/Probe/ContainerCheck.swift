@@ -13,6 +13,35 @@ enum ContainerCheck {
         }
     }
 
+    /// Bytes of metadata blocks the container declares: JPEG APPn and COM segments, PNG text, ICC and EXIF
+    /// chunks, WebP EXIF, XMP and ICC chunks. (libheif bounds HEIF's through its security limits.)
+    static func metadataBytes(_ bytes: [UInt8], as type: MediaType) -> Int {
+        switch type {
+        case .jpeg: JPEGStructure(bytes).metadataBytes
+        case .png: chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
+        case .webp: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
+        default: 0
+        }
+    }
+
+    /// The declared sizes of the named chunks in a PNG (length, type, data, CRC) or RIFF (type, length, data,
+    /// padding) chunk list.
+    private static func chunkBytes(_ bytes: [UInt8], from start: Int, bigEndian: Bool, named names: Set<String>)
+        -> Int
+    {
+        var total = 0
+        var offset = start
+        while offset + 8 <= bytes.count {
+            let (typeAt, lengthAt) = bigEndian ? (offset + 4, offset) : (offset, offset + 4)
+            let length =
+                bigEndian
+                ? u32(bytes, lengthAt) : (0..<4).reversed().reduce(0) { $0 << 8 | Int(bytes[lengthAt + $1]) }
+            if names.contains(String(decoding: bytes[typeAt..<typeAt + 4], as: UTF8.self)) { total += length }
+            offset += 8 + length + (bigEndian ? 4 : length & 1)
+        }
+        return total
+    }
+
     private static func u16(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
 
     private static func u32(_ bytes: [UInt8], _ at: Int) -> Int { u16(bytes, at) << 16 | u16(bytes, at + 2) }
@@ -91,6 +120,8 @@ enum ContainerCheck {
 /// A walk over a JPEG's marker segments: whether it reaches EOI, and what its frame header declares.
 struct JPEGStructure {
     private(set) var truncated = true
+    /// Bytes in APPn and COM segments (EXIF, XMP, ICC, comments, maker data).
+    private(set) var metadataBytes = 0
     /// The start-of-frame marker (0xC0 baseline, 0xC2 progressive, 0xC3 lossless, …) and sample precision.
     private(set) var frameMarker: UInt8?
     private(set) var precision: Int?
@@ -117,6 +148,7 @@ struct JPEGStructure {
             guard offset + 4 <= bytes.count else { return }
             let end = offset + 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
             guard end <= bytes.count else { return }
+            if (0xE0...0xEF).contains(marker) || marker == 0xFE { metadataBytes += end - offset }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), frameMarker == nil,
                 offset + 4 < end
             {

@@ -11,6 +11,9 @@ public struct Limits: Sendable, Equatable, Codable {
     public var maxProgressivePixels: Int
     /// Most frames or pages a header may declare (we decode the first, but the loader walks them all).
     public var maxFrames: Int
+    /// Metadata blocks (EXIF, XMP, ICC, comments, PNG text) a file may carry in all: decoders read them whole
+    /// into memory, and a camera writes well under 1 MB.
+    public var maxMetadataBytes: Int
     /// Largest single allocation libheif may make: a 200-megapixel RGB decode needs about 600 MB.
     public var maxHEIFMemoryBlock: Int
     /// Most items in a HEIF `meta` box; a 200-megapixel grid holds about 800 tiles.
@@ -20,13 +23,14 @@ public struct Limits: Sendable, Equatable, Codable {
 
     public init(
         maxInputBytes: Int = 256 << 20, maxPixels: Int = 268_402_689, maxProgressivePixels: Int = 30_000_000,
-        maxFrames: Int = 1_000, maxHEIFMemoryBlock: Int = 1 << 30, maxHEIFItems: Int = 4_000,
-        decodingThreads: Int = 2
+        maxFrames: Int = 1_000, maxMetadataBytes: Int = 8 << 20, maxHEIFMemoryBlock: Int = 1 << 30,
+        maxHEIFItems: Int = 4_000, decodingThreads: Int = 2
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
         self.maxProgressivePixels = maxProgressivePixels
         self.maxFrames = maxFrames
+        self.maxMetadataBytes = maxMetadataBytes
         self.maxHEIFMemoryBlock = maxHEIFMemoryBlock
         self.maxHEIFItems = maxHEIFItems
         self.decodingThreads = decodingThreads
@@ -58,6 +62,13 @@ public struct Limits: Sendable, Equatable, Codable {
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels else {
             throw .unreadable(
                 .tooManyPixels, "variant '\(name)' would be \(width)×\(height) pixels, over the limit of \(maxPixels)")
+        }
+    }
+
+    func checkMetadata(_ bytes: Int) throws(VariantsError) {
+        guard bytes <= maxMetadataBytes else {
+            throw .unreadable(
+                .tooMuchMetadata, "the file carries \(bytes) bytes of metadata, over the limit of \(maxMetadataBytes)")
         }
     }
 

@@ -79,6 +79,13 @@ import Variants
         #expect(failure(try await answer(for: bytes, named: "bomb.jpg"))?.reason == .tooManyPixels)
     }
 
+    @Test func jpegCarryingNineMegabytesOfMetadataIsRefused() async throws {
+        let bytes = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
+        let segment: [UInt8] = [0xFF, 0xE1, 0xFF, 0xFF] + [UInt8](repeating: 0x41, count: 0xFFFD)
+        let padded = Array(bytes[..<2]) + (0..<144).flatMap { _ in segment } + Array(bytes[2...])
+        #expect(failure(try await answer(for: padded, named: "exif.jpg"))?.reason == .tooMuchMetadata)
+    }
+
     @Test(
         .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
         arguments: Corpus.rows.filter { $0.path.hasPrefix("hostile/") })

@@ -35,4 +35,12 @@ import Testing
         bytes[frame + 1] = 0xC3
         #expect(JPEGStructure(bytes).unsupportedFeature == "lossless JPEG")
     }
+
+    @Test func countsMetadataBlocks() throws {
+        let plain = try Samples.bytes("pictures/gradient.jpg")
+        let withExif = try Samples.bytes("pictures/orientation-6.jpg")
+        // orientation-6.jpg is gradient.jpg with one APP1 EXIF segment of 36 bytes (marker and length included).
+        #expect(ContainerCheck.metadataBytes(withExif, as: .jpeg) - ContainerCheck.metadataBytes(plain, as: .jpeg) == 36)
+        #expect(ContainerCheck.metadataBytes(try Samples.bytes("pictures/gradient-alpha.png"), as: .png) == 0)
+    }
 }
