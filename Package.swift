@@ -29,7 +29,10 @@ let package = Package(
             dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CCrypto", "ThumbHash"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "VariantdCore", dependencies: ["Variants", "ThumbHash"], swiftSettings: swiftSettings),
+        .target(
+            name: "VariantdCore", dependencies: ["Variants", "ThumbHash"], exclude: ["Bench/anchors"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),
