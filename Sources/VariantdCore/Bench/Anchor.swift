@@ -23,6 +23,7 @@ struct Anchor: Sendable {
 
     func measure(_ files: [String], iterations: Int, warmups: Int) throws -> Measurement {
         try MeasuringProcess.measure(
-            python, [BenchPaths.script("w1.py"), mode, String(iterations), String(warmups)] + files, pinned: true)
+            python, [BenchPaths.script("w1.py"), mode, String(iterations), String(warmups)] + files,
+            pinned: true)
     }
 }

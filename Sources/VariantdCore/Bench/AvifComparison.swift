@@ -27,7 +27,8 @@ struct AvifComparison: Sendable, Codable, Equatable {
     /// Our side, run in a pinned worker: the AVIF bucket through `Pipeline`, one warm-up then `iterations`
     /// timed runs; the last rendition is kept at `output` for the quality check.
     static func measureOurs(source: String, iterations: Int, output: String) throws -> Encoding {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-avif-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-avif-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let store = try RenditionStore(root: scratch.path)
         let pipeline = try Pipeline(store: store)
@@ -39,7 +40,8 @@ struct AvifComparison: Sendable, Codable, Equatable {
             let metadata = try pipeline.process(
                 bytes, request: ObjectRequest(bucket: W1Workload.avifBucket.name, path: source),
                 bucket: W1Workload.avifBucket, timings: &timings)
-            guard let rendition = metadata.renditions?["avif"], let file = store.existing(rendition.key) else {
+            guard let rendition = metadata.renditions?["avif"], let file = store.existing(rendition.key)
+            else {
                 throw VariantsError(.internalError, "the AVIF rendition was not written")
             }
             encodes.append(timings.seconds["encode.avif"] ?? 0)

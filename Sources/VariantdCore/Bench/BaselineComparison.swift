@@ -29,7 +29,9 @@ struct BaselineComparison: Sendable {
 
     /// The regressions of `current` against `baseline`, and the (corpus, jobs) pairs that could not be
     /// compared because one run lacks them or the reference.
-    func compare(_ current: BenchReport, with baseline: BenchReport) -> (regressions: [Regression], skipped: [String]) {
+    func compare(_ current: BenchReport, with baseline: BenchReport) -> (
+        regressions: [Regression], skipped: [String]
+    ) {
         var regressions: [Regression] = []
         var skipped: [String] = []
         for run in current.runs where run.tool == tool {
@@ -47,7 +49,8 @@ struct BaselineComparison: Sendable {
                 let worse = higherIsBetter ? new < old * (1 - tolerance) : new > old * (1 + tolerance)
                 if worse {
                     regressions.append(
-                        Regression(corpus: run.corpus, jobs: run.jobs, figure: figure, baseline: old, current: new))
+                        Regression(
+                            corpus: run.corpus, jobs: run.jobs, figure: figure, baseline: old, current: new))
                 }
             }
             check(
@@ -61,7 +64,8 @@ struct BaselineComparison: Sendable {
             if !newlyFailed.isEmpty {
                 regressions.append(
                     Regression(
-                        corpus: run.corpus, jobs: run.jobs, figure: "failed files (\(newlyFailed.sorted().joined(separator: ", ")))",
+                        corpus: run.corpus, jobs: run.jobs,
+                        figure: "failed files (\(newlyFailed.sorted().joined(separator: ", ")))",
                         baseline: Double(before.failed.count), current: Double(run.failed.count)))
             }
         }

@@ -6,7 +6,9 @@ enum BenchPaths {
     static let root: String = {
         var url = URL(fileURLWithPath: Executable.current).deletingLastPathComponent()
         while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent(anchors).path) { return url.path }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent(anchors).path) {
+                return url.path
+            }
             url.deleteLastPathComponent()
         }
         return FileManager.default.currentDirectoryPath

@@ -4,17 +4,23 @@ import Foundation
 enum BenchTable {
     static func render(_ report: BenchReport, reference: String?) -> String {
         var lines: [String] = []
-        let header = ["corpus", "tool", "jobs", "images", "img/s", "MP/s", "p50 ms", "p95 ms", "RSS MB", "failed"]
+        let header = [
+            "corpus", "tool", "jobs", "images", "img/s", "MP/s", "p50 ms", "p95 ms", "RSS MB", "failed",
+        ]
         let rows = report.runs.map { run in
             [
                 run.corpus, run.tool, "\(run.jobs)", "\(run.images)", fixed(run.imagesPerSecond, 2),
-                fixed(run.megapixelsPerSecond, 1), fixed(run.p50Milliseconds, 0), fixed(run.p95Milliseconds, 0),
-                fixed(run.peakResidentMB, 0), run.failed.isEmpty ? "" : "\(run.failed.count): " + run.failed.joined(separator: ", "),
+                fixed(run.megapixelsPerSecond, 1), fixed(run.p50Milliseconds, 0),
+                fixed(run.p95Milliseconds, 0),
+                fixed(run.peakResidentMB, 0),
+                run.failed.isEmpty ? "" : "\(run.failed.count): " + run.failed.joined(separator: ", "),
             ]
         }
         lines += table([header] + rows)
 
-        let corpora = report.runs.map(\.corpus).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let corpora = report.runs.map(\.corpus).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
         lines.append("")
         lines.append("W1 ÷ decode-only, jobs 1 (variantd ÷ variantd-decode, p50 latency):")
         for corpus in corpora {
@@ -38,7 +44,9 @@ enum BenchTable {
             lines.append("")
             lines.append("One picture at a time on every core ÷ pinned to one core (p50 latency):")
             for run in unpinned {
-                guard let pinned = report.run("variantd", run.corpus), pinned.p50Milliseconds > 0 else { continue }
+                guard let pinned = report.run("variantd", run.corpus), pinned.p50Milliseconds > 0 else {
+                    continue
+                }
                 lines.append("  \(run.corpus): \(fixed(run.p50Milliseconds / pinned.p50Milliseconds, 2))")
             }
         }
@@ -48,12 +56,15 @@ enum BenchTable {
             guard let run = report.run("variantd", corpus) else { continue }
             let total = run.stages.values.reduce(0, +)
             guard total > 0 else { continue }
-            let shares = run.stages.sorted { $0.value > $1.value }.map { "\($0.key) \(Int(($0.value / total * 100).rounded()))%" }
+            let shares = run.stages.sorted { $0.value > $1.value }.map {
+                "\($0.key) \(Int(($0.value / total * 100).rounded()))%"
+            }
             lines.append("  \(corpus) (\(fixed(total, 2)) s): " + shares.joined(separator: ", "))
         }
         if let avif = report.avif {
             lines.append("")
-            lines.append("AVIF, one rendition of \((avif.source as NSString).lastPathComponent) at q60, one core:")
+            lines.append(
+                "AVIF, one rendition of \((avif.source as NSString).lastPathComponent) at q60, one core:")
             for encoding in avif.encodings {
                 let quality = encoding.ssim.map { ", SSIM \(fixed($0, 4))" } ?? ""
                 lines.append(
@@ -76,9 +87,10 @@ enum BenchTable {
         }
         if let conditions = report.conditions {
             lines.append("")
+            let (before, after) = (fixed(conditions.loadBefore, 1), fixed(conditions.loadAfter, 1))
             lines.append(
-                "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up; \(conditions.cores) cores; "
-                    + "load average \(fixed(conditions.loadBefore, 1)) before, \(fixed(conditions.loadAfter, 1)) after; "
+                "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up; "
+                    + "\(conditions.cores) cores; load average \(before) before, \(after) after; "
                     + "libvips \(conditions.libvips), libheif \(conditions.libheif)")
         }
         return lines.joined(separator: "\n")
@@ -88,10 +100,15 @@ enum BenchTable {
     static func table(_ rows: [[String]]) -> [String] {
         let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            "| " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ") + " |"
+            "| "
+                + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(
+                    separator: " | ") + " |"
         }
         guard let first = rows.first else { return [] }
-        return [line(first), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        return [
+            line(first),
+            "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
             + rows.dropFirst().map(line)
     }
 

@@ -45,10 +45,12 @@ struct BenchWorker: Sendable {
     }
 
     func measure(_ files: [String]) throws -> Measurement {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-bench-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let pipelines = try (0..<jobs).map { worker throws(VariantsError) in
-            try Pipeline(store: mode == .write ? RenditionStore(root: scratch.path + "/worker-\(worker)") : nil)
+            try Pipeline(
+                store: mode == .write ? RenditionStore(root: scratch.path + "/worker-\(worker)") : nil)
         }
 
         var failed: [Measurement.Failure] = []
@@ -104,7 +106,8 @@ struct BenchWorker: Sendable {
             tool: nil, jobs: jobs, iterations: iterations, wallSeconds: Self.seconds(wall),
             peakResidentKiB: ChildConfinement.peakResidentKiB,
             images: timed.enumerated().map { index, entry in
-                Measurement.Image(file: entry.file, seconds: state.seconds[index], width: entry.width, height: entry.height)
+                Measurement.Image(
+                    file: entry.file, seconds: state.seconds[index], width: entry.width, height: entry.height)
             },
             failed: failed, stages: state.stages.seconds)
     }
@@ -114,15 +117,19 @@ struct BenchWorker: Sendable {
     private func run(_ file: String, with pipeline: Pipeline) throws(VariantsError) -> Sample {
         var timings = StageTimings()
         let started = ContinuousClock.now
-        let bytes = try timings.measure("read") { () throws(VariantsError) in try SourceFile.read(file, maxBytes: .max) }
+        let bytes = try timings.measure("read") { () throws(VariantsError) in
+            try SourceFile.read(file, maxBytes: .max)
+        }
         let request = ObjectRequest(bucket: W1Workload.bucket.name, path: file)
         let size: (width: Int, height: Int)
         var checksum: String?
         switch mode {
         case .decode:
-            size = try pipeline.decodeOnly(bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
+            size = try pipeline.decodeOnly(
+                bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
         case .w1, .write:
-            let metadata = try pipeline.process(bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
+            let metadata = try pipeline.process(
+                bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
             size = (metadata.width ?? 0, metadata.height ?? 0)
             checksum = metadata.checksumSha256
         }
@@ -130,7 +137,8 @@ struct BenchWorker: Sendable {
         if let store = pipeline.store, let checksum {
             try? FileManager.default.removeItem(atPath: store.root + "/" + checksum.prefix(2))
         }
-        return Sample(seconds: Self.seconds(elapsed), width: size.width, height: size.height, timings: timings)
+        return Sample(
+            seconds: Self.seconds(elapsed), width: size.width, height: size.height, timings: timings)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -16,7 +16,9 @@ enum CorpusDiscovery {
         guard FileManager.default.fileExists(atPath: sharedCorpus + "/photos") else {
             return BenchCorpus.group(pictures(under: samples))
         }
-        let photos = BenchCorpus.group(pictures(under: sharedCorpus + "/photos")) { ["jpeg", "heic", "200mp"].contains($0) }
+        let photos = BenchCorpus.group(pictures(under: sharedCorpus + "/photos")) {
+            ["jpeg", "heic", "200mp"].contains($0)
+        }
         let formats = BenchCorpus.group(pictures(under: sharedCorpus + "/formats")) {
             !["jpeg", "heic", "200mp"].contains($0)
         }
@@ -26,7 +28,9 @@ enum CorpusDiscovery {
     /// Regular files under `directory` (recursively) whose first bytes sniff as a picture type.
     static func pictures(under directory: String) -> [(path: String, type: MediaType)] {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var found: [(path: String, type: MediaType)] = []
         for case let url as URL in walker {

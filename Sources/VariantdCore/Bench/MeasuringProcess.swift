@@ -20,7 +20,8 @@ enum MeasuringProcess {
         environment["VIPS_WARNING"] = "0"
         process.environment = environment
         let output = Pipe()
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-bench-\(UUID().uuidString)")
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-bench-\(UUID().uuidString)")
         try Data().write(to: errors)
         defer { try? FileManager.default.removeItem(at: errors) }
         process.standardOutput = output
@@ -32,7 +33,8 @@ enum MeasuringProcess {
             let name = (executable as NSString).lastPathComponent
             let message = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
             throw Failure(
-                command: ([name] + arguments.prefix(2)).joined(separator: " "), status: process.terminationStatus,
+                command: ([name] + arguments.prefix(2)).joined(separator: " "),
+                status: process.terminationStatus,
                 message: String(message.suffix(400)))
         }
         return data

@@ -24,7 +24,8 @@ enum W1Workload {
     /// The AVIF comparison: one 1600-pixel rendition at q60 (1600 × 1063 from a 3:2 photo).
     static let avifDeclaration = """
         { "name": "bench-avif",
-          "variants": { "avif": { "width": 1600, "height": 1600, "fit": "inside", "format": "avif", "quality": 60 } } }
+          "variants": {
+            "avif": { "width": 1600, "height": 1600, "fit": "inside", "format": "avif", "quality": 60 } } }
         """
 
     static let avifBucket: BucketSpec = {

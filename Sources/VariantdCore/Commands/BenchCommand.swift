@@ -9,9 +9,12 @@ import Variants
 /// each corpus measured in a fresh process; a table or `--json`, and `--baseline` to catch regressions.
 struct BenchCommand: Subcommand {
     static let name = "bench"
-    static let abstract = "Benchmark the standard job (W1) per corpus, beside pyvips, Pillow, vipsthumbnail, ImageMagick."
-    static let usage = "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
-        + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] [--report <file>]"
+    static let abstract =
+        "Benchmark the standard job (W1) per corpus, beside pyvips, Pillow, vipsthumbnail, ImageMagick."
+    static let usage =
+        "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
+        + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
+        + "[--report <file>]"
     static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -19,10 +22,12 @@ struct BenchCommand: Subcommand {
                                   format folders when present, else Samples/pictures.
           --only <names>          Comma-separated corpora to measure (e.g. jpeg,heic).
           --jobs <n>              Concurrent pipelines for the multi-core run (default: the core count).
-          --iterations <n>        Timed passes over each corpus (default 3), after --warmup passes (default 1).
+          --iterations <n>        Timed passes over each corpus (default 3), after --warmup passes
+                                  (default 1).
           --anchors               Also run W1 through vipsthumbnail, pyvips on libvips 8.14 and on the
-                                  pyvips-binary libvips, Pillow with pillow-heif, and ImageMagick, and the AVIF
-                                  comparison (run scripts/bench-setup.sh once first).
+                                  pyvips-binary libvips, Pillow with pillow-heif, and ImageMagick, and
+                                  the AVIF and ThumbHash comparisons (run scripts/bench-setup.sh once
+                                  first).
           --json                  Print the report as one JSON object with a "runs" array.
           --baseline <file>       Compare with a saved --json report: exit 1 when one of our figures, as a
                                   ratio to --reference measured in the same run, is worse by more than
@@ -71,12 +76,17 @@ struct BenchCommand: Subcommand {
         } else {
             report = try measure()
         }
-        let reference = reference ?? (report.runs.contains { $0.tool == "pyvips-once-8.14" } ? "pyvips-once-8.14" : "variantd-decode")
+        let reference =
+            reference
+            ?? (report.runs.contains { $0.tool == "pyvips-once-8.14" }
+                ? "pyvips-once-8.14" : "variantd-decode")
         Console.out(json ? try WireJSON.line(report) : BenchTable.render(report, reference: reference))
         guard let baseline else { return .success }
         let comparison = BaselineComparison(reference: reference, tolerance: tolerance)
             .compare(report, with: try Self.load(baseline))
-        for label in comparison.skipped { Console.error("bench: \(label): not in both runs with \(reference), not compared") }
+        for label in comparison.skipped {
+            Console.error("bench: \(label): not in both runs with \(reference), not compared")
+        }
         for regression in comparison.regressions { Console.error("bench: regression: \(regression)") }
         return comparison.regressions.isEmpty ? .success : .failure
     }
@@ -106,8 +116,11 @@ struct BenchCommand: Subcommand {
                 progress(corpus, tool, jobs)
                 let measurement = try MeasuringProcess.measure(
                     Executable.current,
-                    ["bench-worker", "--mode", mode.rawValue, "--jobs", "\(jobs)", "--iterations", "\(iterations)",
-                     "--warmup", "\(warmups)"] + corpus.files, pinned: pinned)
+                    [
+                        "bench-worker", "--mode", mode.rawValue, "--jobs", "\(jobs)", "--iterations",
+                        "\(iterations)",
+                        "--warmup", "\(warmups)",
+                    ] + corpus.files, pinned: pinned)
                 for image in measurement.images { sizes[image.file] = (image.width ?? 0, image.height ?? 0) }
                 runs.append(BenchStatistics.run(measurement, tool: tool, corpus: corpus.name))
             }
@@ -115,25 +128,31 @@ struct BenchCommand: Subcommand {
             try ours("variantd-decode", .decode, jobs: 1, pinned: true)
             try ours("variantd-write", .write, jobs: 1, pinned: true)
             if jobs > 1 { try ours("variantd", .w1, jobs: jobs, pinned: false) }
-            if ["heic", "200mp"].contains(corpus.name), ProcessInfo.processInfo.activeProcessorCount > 1 {
+            if ["heic", "200mp"].contains(corpus.name), jobs > 1 {
                 try ours("variantd-unpinned", .w1, jobs: 1, pinned: false)
             }
             for anchor in anchors ? installed : [] {
                 progress(corpus, anchor.tool, 1)
                 do {
-                    let measurement = try anchor.measure(corpus.files, iterations: iterations, warmups: warmups)
-                    runs.append(BenchStatistics.run(measurement, tool: anchor.tool, corpus: corpus.name, sizes: sizes))
+                    let measurement = try anchor.measure(
+                        corpus.files, iterations: iterations, warmups: warmups)
+                    runs.append(
+                        BenchStatistics.run(measurement, tool: anchor.tool, corpus: corpus.name, sizes: sizes)
+                    )
                 } catch {
                     Console.error("bench: \(anchor.tool) on \(corpus.name) did not finish: \(error)")
-                    runs.append(BenchStatistics.run(
-                        Measurement(jobs: 1, iterations: iterations, wallSeconds: 0, peakResidentKiB: 0, images: [],
-                                    failed: corpus.files.map { .init(file: $0, error: "\(error)") }, stages: [:]),
-                        tool: anchor.tool, corpus: corpus.name))
+                    runs.append(
+                        BenchStatistics.run(
+                            Measurement(
+                                jobs: 1, iterations: iterations, wallSeconds: 0, peakResidentKiB: 0,
+                                images: [],
+                                failed: corpus.files.map { .init(file: $0, error: "\(error)") }, stages: [:]),
+                            tool: anchor.tool, corpus: corpus.name))
                 }
             }
         }
         return BenchReport(
-            runs: runs, avif: try avifComparison(corpora), thumbhash: try thumbhash(),
+            runs: runs, avif: try avifComparison(corpora), thumbhash: anchors ? try thumbhash() : nil,
             conditions: .init(
                 iterations: iterations, warmups: warmups, cores: ProcessInfo.processInfo.activeProcessorCount,
                 loadBefore: loadBefore, loadAfter: Self.loadAverage(), libvips: BuildInfo.libvipsVersion,
@@ -144,12 +163,15 @@ struct BenchCommand: Subcommand {
     private func avifComparison(_ corpora: [BenchCorpus]) throws -> AvifComparison? {
         guard let source = AvifComparison.source(in: corpora) else { return nil }
         Console.error("bench: AVIF rendition of \((source as NSString).lastPathComponent)")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-bench-\(UUID().uuidString).avif").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-bench-\(UUID().uuidString).avif"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: output) }
         var ours = try WireJSON.decode(
             AvifComparison.Encoding.self,
             from: MeasuringProcess.run(
-                Executable.current, ["bench-worker", "--mode", "avif", "--iterations", "\(iterations)", "--out", output, source],
+                Executable.current,
+                ["bench-worker", "--mode", "avif", "--iterations", "\(iterations)", "--out", output, source],
                 pinned: true))
         var encodings = [ours]
         if anchors, FileManager.default.isExecutableFile(atPath: BenchPaths.binaryPython) {
@@ -166,7 +188,8 @@ struct BenchCommand: Subcommand {
                 let scores = try WireJSON.decode(
                     Scores.self,
                     from: MeasuringProcess.run(
-                        BenchPaths.binaryPython, [BenchPaths.script("avif.py"), source, output, "1"], pinned: true))
+                        BenchPaths.binaryPython, [BenchPaths.script("avif.py"), source, output, "1"],
+                        pinned: true))
                 ours.ssim = scores.oursSSIM
                 encodings = [ours, scores.pyvips]
             } catch {
@@ -180,7 +203,8 @@ struct BenchCommand: Subcommand {
         Console.error("bench: ThumbHash encode and decode")
         return try WireJSON.decode(
             BenchReport.ThumbHashFigures.self,
-            from: MeasuringProcess.run(Executable.current, ["bench-worker", "--mode", "thumbhash"], pinned: true))
+            from: MeasuringProcess.run(
+                Executable.current, ["bench-worker", "--mode", "thumbhash"], pinned: true))
     }
 
     private func progress(_ corpus: BenchCorpus, _ tool: String, _ jobs: Int) {

@@ -6,7 +6,8 @@ import Variants
 struct BenchWorkerCommand: Subcommand {
     static let name = "bench-worker"
     static let abstract = "Run one measurement for variantd bench (internal)."
-    static let usage = "bench-worker --mode <w1|write|decode|avif|thumbhash> [--jobs <n>] [--iterations <n>] "
+    static let usage =
+        "bench-worker --mode <w1|write|decode|avif|thumbhash> [--jobs <n>] [--iterations <n>] "
         + "[--warmup <n>] [--out <file>] [<file> ...]"
     static let details = """
         Started by variantd bench. w1, write and decode print a Measurement of the files; avif encodes one
@@ -38,7 +39,8 @@ struct BenchWorkerCommand: Subcommand {
             guard let mode = BenchWorker.Mode(rawValue: mode) else {
                 throw UsageError("'--mode' takes w1, write, decode, avif or thumbhash, got '\(mode)'")
             }
-            task = .corpus(BenchWorker(mode: mode, jobs: jobs, iterations: iterations, warmups: warmups), files: files)
+            task = .corpus(
+                BenchWorker(mode: mode, jobs: jobs, iterations: iterations, warmups: warmups), files: files)
         }
     }
 
@@ -47,12 +49,18 @@ struct BenchWorkerCommand: Subcommand {
         case .corpus(let worker, let files):
             Console.out(try WireJSON.line(try worker.measure(files)))
         case .avif(let source, let iterations, let output):
-            Console.out(try WireJSON.line(try AvifComparison.measureOurs(source: source, iterations: iterations, output: output)))
+            Console.out(
+                try WireJSON.line(
+                    try AvifComparison.measureOurs(source: source, iterations: iterations, output: output)))
         case .thumbhash:
             let benchmark = ThumbHashBenchmark(iterations: 2000)
             let python = URL(fileURLWithPath: BenchPaths.systemPython)
-            let rust = FileManager.default.isExecutableFile(atPath: python.path) ? try benchmark.measureRust(python: python) : nil
-            Console.out(try WireJSON.line(BenchReport.ThumbHashFigures(swift: try benchmark.measureSwift(), thumbhashRs: rust)))
+            let rust =
+                FileManager.default.isExecutableFile(atPath: python.path)
+                ? try benchmark.measureRust(python: python) : nil
+            Console.out(
+                try WireJSON.line(
+                    BenchReport.ThumbHashFigures(swift: try benchmark.measureSwift(), thumbhashRs: rust)))
         }
         return .success
     }

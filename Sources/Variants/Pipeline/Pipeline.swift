@@ -86,7 +86,9 @@ public struct Pipeline: Sendable {
     /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need.
     private func decodeOnce(
         _ bytes: [UInt8], type: MediaType, bucket: BucketSpec?, timings: inout StageTimings
-    ) throws(VariantsError) -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)]) {
+    ) throws(VariantsError)
+        -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)])
+    {
         let picture = try timings.measure("probe") { () throws(VariantsError) in
             try OpenedPicture(bytes: bytes, type: type, limits: limits)
         }
