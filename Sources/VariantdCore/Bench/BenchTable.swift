@@ -13,7 +13,7 @@ enum BenchTable {
                 fixed(run.megapixelsPerSecond, 1), fixed(run.p50Milliseconds, 0),
                 fixed(run.p95Milliseconds, 0),
                 fixed(run.peakResidentMB, 0),
-                run.failed.isEmpty ? "" : "\(run.failed.count): " + run.failed.joined(separator: ", "),
+                failures(run.failed),
             ]
         }
         lines += table([header] + rows)
@@ -110,6 +110,12 @@ enum BenchTable {
             "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
         ]
             + rows.dropFirst().map(line)
+    }
+
+    /// The count and the first two names: the JSON has them all.
+    static func failures(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "" }
+        return "\(names.count): " + names.prefix(2).joined(separator: ", ") + (names.count > 2 ? ", …" : "")
     }
 
     static func fixed(_ value: Double, _ digits: Int) -> String {

@@ -136,6 +136,11 @@ struct BenchCommand: Subcommand {
                 do {
                     let measurement = try anchor.measure(
                         corpus.files, iterations: iterations, warmups: warmups)
+                    for failure in measurement.failed {
+                        let name = (failure.file as NSString).lastPathComponent
+                        let reason = failure.error.prefix(200)
+                        Console.error("bench: \(anchor.tool) cannot process \(name): \(reason)")
+                    }
                     runs.append(
                         BenchStatistics.run(measurement, tool: anchor.tool, corpus: corpus.name, sizes: sizes)
                     )
