@@ -34,6 +34,7 @@ let package = Package(
         ),
         .target(
             name: "VariantdCore", dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims"],
+            exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),

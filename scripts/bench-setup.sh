@@ -1,15 +1,47 @@
 #!/usr/bin/env bash
-# Prepares `variantd thumbhash bench --compare`: a Python venv at .build/bench-venv with thumbhash-rs,
-# the Rust ThumbHash crate's Python binding. Idempotent: a second run only confirms the import works.
+# Installs what `variantd bench --anchors` and `variantd thumbhash bench --compare` compare against.
+# Idempotent: a second run only confirms every anchor imports or runs.
+#
+# - Debian: libvips-tools (vipsthumbnail, on the same libvips 8.14 as variantd) and imagemagick.
+# - .build/bench-venv: pyvips in ABI mode on the system libvips 8.14, Pillow with pillow-heif, numpy (the
+#   AVIF quality check) and thumbhash-rs (the Rust ThumbHash crate's Python binding).
+# - .build/bench-venv-binary: pyvips on the newer libvips that the pyvips-binary wheel bundles.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-venv="$root/.build/bench-venv"
+system_venv="$root/.build/bench-venv"
+binary_venv="$root/.build/bench-venv-binary"
 
-if [ ! -x "$venv/bin/python3" ]; then
-  python3 -m venv "$venv"
+if ! dpkg -s libvips-tools imagemagick >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq libvips-tools imagemagick >/dev/null
 fi
-if ! "$venv/bin/python3" -c 'import thumbhash' 2>/dev/null; then
-  "$venv/bin/pip" install --quiet --disable-pip-version-check thumbhash-rs
+
+# venv DIR CHECK PACKAGE…: creates the venv and installs the packages unless CHECK already runs there.
+# pyvips compiles an API-mode module against whatever libvips pkg-config finds, which would replace the
+# module pyvips-binary ships; with pkg-config hidden it builds nothing and runs in ABI mode.
+venv() {
+  local dir=$1 check=$2
+  shift 2
+  [ -x "$dir/bin/python3" ] || python3 -m venv "$dir"
+  if ! "$dir/bin/python3" -c "$check" >/dev/null 2>&1; then
+    PKG_CONFIG=false "$dir/bin/pip" install --quiet --disable-pip-version-check --no-cache-dir \
+      --force-reinstall "$@"
+  fi
+  "$dir/bin/python3" -c "$check"
+}
+
+venv "$system_venv" \
+  'import thumbhash, numpy, PIL, pillow_heif, pyvips; assert not pyvips.API_mode and pyvips.version(1) == 14
+print("bench-venv: pyvips (ABI mode) on libvips 8.14, Pillow", PIL.__version__, "pillow-heif", pillow_heif.__version__)' \
+  thumbhash-rs numpy pillow pillow-heif pyvips
+# pyvips-binary's module goes in last, alone, so no other install step removes or replaces it.
+binary_check='import numpy, pyvips, thumbhash; assert pyvips.API_mode and pyvips.version(1) > 14
+print("bench-venv-binary: pyvips on the pyvips-binary libvips", pyvips.version(0), pyvips.version(1))'
+if ! "$binary_venv/bin/python3" -c "$binary_check" >/dev/null 2>&1; then
+  venv "$binary_venv" 'import numpy, pyvips, thumbhash' numpy pyvips thumbhash-rs
+  "$binary_venv/bin/pip" install --quiet --disable-pip-version-check --no-cache-dir --force-reinstall --no-deps \
+    pyvips-binary
 fi
-"$venv/bin/python3" -c 'import thumbhash; print("bench-setup: thumbhash-rs ready in '"$venv"'")'
+"$binary_venv/bin/python3" -c "$binary_check"

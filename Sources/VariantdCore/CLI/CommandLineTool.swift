@@ -9,10 +9,12 @@ public enum CommandLineTool {
         ServeCommand.self,
         ThumbHashCommand.self,
         DecoderChildCommand.self,
+        BenchCommand.self,
+        BenchWorkerCommand.self,
     ]
 
     /// Subcommands that only the program itself calls; left out of the overview.
-    static let hidden: Set<String> = [DecoderChildCommand.name]
+    static let hidden: Set<String> = [DecoderChildCommand.name, BenchWorkerCommand.name]
 
     public static func main(_ arguments: [String]) async -> ExitStatus {
         var words = arguments

@@ -40,10 +40,12 @@ extension Pipeline {
         _ spec: VariantSpec, plan: RenderPlan, from base: VipsImage, timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
-            let image = try timings.measure("render") { () throws(BackendError) in
+            let image = try timings.measure("render.\(spec.name)") { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, from: base)
             }
-            return try timings.measure("encode") { () throws(BackendError) in try Renderer.encode(image, plan: plan) }
+            return try timings.measure("encode.\(spec.name)") { () throws(BackendError) in
+                try Renderer.encode(image, plan: plan)
+            }
         } catch {
             throw VariantsError(.internalError, "variant '\(spec.name)' could not be rendered (\(error))")
         }

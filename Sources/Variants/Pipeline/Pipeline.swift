@@ -52,20 +52,7 @@ public struct Pipeline: Sendable {
                 : .unreadable(.corrupt, "the bytes do not begin like a \(type.mimeType) file")
         }
 
-        let picture = try timings.measure("probe") { () throws(VariantsError) in
-            try OpenedPicture(bytes: bytes, type: type, limits: limits)
-        }
-        var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
-        let decoded = try timings.measure("decode") { () throws(VariantsError) in
-            try picture.decode { width, height in
-                plans = (bucket?.variants ?? []).map {
-                    ($0, RenderPlan(
-                        sourceWidth: width, sourceHeight: height, spec: $0, sourceHasAlpha: picture.header.hasAlpha,
-                        sourceFormat: OutputFormat(keeping: type)))
-                }
-                return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
-            }
-        }
+        let (picture, decoded, plans) = try decodeOnce(bytes, type: type, bucket: bucket, timings: &timings)
         metadata.width = decoded.width
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
@@ -80,6 +67,43 @@ public struct Pipeline: Sendable {
             try renderVariants(plans, from: decoded.image, checksum: checksum, into: &metadata, timings: &timings)
         }
         return metadata
+    }
+
+    /// Sniffs, probes and decodes the bytes to the one image a bucket's variants are rendered from, and
+    /// stops there: the floor under `process`, which the benchmark divides its time by.
+    public func decodeOnly(
+        _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec?, timings: inout StageTimings
+    ) throws(VariantsError) -> (width: Int, height: Int) {
+        let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
+        let type = Sniffer.resolve(sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
+        guard type.isDecodable, sniffed != nil else {
+            throw VariantsError(.unsupportedMediaType, "the bytes are not a picture decoded here")
+        }
+        let decoded = try decodeOnce(bytes, type: type, bucket: bucket, timings: &timings).decoded
+        return (decoded.width, decoded.height)
+    }
+
+    /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need.
+    private func decodeOnce(
+        _ bytes: [UInt8], type: MediaType, bucket: BucketSpec?, timings: inout StageTimings
+    ) throws(VariantsError)
+        -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)])
+    {
+        let picture = try timings.measure("probe") { () throws(VariantsError) in
+            try OpenedPicture(bytes: bytes, type: type, limits: limits)
+        }
+        var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
+        let decoded = try timings.measure("decode") { () throws(VariantsError) in
+            try picture.decode { width, height in
+                plans = (bucket?.variants ?? []).map {
+                    ($0, RenderPlan(
+                        sourceWidth: width, sourceHeight: height, spec: $0, sourceHasAlpha: picture.header.hasAlpha,
+                        sourceFormat: OutputFormat(keeping: type)))
+                }
+                return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
+            }
+        }
+        return (picture, decoded, plans)
     }
 
     /// The size of the one decode: large enough for the biggest rendition and the ThumbHash, never larger

@@ -1,0 +1,27 @@
+/// One row of the report, one entry of the JSON `runs` array: a tool on a corpus at a number of jobs.
+struct BenchRun: Sendable, Codable, Equatable {
+    var tool: String
+    var corpus: String
+    var jobs: Int
+    /// Files timed (the failed ones are not).
+    var images: Int
+    var imagesPerSecond: Double
+    /// Source megapixels (displayed size) processed per second.
+    var megapixelsPerSecond: Double
+    var p50Milliseconds: Double
+    var p95Milliseconds: Double
+    var peakResidentMB: Double
+    /// Names of the files the tool could not process.
+    var failed: [String]
+    /// Seconds per stage for one pass over the corpus (summed over workers).
+    var stages: [String: Double]
+
+    enum CodingKeys: String, CodingKey {
+        case tool, corpus, jobs, images, failed, stages
+        case imagesPerSecond = "images_per_s"
+        case megapixelsPerSecond = "mpix_per_s"
+        case p50Milliseconds = "p50_ms"
+        case p95Milliseconds = "p95_ms"
+        case peakResidentMB = "peak_rss_mb"
+    }
+}

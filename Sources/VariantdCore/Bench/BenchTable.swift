@@ -1,0 +1,124 @@
+import Foundation
+
+/// The readable form of a report: one table of every run, then the ratios the targets are stated in.
+enum BenchTable {
+    static func render(_ report: BenchReport, reference: String?) -> String {
+        var lines: [String] = []
+        let header = [
+            "corpus", "tool", "jobs", "images", "img/s", "MP/s", "p50 ms", "p95 ms", "RSS MB", "failed",
+        ]
+        let rows = report.runs.map { run in
+            [
+                run.corpus, run.tool, "\(run.jobs)", "\(run.images)", fixed(run.imagesPerSecond, 2),
+                fixed(run.megapixelsPerSecond, 1), fixed(run.p50Milliseconds, 0),
+                fixed(run.p95Milliseconds, 0),
+                fixed(run.peakResidentMB, 0),
+                failures(run.failed),
+            ]
+        }
+        lines += table([header] + rows)
+
+        let corpora = report.runs.map(\.corpus).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        lines.append("")
+        lines.append("W1 ÷ decode-only, jobs 1 (variantd ÷ variantd-decode, p50 latency):")
+        for corpus in corpora {
+            guard let w1 = report.run("variantd", corpus), let decode = report.run("variantd-decode", corpus),
+                decode.p50Milliseconds > 0
+            else { continue }
+            lines.append("  \(corpus): \(fixed(w1.p50Milliseconds / decode.p50Milliseconds, 2))")
+        }
+        if let reference, reference != "variantd-decode" {
+            lines.append("")
+            lines.append("variantd jobs 1 ÷ \(reference) (images/s; above 1 is faster):")
+            for corpus in corpora {
+                guard let ours = report.run("variantd", corpus), let theirs = report.run(reference, corpus),
+                    theirs.imagesPerSecond > 0
+                else { continue }
+                lines.append("  \(corpus): \(fixed(ours.imagesPerSecond / theirs.imagesPerSecond, 2))")
+            }
+        }
+        let unpinned = report.runs.filter { $0.tool == "variantd-unpinned" }
+        if !unpinned.isEmpty {
+            lines.append("")
+            lines.append("One picture at a time on every core ÷ pinned to one core (p50 latency):")
+            for run in unpinned {
+                guard let pinned = report.run("variantd", run.corpus), pinned.p50Milliseconds > 0 else {
+                    continue
+                }
+                lines.append("  \(run.corpus): \(fixed(run.p50Milliseconds / pinned.p50Milliseconds, 2))")
+            }
+        }
+        lines.append("")
+        lines.append("Where variantd's time goes, jobs 1 (share of one pass):")
+        for corpus in corpora {
+            guard let run = report.run("variantd", corpus) else { continue }
+            let total = run.stages.values.reduce(0, +)
+            guard total > 0 else { continue }
+            let shares = run.stages.sorted { $0.value > $1.value }.map {
+                "\($0.key) \(Int(($0.value / total * 100).rounded()))%"
+            }
+            lines.append("  \(corpus) (\(fixed(total, 2)) s): " + shares.joined(separator: ", "))
+        }
+        if let avif = report.avif {
+            lines.append("")
+            lines.append(
+                "AVIF, one rendition of \((avif.source as NSString).lastPathComponent) at q60, one core:")
+            for encoding in avif.encodings {
+                let quality = encoding.ssim.map { ", SSIM \(fixed($0, 4))" } ?? ""
+                lines.append(
+                    "  \(encoding.tool): \(fixed(encoding.encodeSeconds, 3)) s, \(encoding.bytes) bytes, "
+                        + "\(encoding.width)×\(encoding.height)\(quality)")
+            }
+        }
+        if let thumbhash = report.thumbhash {
+            lines.append("")
+            lines.append("ThumbHash, ms per operation on 100×100, one core (variantd thumbhash bench):")
+            let rust = thumbhash.thumbhashRs
+            func row(_ name: String, _ key: KeyPath<ThumbHashBenchmark.Figures, Double>) -> String {
+                "  \(name): \(fixed(thumbhash.swift[keyPath: key], 4))"
+                    + (rust.map { " (thumbhash-rs \(fixed($0[keyPath: key], 4)))" } ?? "")
+            }
+            lines.append(row("encode opaque", \.encodeOpaque))
+            lines.append(row("encode alpha", \.encodeAlpha))
+            lines.append(row("decode opaque", \.decodeOpaque))
+            lines.append(row("decode alpha", \.decodeAlpha))
+        }
+        if let conditions = report.conditions {
+            lines.append("")
+            let (before, after) = (fixed(conditions.loadBefore, 1), fixed(conditions.loadAfter, 1))
+            lines.append(
+                "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up; "
+                    + "\(conditions.cores) cores; load average \(before) before, \(after) after; "
+                    + "libvips \(conditions.libvips), libheif \(conditions.libheif)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Columns padded to their widest cell, as a Markdown table (readable as text too).
+    static func table(_ rows: [[String]]) -> [String] {
+        let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            "| "
+                + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(
+                    separator: " | ") + " |"
+        }
+        guard let first = rows.first else { return [] }
+        return [
+            line(first),
+            "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
+            + rows.dropFirst().map(line)
+    }
+
+    /// The count and the first two names: the JSON has them all.
+    static func failures(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "" }
+        return "\(names.count): " + names.prefix(2).joined(separator: ", ") + (names.count > 2 ? ", …" : "")
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Variants
+
+/// Finds the benchmark's source files and sorts them into corpora by their sniffed type.
+enum CorpusDiscovery {
+    /// The shared third-party corpus beside the checkout, when this workplace has one.
+    static let sharedCorpus = "../shared/corpus"
+    /// The repository's own small pictures, used when the shared corpus is absent.
+    static let samples = "Samples/pictures"
+
+    /// `--corpus DIR`: every picture under DIR. Without it, the real photos (`photos/`: jpeg, heic, 200mp)
+    /// and the PNG, WebP, AVIF and GIF files of the format folders (`formats/`) of the shared corpus, so the
+    /// jpeg and heic rows are the camera and phone photos the targets were measured on; else the samples.
+    static func discover(_ directory: String?) -> [BenchCorpus] {
+        if let directory { return BenchCorpus.group(pictures(under: directory)) }
+        guard FileManager.default.fileExists(atPath: sharedCorpus + "/photos") else {
+            return BenchCorpus.group(pictures(under: samples))
+        }
+        let photos = BenchCorpus.group(pictures(under: sharedCorpus + "/photos")) {
+            ["jpeg", "heic", "200mp"].contains($0)
+        }
+        let formats = BenchCorpus.group(pictures(under: sharedCorpus + "/formats")) {
+            !["jpeg", "heic", "200mp"].contains($0)
+        }
+        return photos + formats
+    }
+
+    /// Regular files under `directory` (recursively) whose first bytes sniff as a picture type.
+    static func pictures(under directory: String) -> [(path: String, type: MediaType)] {
+        let root = URL(fileURLWithPath: directory).standardizedFileURL
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [] }
+        var found: [(path: String, type: MediaType)] = []
+        for case let url as URL in walker {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+                let handle = try? FileHandle(forReadingFrom: url)
+            else { continue }
+            let prefix = (try? handle.read(upToCount: Sniffer.prefixLength)) ?? Data()
+            try? handle.close()
+            if let type = Sniffer.sniff([UInt8](prefix)[...]) { found.append((url.path, type)) }
+        }
+        return found
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Variants
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `variantd bench`: W1 on every corpus, by us and (with `--anchors`) by the tools users would pick instead,
+/// each corpus measured in a fresh process; a table or `--json`, and `--baseline` to catch regressions.
+struct BenchCommand: Subcommand {
+    static let name = "bench"
+    static let abstract =
+        "Benchmark the standard job (W1) per corpus, beside pyvips, Pillow, vipsthumbnail, ImageMagick."
+    static let usage =
+        "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
+        + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
+        + "[--report <file>]"
+    static let details = """
+        OPTIONS:
+          --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
+                                  200mp, png, webp, avif, gif). Default: ../shared/corpus's photos/ and
+                                  format folders when present, else Samples/pictures.
+          --only <names>          Comma-separated corpora to measure (e.g. jpeg,heic).
+          --jobs <n>              Concurrent pipelines for the multi-core run (default: the core count).
+          --iterations <n>        Timed passes over each corpus (default 3), after --warmup passes
+                                  (default 1).
+          --anchors               Also run W1 through vipsthumbnail, pyvips on libvips 8.14 and on the
+                                  pyvips-binary libvips, Pillow with pillow-heif, and ImageMagick, and
+                                  the AVIF and ThumbHash comparisons (run scripts/bench-setup.sh once
+                                  first).
+          --json                  Print the report as one JSON object with a "runs" array.
+          --baseline <file>       Compare with a saved --json report: exit 1 when one of our figures, as a
+                                  ratio to --reference measured in the same run, is worse by more than
+                                  --tolerance percent (default 10), or when peak RSS grows by as much.
+          --reference <tool>      Default: pyvips-once-8.14 when measured, else variantd-decode.
+          --report <file>         Print the table of a saved --json report without measuring.
+
+        Rows: variantd (W1 in memory, renditions checked, not written), variantd-write (the same, written
+        durably to a rendition store in a temporary directory), variantd-decode (sniff, probe and decode to
+        the size W1 renders from: the floor), variantd-unpinned (HEIC: one picture at a time on every core).
+        Jobs 1 runs are pinned to one core with taskset. Use a release build (swift build -c release).
+        """
+
+    let corpusDirectory: String?
+    let only: Set<String>?
+    let jobs: Int
+    let iterations: Int
+    let warmups: Int
+    let anchors: Bool
+    let json: Bool
+    let baseline: String?
+    let reference: String?
+    let tolerance: Double
+    let savedReport: String?
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        corpusDirectory = try arguments.option("--corpus")
+        only = try arguments.option("--only").map { Set($0.split(separator: ",").map(String.init)) }
+        jobs = try arguments.integer("--jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        iterations = try arguments.integer("--iterations", in: 1...1000) ?? 3
+        warmups = try arguments.integer("--warmup", in: 1...100) ?? 1
+        tolerance = Double(try arguments.integer("--tolerance", in: 0...1000) ?? 10) / 100
+        anchors = arguments.flag("--anchors")
+        json = arguments.flag("--json")
+        baseline = try arguments.option("--baseline")
+        reference = try arguments.option("--reference")
+        savedReport = try arguments.option("--report")
+        let extra = try arguments.positionals()
+        guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
+    }
+
+    func run() async throws -> ExitStatus {
+        let report: BenchReport
+        if let savedReport {
+            report = try Self.load(savedReport)
+        } else {
+            report = try measure()
+        }
+        let reference =
+            reference
+            ?? (report.runs.contains { $0.tool == "pyvips-once-8.14" }
+                ? "pyvips-once-8.14" : "variantd-decode")
+        Console.out(json ? try WireJSON.line(report) : BenchTable.render(report, reference: reference))
+        guard let baseline else { return .success }
+        let comparison = BaselineComparison(reference: reference, tolerance: tolerance)
+            .compare(report, with: try Self.load(baseline))
+        for label in comparison.skipped {
+            Console.error("bench: \(label): not in both runs with \(reference), not compared")
+        }
+        for regression in comparison.regressions { Console.error("bench: regression: \(regression)") }
+        return comparison.regressions.isEmpty ? .success : .failure
+    }
+
+    private static func load(_ path: String) throws(UsageError) -> BenchReport {
+        guard let data = FileManager.default.contents(atPath: path),
+            let report = try? WireJSON.decode(BenchReport.self, from: data)
+        else { throw UsageError("'\(path)' is not a saved variantd bench --json report") }
+        return report
+    }
+
+    private func measure() throws -> BenchReport {
+        #if DEBUG
+            Console.error("bench: warning: debug build; build with -c release for meaningful figures")
+        #endif
+        let corpora = CorpusDiscovery.discover(corpusDirectory).filter { only?.contains($0.name) ?? true }
+        guard !corpora.isEmpty else { throw UsageError("no pictures found to measure") }
+        let loadBefore = Self.loadAverage()
+        let installed = Anchor.all.filter(\.isInstalled)
+        if anchors, installed.count < Anchor.all.count {
+            Console.error("bench: some anchors are not installed; run scripts/bench-setup.sh")
+        }
+        var runs: [BenchRun] = []
+        for corpus in corpora {
+            var sizes: [String: (width: Int, height: Int)] = [:]
+            func ours(_ tool: String, _ mode: BenchWorker.Mode, jobs: Int, pinned: Bool) throws {
+                progress(corpus, tool, jobs)
+                let measurement = try MeasuringProcess.measure(
+                    Executable.current,
+                    [
+                        "bench-worker", "--mode", mode.rawValue, "--jobs", "\(jobs)", "--iterations",
+                        "\(iterations)",
+                        "--warmup", "\(warmups)",
+                    ] + corpus.files, pinned: pinned)
+                for image in measurement.images { sizes[image.file] = (image.width ?? 0, image.height ?? 0) }
+                runs.append(BenchStatistics.run(measurement, tool: tool, corpus: corpus.name))
+            }
+            try ours("variantd", .w1, jobs: 1, pinned: true)
+            try ours("variantd-decode", .decode, jobs: 1, pinned: true)
+            try ours("variantd-write", .write, jobs: 1, pinned: true)
+            if jobs > 1 { try ours("variantd", .w1, jobs: jobs, pinned: false) }
+            if ["heic", "200mp"].contains(corpus.name), jobs > 1 {
+                try ours("variantd-unpinned", .w1, jobs: 1, pinned: false)
+            }
+            for anchor in anchors ? installed : [] {
+                progress(corpus, anchor.tool, 1)
+                do {
+                    let measurement = try anchor.measure(
+                        corpus.files, iterations: iterations, warmups: warmups)
+                    for failure in measurement.failed {
+                        let name = (failure.file as NSString).lastPathComponent
+                        let reason = failure.error.prefix(200)
+                        Console.error("bench: \(anchor.tool) cannot process \(name): \(reason)")
+                    }
+                    runs.append(
+                        BenchStatistics.run(measurement, tool: anchor.tool, corpus: corpus.name, sizes: sizes)
+                    )
+                } catch {
+                    Console.error("bench: \(anchor.tool) on \(corpus.name) did not finish: \(error)")
+                    runs.append(
+                        BenchStatistics.run(
+                            Measurement(
+                                jobs: 1, iterations: iterations, wallSeconds: 0, peakResidentKiB: 0,
+                                images: [],
+                                failed: corpus.files.map { .init(file: $0, error: "\(error)") }, stages: [:]),
+                            tool: anchor.tool, corpus: corpus.name))
+                }
+            }
+        }
+        return BenchReport(
+            runs: runs, avif: try avifComparison(corpora), thumbhash: anchors ? try thumbhash() : nil,
+            conditions: .init(
+                iterations: iterations, warmups: warmups, cores: ProcessInfo.processInfo.activeProcessorCount,
+                loadBefore: loadBefore, loadAfter: Self.loadAverage(), libvips: BuildInfo.libvipsVersion,
+                libheif: BuildInfo.libheifVersion))
+    }
+
+    /// Ours always; pyvips' and the quality scores with `--anchors` when the pyvips-binary venv exists.
+    private func avifComparison(_ corpora: [BenchCorpus]) throws -> AvifComparison? {
+        guard let source = AvifComparison.source(in: corpora) else { return nil }
+        Console.error("bench: AVIF rendition of \((source as NSString).lastPathComponent)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-bench-\(UUID().uuidString).avif"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var ours = try WireJSON.decode(
+            AvifComparison.Encoding.self,
+            from: MeasuringProcess.run(
+                Executable.current,
+                ["bench-worker", "--mode", "avif", "--iterations", "\(iterations)", "--out", output, source],
+                pinned: true))
+        var encodings = [ours]
+        if anchors, FileManager.default.isExecutableFile(atPath: BenchPaths.binaryPython) {
+            struct Scores: Decodable {
+                var pyvips: AvifComparison.Encoding
+                var oursSSIM: Double
+
+                enum CodingKeys: String, CodingKey {
+                    case pyvips
+                    case oursSSIM = "ours_ssim"
+                }
+            }
+            do {
+                let scores = try WireJSON.decode(
+                    Scores.self,
+                    from: MeasuringProcess.run(
+                        BenchPaths.binaryPython, [BenchPaths.script("avif.py"), source, output, "1"],
+                        pinned: true))
+                ours.ssim = scores.oursSSIM
+                encodings = [ours, scores.pyvips]
+            } catch {
+                Console.error("bench: the pyvips AVIF comparison did not finish: \(error)")
+            }
+        }
+        return AvifComparison(source: source, encodings: encodings)
+    }
+
+    private func thumbhash() throws -> BenchReport.ThumbHashFigures {
+        Console.error("bench: ThumbHash encode and decode")
+        return try WireJSON.decode(
+            BenchReport.ThumbHashFigures.self,
+            from: MeasuringProcess.run(
+                Executable.current, ["bench-worker", "--mode", "thumbhash"], pinned: true))
+    }
+
+    private func progress(_ corpus: BenchCorpus, _ tool: String, _ jobs: Int) {
+        Console.error("bench: \(corpus.name) (\(corpus.files.count) files): \(tool), jobs \(jobs)")
+    }
+
+    private static func loadAverage() -> Double {
+        var loads = [0.0, 0.0, 0.0]
+        return getloadavg(&loads, 3) > 0 ? loads[0] : 0
+    }
+}
