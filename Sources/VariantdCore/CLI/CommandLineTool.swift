@@ -4,12 +4,12 @@
 public enum CommandLineTool {
     /// Every subcommand, in the order the overview lists them.
     static let subcommands: [any Subcommand.Type] = [
-        ProbeCommand.self,
         BatchCommand.self,
         ServeCommand.self,
+        BenchCommand.self,
+        ProbeCommand.self,
         ThumbHashCommand.self,
         DecoderChildCommand.self,
-        BenchCommand.self,
         BenchWorkerCommand.self,
     ]
 
