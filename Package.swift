@@ -19,15 +19,22 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
+        .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
             dependencies: ["CVipsShims", "CHeifShims", "CCrypto", "ThumbHash"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "VariantdCore", dependencies: ["Variants", "ThumbHash"], swiftSettings: swiftSettings),
+        .target(
+            name: "VariantdCore",
+            dependencies: ["Variants", "ThumbHash", "CSQLiteShims", "CPostgres", "CCrypto"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),
