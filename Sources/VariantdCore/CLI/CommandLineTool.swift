@@ -5,6 +5,10 @@ public enum CommandLineTool {
     /// Every subcommand, in the order the overview lists them.
     static let subcommands: [any Subcommand.Type] = [
         ProbeCommand.self,
+        WorkCommand.self,
+        EnqueueCommand.self,
+        JobsCommand.self,
+        QueueBenchCommand.self,
         DecoderChildCommand.self,
     ]
 
