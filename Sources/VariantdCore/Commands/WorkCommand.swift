@@ -23,6 +23,7 @@ struct WorkCommand: Subcommand {
                                   Sign callbacks: Variantd-Signature: sha256=HMAC(secret, "<ts>.<body>").
           --lease <seconds>       Lease length; heartbeats renew it every quarter (default: 60).
           --poll <seconds>        Polling backstop when no notification arrives (default: 1).
+          --backoff-ms <n>        Backoff unit: retry n waits min(300 s, unit × n⁴) ± 10 % (default: 1000).
           --until-idle            Exit once no job is available or running (backfills, tests).
           -h, --help              Show help information.
 
@@ -32,6 +33,7 @@ struct WorkCommand: Subcommand {
 
     let location: QueueLocation
     let configuration: Worker.Configuration
+    let policy: RetryPolicy
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let (location, dataDirectory) = try QueueLocation.parse(&arguments)
@@ -47,6 +49,9 @@ struct WorkCommand: Subcommand {
         if let lease = try arguments.integer("--lease", in: 1...3600) { configuration.lease = .seconds(lease) }
         if let poll = try arguments.integer("--poll", in: 1...60) { configuration.poll = .seconds(poll) }
         configuration.untilIdle = arguments.flag("--until-idle")
+        var policy = RetryPolicy()
+        if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) { policy.backoffUnit = .milliseconds(unit) }
+        self.policy = policy
         let secretFile = try arguments.option("--callback-secret-file")
         if let callback = try arguments.option("--callback") {
             guard let url = URL(string: callback), ["http", "https"].contains(url.scheme ?? "") else {
@@ -69,7 +74,7 @@ struct WorkCommand: Subcommand {
 
     func run() async throws -> ExitStatus {
         let stop = StopSignal.catching()
-        let queue = try await location.open()
+        let queue = try await location.open(policy: policy)
         await Worker(queue: queue, configuration: configuration, stop: stop).run()
         return .success
     }
