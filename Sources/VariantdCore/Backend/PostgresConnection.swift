@@ -1,5 +1,5 @@
-import Foundation
 internal import CPostgres
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -58,7 +58,9 @@ final class PostgresConnection {
             let pointers = copies.map { UnsafePointer<CChar>($0) }
             result = PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
-        guard let result else { throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))") }
+        guard let result else {
+            throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+        }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
@@ -67,7 +69,8 @@ final class PostgresConnection {
             let columns = PQnfields(result)
             return (0..<PQntuples(result)).map { row in
                 (0..<columns).map { column in
-                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                    PQgetisnull(result, row, column) == 1
+                        ? nil : String(cString: PQgetvalue(result, row, column))
                 }
             }
         default:
@@ -84,8 +87,9 @@ final class PostgresConnection {
         var received = drain()
         guard received.isEmpty else { return received }
         var poller = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
-            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000
+                + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&poller, 1, milliseconds) > 0 else { return [] }
         guard PQconsumeInput(handle) == 1 else {
             throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
@@ -98,13 +102,16 @@ final class PostgresConnection {
         var received: [Notification] = []
         while let notice = PQnotifies(handle) {
             received.append(
-                Notification(channel: String(cString: notice.pointee.relname), payload: String(cString: notice.pointee.extra)))
+                Notification(
+                    channel: String(cString: notice.pointee.relname),
+                    payload: String(cString: notice.pointee.extra)))
             PQfreemem(notice)
         }
         return received
     }
 
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
-        (text.map { String(cString: $0) } ?? "unknown error").trimmingCharacters(in: .whitespacesAndNewlines)
+        (text.map { String(cString: $0) } ?? "unknown error").trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 }

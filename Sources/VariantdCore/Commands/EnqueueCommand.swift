@@ -26,15 +26,20 @@ struct EnqueueCommand: Subcommand {
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         location = try QueueLocation.parse(&arguments).location
-        guard let bucket = try arguments.option("--bucket") else { throw UsageError("Missing expected option '--bucket'") }
-        guard let path = try arguments.option("--path") else { throw UsageError("Missing expected option '--path'") }
+        guard let bucket = try arguments.option("--bucket") else {
+            throw UsageError("Missing expected option '--bucket'")
+        }
+        guard let path = try arguments.option("--path") else {
+            throw UsageError("Missing expected option '--path'")
+        }
         let source = try arguments.option("--source")
         let version = try arguments.option("--version") ?? ""
         let contentType = try arguments.option("--content-type")
         _ = try arguments.positionals()
         do {
             job = try NewJob(
-                request: ObjectRequest(bucket: bucket, path: path, declaredContentType: contentType), version: version,
+                request: ObjectRequest(bucket: bucket, path: path, declaredContentType: contentType),
+                version: version,
                 source: source)
         } catch {
             throw UsageError(error.message)

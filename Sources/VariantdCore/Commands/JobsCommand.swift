@@ -23,7 +23,9 @@ struct JobsCommand: Subcommand {
         location = try QueueLocation.parse(&arguments).location
         let state = try arguments.option("--state")
         self.state = try state.map { text throws(UsageError) in
-            guard let state = JobState(rawValue: text) else { throw UsageError("Unknown job state '\(text)'") }
+            guard let state = JobState(rawValue: text) else {
+                throw UsageError("Unknown job state '\(text)'")
+            }
             return state
         }
         limit = try arguments.integer("--limit", in: 1...10_000_000) ?? 1000

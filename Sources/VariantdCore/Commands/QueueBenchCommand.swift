@@ -28,7 +28,8 @@ struct QueueBenchCommand: Subcommand {
 
     func run() async throws -> ExitStatus {
         let queue = try await location.open()
-        Console.out(try WireJSON.line(try await QueueBenchmark.run(on: queue, jobs: jobs, claimers: claimers)))
+        Console.out(
+            try WireJSON.line(try await QueueBenchmark.run(on: queue, jobs: jobs, claimers: claimers)))
         return .success
     }
 }

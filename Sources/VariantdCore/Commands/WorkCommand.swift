@@ -38,19 +38,29 @@ struct WorkCommand: Subcommand {
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let (location, dataDirectory) = try QueueLocation.parse(&arguments)
         self.location = location
-        guard let root = try arguments.option("--root") else { throw UsageError("Missing expected option '--root'") }
+        guard let root = try arguments.option("--root") else {
+            throw UsageError("Missing expected option '--root'")
+        }
         guard let buckets = try arguments.option("--buckets") else {
             throw UsageError("Missing expected option '--buckets'")
         }
-        let slots = try arguments.integer("--workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let slots =
+            try arguments.integer("--workers", in: 1...256)
+            ?? ProcessInfo.processInfo.activeProcessorCount
         var configuration = Worker.Configuration(
             storeRoot: root, buckets: BucketDirectory(path: buckets),
             renditions: try arguments.option("--out") ?? dataDirectory + "/renditions", slots: slots)
-        if let lease = try arguments.integer("--lease", in: 1...3600) { configuration.lease = .seconds(lease) }
-        if let poll = try arguments.integer("--poll", in: 1...60) { configuration.poll = .seconds(poll) }
+        if let lease = try arguments.integer("--lease", in: 1...3600) {
+            configuration.lease = .seconds(lease)
+        }
+        if let poll = try arguments.integer("--poll", in: 1...60) {
+            configuration.poll = .seconds(poll)
+        }
         configuration.untilIdle = arguments.flag("--until-idle")
         var policy = RetryPolicy()
-        if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) { policy.backoffUnit = .milliseconds(unit) }
+        if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) {
+            policy.backoffUnit = .milliseconds(unit)
+        }
         self.policy = policy
         let secretFile = try arguments.option("--callback-secret-file")
         if let callback = try arguments.option("--callback") {
@@ -61,14 +71,18 @@ struct WorkCommand: Subcommand {
                 guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
                     throw UsageError("The callback secret file '\(path)' cannot be read or is empty")
                 }
-                return [UInt8](String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+                return [UInt8](
+                    String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8
+                )
             }
             configuration.callback = CallbackReporter(url: url, secret: secret)
         } else if secretFile != nil {
             throw UsageError("'--callback-secret-file' needs '--callback'")
         }
         _ = try arguments.positionals()
-        guard FileManager.default.fileExists(atPath: root) else { throw UsageError("The store '\(root)' does not exist") }
+        guard FileManager.default.fileExists(atPath: root) else {
+            throw UsageError("The store '\(root)' does not exist")
+        }
         self.configuration = configuration
     }
 

@@ -40,16 +40,22 @@ public struct Job: Sendable, Codable, Equatable {
 extension Job {
     /// The columns both backends select, in this order, with times as epoch milliseconds.
     static let columns = [
-        "id", "bucket", "path", "version", "source", "content_type", "state", "attempts", "max_attempts",
-        "crashes", "lease_owner", "lease_token", "lease_expires_at", "result", "created_at", "scheduled_at",
+        "id", "bucket", "path", "version", "source", "content_type", "state", "attempts",
+        "max_attempts",
+        "crashes", "lease_owner", "lease_token", "lease_expires_at", "result", "created_at",
+        "scheduled_at",
         "attempted_at", "finished_at", "reported_at",
     ]
 
     /// Parses one row selected with `columns`.
     init(row: [String?]) throws(QueueError) {
-        guard row.count == Self.columns.count else { throw QueueError("a job row has \(row.count) columns") }
+        guard row.count == Self.columns.count else {
+            throw QueueError("a job row has \(row.count) columns")
+        }
         func text(_ index: Int) throws(QueueError) -> String {
-            guard let value = row[index] else { throw QueueError("job column \(Self.columns[index]) is NULL") }
+            guard let value = row[index] else {
+                throw QueueError("job column \(Self.columns[index]) is NULL")
+            }
             return value
         }
         func integer(_ index: Int) throws(QueueError) -> Int64 {
@@ -64,7 +70,9 @@ extension Job {
         func time(_ index: Int) throws(QueueError) -> Timestamp? {
             try optionalInteger(index).map { Timestamp(milliseconds: $0) }
         }
-        guard let state = JobState(rawValue: try text(6)) else { throw QueueError("unknown job state \(row[6] ?? "")") }
+        guard let state = JobState(rawValue: try text(6)) else {
+            throw QueueError("unknown job state \(row[6] ?? "")")
+        }
         id = try integer(0)
         bucket = try text(1)
         path = try text(2)

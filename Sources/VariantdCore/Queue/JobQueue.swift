@@ -20,7 +20,8 @@ public protocol JobQueue: Sendable {
 
     /// Records an attempt's outcome and moves the job on per the retry policy. Returns the updated job, or
     /// nil when the lease was lost: then nothing was changed.
-    func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>) async throws(QueueError)
+    func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
+        async throws(QueueError)
         -> Job?
 
     func job(id: Int64) async throws(QueueError) -> Job?

@@ -30,7 +30,9 @@ public struct JobAttempt: Sendable, Equatable, Codable {
     /// the worker vanished before its lease was reclaimed.
     public var outcome: String?
 
-    static let columns = ["token", "job_id", "attempt", "owner", "claimed_at", "finished_at", "outcome"]
+    static let columns = [
+        "token", "job_id", "attempt", "owner", "claimed_at", "finished_at", "outcome",
+    ]
 
     init(row: [String?]) throws(QueueError) {
         guard row.count == Self.columns.count, let token = row[0].flatMap({ Int64($0) }),

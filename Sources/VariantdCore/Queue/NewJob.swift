@@ -13,13 +13,16 @@ public struct NewJob: Sendable, Equatable {
 
     /// Refuses what a worker could never process: empty names, and a source that is absolute or climbs
     /// out of the store root.
-    public init(request: ObjectRequest, version: String = "", source: String? = nil) throws(VariantsError) {
+    public init(request: ObjectRequest, version: String = "", source: String? = nil)
+        throws(VariantsError)
+    {
         guard !request.bucket.isEmpty, !request.path.isEmpty else {
             throw VariantsError(.invalidRequest, "a job needs a bucket and an object path")
         }
         let source = source ?? request.path
         guard StorePath.isConfinable(source) else {
-            throw VariantsError(.invalidRequest, "the source '\(source)' must be a relative path inside the store")
+            throw VariantsError(
+                .invalidRequest, "the source '\(source)' must be a relative path inside the store")
         }
         self.request = request
         self.version = version

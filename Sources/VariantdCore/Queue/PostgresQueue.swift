@@ -18,7 +18,8 @@ public final class PostgresQueue: JobQueue {
     /// listening for new jobs.
     public init(url: String, policy: RetryPolicy = RetryPolicy()) async throws(QueueError) {
         self.policy = policy
-        database = SerializedConnection(try PostgresConnection(url: url), label: "variantd.postgres-queue")
+        database = SerializedConnection(
+            try PostgresConnection(url: url), label: "variantd.postgres-queue")
         listener = try PostgresListener(url: url, channel: PostgresSchema.insertChannel, wake: wake)
         try await run { connection throws(QueueError) in try Self.migrate(connection) }
     }
@@ -48,19 +49,25 @@ public final class PostgresQueue: JobQueue {
                     ON CONFLICT (bucket, path, version) WHERE state IN ('available', 'running') DO NOTHING
                     RETURNING id
                     """, key + [job.source, job.request.declaredContentType, maxAttempts])
-                if let id = inserted.first?[0].flatMap({ Int64($0) }) { return Enqueued(id: id, created: true) }
+                if let id = inserted.first?[0].flatMap({ Int64($0) }) {
+                    return Enqueued(id: id, created: true)
+                }
                 let existing = try connection.query(
                     """
                     SELECT id FROM variantd_jobs WHERE bucket = $1 AND path = $2 AND version = $3
                     AND state IN ('available', 'running')
                     """, key)
-                if let id = existing.first?[0].flatMap({ Int64($0) }) { return Enqueued(id: id, created: false) }
+                if let id = existing.first?[0].flatMap({ Int64($0) }) {
+                    return Enqueued(id: id, created: false)
+                }
             }
             throw QueueError("the job for \(job.request.path) was neither inserted nor found")
         }
     }
 
-    public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob] {
+    public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
+        -> [ClaimedJob]
+    {
         let policy = policy
         let milliseconds = String(Self.milliseconds(lease))
         return try await run { connection throws(QueueError) in
@@ -97,13 +104,17 @@ public final class PostgresQueue: JobQueue {
                     throw QueueError("job \(job.id) was claimed without a lease")
                 }
                 return ClaimedJob(
-                    job: job, lease: Lease(jobID: job.id, token: token, owner: owner, attempt: job.attempts, expiresAt: expires))
+                    job: job,
+                    lease: Lease(
+                        jobID: job.id, token: token, owner: owner, attempt: job.attempts, expiresAt: expires))
             }
         }
     }
 
     public func extend(_ lease: Lease, by duration: Duration) async throws(QueueError) -> Lease? {
-        let parameters = [String(lease.jobID), String(lease.token), String(Self.milliseconds(duration))]
+        let parameters = [
+            String(lease.jobID), String(lease.token), String(Self.milliseconds(duration)),
+        ]
         return try await run { connection throws(QueueError) -> Lease? in
             let rows = try connection.query(
                 """
@@ -118,7 +129,8 @@ public final class PostgresQueue: JobQueue {
         }
     }
 
-    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>) async throws(QueueError)
+    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
+        async throws(QueueError)
         -> Job?
     {
         let policy = policy
@@ -137,7 +149,8 @@ public final class PostgresQueue: JobQueue {
                 if case .failure(let error) = outcome, RetryPolicy.isCrash(error) { crashes += 1 }
                 let disposition = policy.disposition(
                     of: outcome, attempt: attempts, maxAttempts: maxAttempts, crashes: crashes)
-                let job = try Self.move(connection, lease.jobID, token: lease.token, to: disposition, result: result,
+                let job = try Self.move(
+                    connection, lease.jobID, token: lease.token, to: disposition, result: result,
                     crashes: crashes)
                 try connection.query(
                     "UPDATE variantd_job_attempts SET outcome = $2, finished_at = now() WHERE token = $1",
@@ -154,19 +167,24 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
-        if let state { return try await select("WHERE state = $1 ORDER BY id LIMIT $2", [state.rawValue, String(limit)]) }
+        if let state {
+            return try await select(
+                "WHERE state = $1 ORDER BY id LIMIT $2", [state.rawValue, String(limit)])
+        }
         return try await select("ORDER BY id LIMIT $1", [String(limit)])
     }
 
     public func unreported(limit: Int) async throws(QueueError) -> [Job] {
         try await select(
-            "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT $1", [String(limit)])
+            "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT $1",
+            [String(limit)])
     }
 
     public func markReported(id: Int64) async throws(QueueError) {
         try await run { connection throws(QueueError) in
             try connection.query(
-                "UPDATE variantd_jobs SET reported_at = now() WHERE id = $1 AND reported_at IS NULL", [String(id)])
+                "UPDATE variantd_jobs SET reported_at = now() WHERE id = $1 AND reported_at IS NULL",
+                [String(id)])
         }
     }
 
@@ -191,7 +209,9 @@ public final class PostgresQueue: JobQueue {
     }
 
     /// Runs on the connection, re-establishing it first if it dropped.
-    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T)
+    private func run<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
+    )
         async throws(QueueError) -> T
     {
         try await database.run { connection throws(QueueError) in
@@ -204,7 +224,9 @@ public final class PostgresQueue: JobQueue {
 
     /// Returns jobs whose lease expired to `available` after a backoff, or makes them final when out of
     /// attempts; the attempt is logged as `lease_expired`. Rows another rescuer holds are skipped.
-    private static func rescue(_ connection: PostgresConnection, policy: RetryPolicy) throws(QueueError) {
+    private static func rescue(_ connection: PostgresConnection, policy: RetryPolicy)
+        throws(QueueError)
+    {
         let expired = try connection.query(
             """
             SELECT id, attempts, max_attempts, lease_token FROM variantd_jobs
@@ -216,7 +238,8 @@ public final class PostgresQueue: JobQueue {
             guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
                 let maxAttempts = row[2].flatMap({ Int($0) }), let token = row[3].flatMap({ Int64($0) })
             else { continue }
-            let disposition = policy.dispositionOfExpiredLease(attempt: attempts, maxAttempts: maxAttempts)
+            let disposition = policy.dispositionOfExpiredLease(
+                attempt: attempts, maxAttempts: maxAttempts)
             _ = try move(connection, id, token: token, to: disposition, result: error, crashes: nil)
             try connection.query(
                 "UPDATE variantd_job_attempts SET outcome = 'lease_expired', finished_at = now() WHERE token = $1",
@@ -226,7 +249,8 @@ public final class PostgresQueue: JobQueue {
 
     /// Applies a disposition to a job still held under `token`, and announces it when final.
     private static func move(
-        _ connection: PostgresConnection, _ id: Int64, token: Int64, to disposition: RetryPolicy.Disposition,
+        _ connection: PostgresConnection, _ id: Int64, token: Int64,
+        to disposition: RetryPolicy.Disposition,
         result: String, crashes: Int?
     ) throws(QueueError) -> Job {
         let (state, delay): (JobState, Duration) =
@@ -242,19 +266,26 @@ public final class PostgresQueue: JobQueue {
                 lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
             WHERE id = $1 AND lease_token = $2 RETURNING \(PostgresSchema.select(Job.columns))
             """,
-            [String(id), String(token), state.rawValue, result, crashes.map(String.init),
-             String(milliseconds(delay)), state.isFinal ? "true" : "false"])
-        guard let row = rows.first else { throw QueueError("job \(id) lost its lease inside a transaction") }
+            [
+                String(id), String(token), state.rawValue, result, crashes.map(String.init),
+                String(milliseconds(delay)), state.isFinal ? "true" : "false",
+            ])
+        guard let row = rows.first else {
+            throw QueueError("job \(id) lost its lease inside a transaction")
+        }
         let job = try Job(row: row)
         if state.isFinal {
             try connection.query(
-                "SELECT pg_notify($1, $2)", [PostgresSchema.finishedChannel, try FinishedNotice(job).payload()])
+                "SELECT pg_notify($1, $2)",
+                [PostgresSchema.finishedChannel, try FinishedNotice(job).payload()])
         }
         return job
     }
 
     /// Runs `body` between BEGIN and COMMIT, rolling back when it throws.
-    private static func transaction<T>(_ connection: PostgresConnection, _ body: () throws(QueueError) -> T)
+    private static func transaction<T>(
+        _ connection: PostgresConnection, _ body: () throws(QueueError) -> T
+    )
         throws(QueueError) -> T
     {
         try connection.query("BEGIN")
@@ -283,7 +314,8 @@ public final class PostgresQueue: JobQueue {
             for migration in PostgresSchema.migrations where !applied.contains(migration.version) {
                 try connection.query(migration.sql)
                 try connection.query(
-                    "INSERT INTO variantd_schema_migrations (version) VALUES ($1)", [String(migration.version)])
+                    "INSERT INTO variantd_schema_migrations (version) VALUES ($1)",
+                    [String(migration.version)])
             }
         }
     }

@@ -68,7 +68,8 @@ enum PostgresSchema {
     /// A column list selecting `columns` with every time as epoch milliseconds, as `Job(row:)` reads them.
     static func select(_ columns: [String], from table: String? = nil) -> String {
         let times: Set = [
-            "lease_expires_at", "created_at", "scheduled_at", "attempted_at", "finished_at", "reported_at",
+            "lease_expires_at", "created_at", "scheduled_at", "attempted_at", "finished_at",
+            "reported_at",
             "claimed_at",
         ]
         return columns.map { column in

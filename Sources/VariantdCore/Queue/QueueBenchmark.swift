@@ -24,7 +24,9 @@ public enum QueueBenchmark {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for claimer in 0..<claimers {
                 group.addTask {
-                    while let claimed = try await queue.claim(owner: "bench-\(claimer)", limit: 1, lease: .seconds(60)).first {
+                    while let claimed = try await queue.claim(
+                        owner: "bench-\(claimer)", limit: 1, lease: .seconds(60)
+                    ).first {
                         let metadata = CompletionMetadata(
                             bucket: claimed.job.bucket, path: claimed.job.path, size: 0,
                             contentType: "application/octet-stream", checksumSha256: "")
@@ -36,7 +38,8 @@ public enum QueueBenchmark {
         }
         let seconds = start.duration(to: clock.now) / .seconds(1)
         return Figures(
-            jobs: jobs, claimers: claimers, enqueueSeconds: enqueued / .seconds(1), claimFinishSeconds: seconds,
+            jobs: jobs, claimers: claimers, enqueueSeconds: enqueued / .seconds(1),
+            claimFinishSeconds: seconds,
             jobsPerSecond: Double(jobs) / seconds)
     }
 }

@@ -11,7 +11,9 @@ public enum QueueLocation: Sendable, Equatable {
         ProcessInfo.processInfo.environment["VARIANTD_DATA_DIR"] ?? "/var/lib/variantd"
     }
 
-    public init(parsing text: String?, dataDirectory: String = QueueLocation.defaultDataDirectory) throws(UsageError) {
+    public init(parsing text: String?, dataDirectory: String = QueueLocation.defaultDataDirectory)
+        throws(UsageError)
+    {
         guard let text else {
             self = .sqlite(path: dataDirectory + "/queue.sqlite3")
             return
@@ -26,7 +28,9 @@ public enum QueueLocation: Sendable, Equatable {
     }
 
     /// Reads `--queue` and `--data-dir`, the options every queue command shares.
-    static func parse(_ arguments: inout Arguments) throws(UsageError) -> (location: QueueLocation, dataDirectory: String) {
+    static func parse(_ arguments: inout Arguments) throws(UsageError) -> (
+        location: QueueLocation, dataDirectory: String
+    ) {
         let queue = try arguments.option("--queue")
         let dataDirectory = try arguments.option("--data-dir") ?? defaultDataDirectory
         return (try QueueLocation(parsing: queue, dataDirectory: dataDirectory), dataDirectory)

@@ -11,7 +11,9 @@ enum QueueSQL {
     }
 
     /// The stored form of an attempt's outcome: the metadata JSON or the error JSON.
-    static func resultJSON(_ outcome: Result<CompletionMetadata, VariantsError>) throws(QueueError) -> String {
+    static func resultJSON(_ outcome: Result<CompletionMetadata, VariantsError>) throws(QueueError)
+        -> String
+    {
         do {
             switch outcome {
             case .success(let value): return try WireJSON.line(value)

@@ -32,7 +32,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Decides from the attempt's outcome, the attempt number (1-based) and the crashes counted so far,
     /// this attempt's included.
     public func disposition(
-        of outcome: Result<CompletionMetadata, VariantsError>, attempt: Int, maxAttempts: Int, crashes: Int
+        of outcome: Result<CompletionMetadata, VariantsError>, attempt: Int, maxAttempts: Int,
+        crashes: Int
     ) -> Disposition {
         let error: VariantsError
         switch outcome {
@@ -40,7 +41,8 @@ public struct RetryPolicy: Sendable, Equatable {
         case .failure(let failure): error = failure
         }
         if Self.isCrash(error) {
-            return crashes >= maxCrashes || attempt >= maxAttempts ? .final(.unreadable) : .retry(after: backoff(attempt))
+            return crashes >= maxCrashes || attempt >= maxAttempts
+                ? .final(.unreadable) : .retry(after: backoff(attempt))
         }
         if error.code == .unreadablePicture { return .final(.unreadable) }
         guard error.code.isTransient else { return .final(.failed) }
@@ -59,7 +61,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait before the next attempt, with jitter so retries of a burst do not arrive together.
     public func backoff(_ attempt: Int) -> Duration {
         let power = Double(max(1, attempt))
-        let seconds = min(backoffCap / .seconds(1), (backoffUnit / .seconds(1)) * power * power * power * power)
+        let seconds = min(
+            backoffCap / .seconds(1), (backoffUnit / .seconds(1)) * power * power * power * power)
         return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
     }
 

@@ -22,7 +22,8 @@ public final class SQLiteQueue: JobQueue {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        try connection.execute(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         database = SerializedConnection(connection, label: "variantd.sqlite-queue")
         try await database.run { connection throws(QueueError) in try Self.migrate(connection) }
     }
@@ -47,10 +48,14 @@ public final class SQLiteQueue: JobQueue {
                     RETURNING id
                     """,
                     [
-                        .text(job.request.bucket), .text(job.request.path), .text(job.version), .text(job.source),
-                        job.request.declaredContentType.map { .text($0) } ?? .null, .integer(Int64(maxAttempts)),
+                        .text(job.request.bucket), .text(job.request.path), .text(job.version),
+                        .text(job.source),
+                        job.request.declaredContentType.map { .text($0) } ?? .null,
+                        .integer(Int64(maxAttempts)),
                     ])
-                if let id = inserted.first?[0].flatMap({ Int64($0) }) { return Enqueued(id: id, created: true) }
+                if let id = inserted.first?[0].flatMap({ Int64($0) }) {
+                    return Enqueued(id: id, created: true)
+                }
                 let existing = try connection.query(
                     """
                     SELECT id FROM variantd_jobs WHERE bucket = ? AND path = ? AND version = ?
@@ -67,7 +72,9 @@ public final class SQLiteQueue: JobQueue {
         return enqueued
     }
 
-    public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob] {
+    public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
+        -> [ClaimedJob]
+    {
         let policy = policy
         return try await database.run { connection throws(QueueError) in
             let now = Timestamp.now
@@ -95,13 +102,19 @@ public final class SQLiteQueue: JobQueue {
                         lease_token = ?, lease_expires_at = ?, attempted_at = ? WHERE id = ?
                         RETURNING \(Job.columns.joined(separator: ", "))
                         """,
-                        [.text(owner), .integer(token), .integer(expires.milliseconds), .integer(now.milliseconds),
-                         .integer(id)])
-                    guard let row = rows.first else { throw QueueError("job \(id) vanished while being claimed") }
+                        [
+                            .text(owner), .integer(token), .integer(expires.milliseconds),
+                            .integer(now.milliseconds),
+                            .integer(id),
+                        ])
+                    guard let row = rows.first else {
+                        throw QueueError("job \(id) vanished while being claimed")
+                    }
                     let job = try Job(row: row)
                     return ClaimedJob(
                         job: job,
-                        lease: Lease(jobID: id, token: token, owner: owner, attempt: job.attempts, expiresAt: expires))
+                        lease: Lease(
+                            jobID: id, token: token, owner: owner, attempt: job.attempts, expiresAt: expires))
                 }
             }
         }
@@ -124,7 +137,8 @@ public final class SQLiteQueue: JobQueue {
         }
     }
 
-    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>) async throws(QueueError)
+    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
+        async throws(QueueError)
         -> Job?
     {
         let policy = policy
@@ -150,8 +164,12 @@ public final class SQLiteQueue: JobQueue {
                     finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
                     WHERE id = ? AND lease_token = ? RETURNING \(Job.columns.joined(separator: ", "))
                     """,
-                    [.text(state.rawValue), .text(result), .integer(Int64(crashes)), .integer(scheduled.milliseconds),
-                     finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID), .integer(lease.token)])
+                    [
+                        .text(state.rawValue), .text(result), .integer(Int64(crashes)),
+                        .integer(scheduled.milliseconds),
+                        finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
+                        .integer(lease.token),
+                    ])
                 try connection.query(
                     "UPDATE variantd_job_attempts SET outcome = ?, finished_at = ? WHERE token = ?",
                     [.text(state.rawValue), .integer(now.milliseconds), .integer(lease.token)])
@@ -168,7 +186,8 @@ public final class SQLiteQueue: JobQueue {
 
     public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
         if let state {
-            return try await select("WHERE state = ? ORDER BY id LIMIT ?", [.text(state.rawValue), .integer(Int64(limit))])
+            return try await select(
+                "WHERE state = ? ORDER BY id LIMIT ?", [.text(state.rawValue), .integer(Int64(limit))])
         }
         return try await select("ORDER BY id LIMIT ?", [.integer(Int64(limit))])
     }
@@ -212,7 +231,9 @@ public final class SQLiteQueue: JobQueue {
         }
     }
 
-    private func select(_ clause: String, _ parameters: [SQLiteConnection.Parameter]) async throws(QueueError) -> [Job] {
+    private func select(_ clause: String, _ parameters: [SQLiteConnection.Parameter])
+        async throws(QueueError) -> [Job]
+    {
         let sql = "SELECT \(Job.columns.joined(separator: ", ")) FROM variantd_jobs \(clause)"
         return try await database.run { connection throws(QueueError) in
             try connection.query(sql, parameters).map { row throws(QueueError) in try Job(row: row) }
@@ -222,7 +243,9 @@ public final class SQLiteQueue: JobQueue {
     // MARK: - Statements run inside the serial queue
 
     /// Whether a claim could find anything, read without taking the write lock.
-    private static func hasWork(_ connection: SQLiteConnection, now: Timestamp) throws(QueueError) -> Bool {
+    private static func hasWork(_ connection: SQLiteConnection, now: Timestamp) throws(QueueError)
+        -> Bool
+    {
         let rows = try connection.query(
             """
             SELECT EXISTS (SELECT 1 FROM variantd_jobs WHERE state = 'available' AND scheduled_at <= ?)
@@ -233,7 +256,9 @@ public final class SQLiteQueue: JobQueue {
 
     /// Returns jobs whose lease expired to `available` after a backoff, or makes them final when out of
     /// attempts; the attempt is logged as `lease_expired`.
-    private static func rescue(_ connection: SQLiteConnection, now: Timestamp, policy: RetryPolicy) throws(QueueError) {
+    private static func rescue(_ connection: SQLiteConnection, now: Timestamp, policy: RetryPolicy)
+        throws(QueueError)
+    {
         let expired = try connection.query(
             """
             SELECT id, attempts, max_attempts, lease_token FROM variantd_jobs
@@ -244,15 +269,18 @@ public final class SQLiteQueue: JobQueue {
             guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
                 let maxAttempts = row[2].flatMap({ Int($0) }), let token = row[3].flatMap({ Int64($0) })
             else { continue }
-            let disposition = policy.dispositionOfExpiredLease(attempt: attempts, maxAttempts: maxAttempts)
+            let disposition = policy.dispositionOfExpiredLease(
+                attempt: attempts, maxAttempts: maxAttempts)
             let (state, scheduled, finished) = columns(for: disposition, now: now)
             try connection.query(
                 """
                 UPDATE variantd_jobs SET state = ?, result = ?, scheduled_at = ?, finished_at = ?,
                 lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL WHERE id = ? AND lease_token = ?
                 """,
-                [.text(state.rawValue), .text(error), .integer(scheduled.milliseconds),
-                 finished.map { .integer($0.milliseconds) } ?? .null, .integer(id), .integer(token)])
+                [
+                    .text(state.rawValue), .text(error), .integer(scheduled.milliseconds),
+                    finished.map { .integer($0.milliseconds) } ?? .null, .integer(id), .integer(token),
+                ])
             try connection.query(
                 "UPDATE variantd_job_attempts SET outcome = 'lease_expired', finished_at = ? WHERE token = ?",
                 [.integer(now.milliseconds), .integer(token)])

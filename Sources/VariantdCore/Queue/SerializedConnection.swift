@@ -13,12 +13,14 @@ final class SerializedConnection<Connection>: @unchecked Sendable {
         queue = DispatchQueue(label: label)
     }
 
-    func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(QueueError) -> T) async throws(QueueError)
+    func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(QueueError) -> T)
+        async throws(QueueError)
         -> T
     {
         let result: Result<T, QueueError> = await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: Result { () throws(QueueError) in try body(self.connection) })
+                continuation.resume(
+                    returning: Result { () throws(QueueError) in try body(self.connection) })
             }
         }
         return try result.get()

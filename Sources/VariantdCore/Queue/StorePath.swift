@@ -7,14 +7,17 @@ public import Variants
 public enum StorePath {
     /// Whether a relative path could name a file inside a root, before looking at the disk.
     public static func isConfinable(_ relative: String) -> Bool {
-        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0) else { return false }
+        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0) else {
+            return false
+        }
         return !relative.split(separator: "/").contains("..")
     }
 
     /// The absolute path of `relative` inside `root`, or why it is refused.
     public static func resolve(_ relative: String, in root: String) throws(VariantsError) -> String {
         guard isConfinable(relative) else {
-            throw VariantsError(.invalidRequest, "the source '\(relative)' is not a relative path inside the store")
+            throw VariantsError(
+                .invalidRequest, "the source '\(relative)' is not a relative path inside the store")
         }
         let base = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
         let resolved = URL(fileURLWithPath: base + "/" + relative).resolvingSymlinksInPath().path

@@ -15,10 +15,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public func adding(_ duration: Duration) -> Timestamp {
         let (seconds, attoseconds) = duration.components
-        return Timestamp(milliseconds: milliseconds + seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        return Timestamp(
+            milliseconds: milliseconds + seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.milliseconds < rhs.milliseconds
+    }
 
     public var description: String {
         let formatter = ISO8601DateFormatter()
@@ -32,7 +35,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         guard let date = formatter.date(from: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 time: \(text)")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "not an RFC 3339 time: \(text)")
         }
         milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     }

@@ -11,9 +11,10 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns when signalled, when `changed` reports true, or after `timeout`.
-    func wait(upTo timeout: Duration, every interval: Duration = .milliseconds(50),
-              changed: (() async -> Bool)? = nil) async
-    {
+    func wait(
+        upTo timeout: Duration, every interval: Duration = .milliseconds(50),
+        changed: (() async -> Bool)? = nil
+    ) async {
         let start = generation.load(ordering: .acquiring)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, !Task.isCancelled {

@@ -15,6 +15,8 @@ struct BucketDirectory: Sendable {
         guard allowed, !bucket.hasPrefix("."), bucket.count <= 255 else {
             throw VariantsError(.invalidRequest, "'\(bucket)' is not a bucket name")
         }
-        return FileManager.default.contents(atPath: "\(path)/\(bucket).json").map { String(decoding: $0, as: UTF8.self) }
+        return FileManager.default.contents(atPath: "\(path)/\(bucket).json").map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 }

@@ -71,7 +71,8 @@ struct Worker: Sendable {
 
     private func process(_ claimed: ClaimedJob) async {
         let started = ContinuousClock.now
-        let outcome = await withTaskGroup(of: Result<CompletionMetadata, VariantsError>?.self) { group in
+        let outcome = await withTaskGroup(of: Result<CompletionMetadata, VariantsError>?.self) {
+            group in
             group.addTask { await heartbeat(claimed.lease) }
             group.addTask { await decode(claimed.job) }
             var outcome: Result<CompletionMetadata, VariantsError>?
@@ -126,7 +127,9 @@ struct Worker: Sendable {
     }
 
     /// Writes the outcome back, trying again while the database is unreachable; nil when the lease was lost.
-    private func finish(_ lease: Lease, _ outcome: Result<CompletionMetadata, VariantsError>) async -> Job? {
+    private func finish(_ lease: Lease, _ outcome: Result<CompletionMetadata, VariantsError>) async
+        -> Job?
+    {
         var delay = Duration.milliseconds(250)
         for _ in 0..<8 {
             do {
@@ -151,7 +154,9 @@ struct Worker: Sendable {
 
     /// Reports final jobs whose worker died between finishing and reporting.
     private func reportLeftovers() async {
-        guard configuration.callback != nil, let jobs = try? await queue.unreported(limit: 20) else { return }
+        guard configuration.callback != nil, let jobs = try? await queue.unreported(limit: 20) else {
+            return
+        }
         let cutoff = Timestamp.now.adding(.zero - configuration.reportSweepAge)
         for job in jobs where (job.finishedAt ?? .now) < cutoff {
             await report(job)
@@ -168,9 +173,13 @@ struct Worker: Sendable {
     /// Removes unfinished rendition files of writers that no longer exist (killed with their worker).
     private func removeDeadWritersLeftovers() {
         guard let store = try? RenditionStore(root: configuration.renditions) else { return }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: configuration.renditions + "/.tmp")) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: configuration.renditions + "/.tmp"))
+            ?? []
         for name in names {
-            guard let pid = Int32(name.prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(name.prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
             store.removeLeftovers(of: pid)
         }
     }

@@ -8,7 +8,9 @@ import Variants
 /// fresh database per test, plus what only PostgreSQL does: NOTIFY.
 @Suite(
     .postgresServer,
-    .enabled(if: PostgresServer.isAvailable, "PostgreSQL binaries are absent (/usr/lib/postgresql/*/bin); run scripts/setup.sh")
+    .enabled(
+        if: PostgresServer.isAvailable,
+        "PostgreSQL binaries are absent (/usr/lib/postgresql/*/bin); run scripts/setup.sh")
 )
 struct PostgresQueueTests {
     private func check(_ body: (QueueContract) async throws -> Void) async throws {
@@ -17,9 +19,15 @@ struct PostgresQueueTests {
         try await body(QueueContract { policy in try await PostgresQueue(url: url, policy: policy) })
     }
 
-    @Test func dedupesWhileWaitingOrRunning() async throws { try await check { try await $0.dedupesWhileWaitingOrRunning() } }
-    @Test func claimsEachJobOnce() async throws { try await check { try await $0.claimsEachJobOnce() } }
-    @Test func fencesAStaleWorker() async throws { try await check { try await $0.fencesAStaleWorker() } }
+    @Test func dedupesWhileWaitingOrRunning() async throws {
+        try await check { try await $0.dedupesWhileWaitingOrRunning() }
+    }
+    @Test func claimsEachJobOnce() async throws {
+        try await check { try await $0.claimsEachJobOnce() }
+    }
+    @Test func fencesAStaleWorker() async throws {
+        try await check { try await $0.fencesAStaleWorker() }
+    }
     @Test func retriesTransientFailuresThenDiscards() async throws {
         try await check { try await $0.retriesTransientFailuresThenDiscards() }
     }
@@ -29,12 +37,18 @@ struct PostgresQueueTests {
     @Test func makesAJobUnreadableAfterTwoDecoderCrashes() async throws {
         try await check { try await $0.makesAJobUnreadableAfterTwoDecoderCrashes() }
     }
-    @Test func reportsAndListsFinalJobs() async throws { try await check { try await $0.reportsAndListsFinalJobs() } }
-    @Test func wakesAWaitingWorkerOnEnqueue() async throws { try await check { try await $0.wakesAWaitingWorkerOnEnqueue() } }
+    @Test func reportsAndListsFinalJobs() async throws {
+        try await check { try await $0.reportsAndListsFinalJobs() }
+    }
+    @Test func wakesAWaitingWorkerOnEnqueue() async throws {
+        try await check { try await $0.wakesAWaitingWorkerOnEnqueue() }
+    }
 
     @Test func migratesOnceAndKeepsJobs() async throws {
         try await check { contract in
-            try await contract.migratesOnceAndKeepsJobs { try await ($0 as! PostgresQueue).schemaVersions() }
+            try await contract.migratesOnceAndKeepsJobs {
+                try await ($0 as! PostgresQueue).schemaVersions()
+            }
         }
     }
 
@@ -53,7 +67,8 @@ struct PostgresQueueTests {
         }
         let notice = try #require(received.first)
         #expect(notice.channel == PostgresSchema.finishedChannel)
-        let payload = try #require(try JSONSerialization.jsonObject(with: Data(notice.payload.utf8)) as? [String: Any])
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Data(notice.payload.utf8)) as? [String: Any])
         #expect(payload["id"] as? Int == Int(id))
         #expect(payload["state"] as? String == "completed")
         #expect(payload["version"] as? String == "7")

@@ -13,18 +13,23 @@ struct QueueContract {
     static let fast = RetryPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .milliseconds(1))
 
     static func job(_ path: String, version: String = "") throws -> NewJob {
-        try NewJob(request: ObjectRequest(bucket: "b", path: path), version: version, source: "pictures/gradient.jpg")
+        try NewJob(
+            request: ObjectRequest(bucket: "b", path: path), version: version,
+            source: "pictures/gradient.jpg")
     }
 
     static let metadata = CompletionMetadata(
         bucket: "b", path: "p", size: 1, contentType: "image/jpeg", checksumSha256: "00")
 
     /// Claims one job, waiting out a short backoff, bounded.
-    static func claimOne(_ queue: any JobQueue, owner: String = "w", lease: Duration = .seconds(30)) async throws
+    static func claimOne(_ queue: any JobQueue, owner: String = "w", lease: Duration = .seconds(30))
+        async throws
         -> ClaimedJob
     {
         for _ in 0..<200 {
-            if let claimed = try await queue.claim(owner: owner, limit: 1, lease: lease).first { return claimed }
+            if let claimed = try await queue.claim(owner: owner, limit: 1, lease: lease).first {
+                return claimed
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw QueueError("nothing to claim within 2 s")
@@ -38,10 +43,13 @@ struct QueueContract {
         let otherVersion = try await queue.enqueue(try Self.job("a.jpg", version: "2"))
         #expect(otherVersion.created && otherVersion.id != first.id)
         let claimed = try await Self.claimOne(queue)
-        #expect(try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created == false)
+        #expect(
+            try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created
+                == false)
         _ = try await queue.finish(claimed.lease, with: .success(Self.metadata))
         // Once final, the same object can be enqueued again (a re-render).
-        #expect(try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created)
+        #expect(
+            try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created)
     }
 
     func claimsEachJobOnce() async throws {
@@ -107,7 +115,8 @@ struct QueueContract {
             }
         }
         #expect(try await queue.claim(owner: "w", limit: 1, lease: .seconds(30)).isEmpty)
-        #expect(try await queue.attempts(of: id).map(\.outcome) == ["available", "available", "discarded"])
+        #expect(
+            try await queue.attempts(of: id).map(\.outcome) == ["available", "available", "discarded"])
     }
 
     func makesDeterministicOutcomesFinalAtOnce() async throws {
@@ -133,12 +142,15 @@ struct QueueContract {
         let retried = try #require(try await queue.finish(first.lease, with: .failure(crash)))
         #expect(retried.state == .available && retried.crashes == 1)
         let second = try await Self.claimOne(queue)
-        let final = try #require(try await queue.finish(second.lease, with: .failure(.unreadable(.decoderTimeout, "slow"))))
+        let final = try #require(
+            try await queue.finish(second.lease, with: .failure(.unreadable(.decoderTimeout, "slow"))))
         #expect(final.state == .unreadable && final.crashes == 2 && final.attempts == 2)
         #expect(final.error?.reason == .decoderTimeout)
     }
 
-    func migratesOnceAndKeepsJobs(versions: @Sendable (any JobQueue) async throws -> [Int]) async throws {
+    func migratesOnceAndKeepsJobs(versions: @Sendable (any JobQueue) async throws -> [Int])
+        async throws
+    {
         let queue = try await open(Self.fast)
         let id = try await queue.enqueue(try Self.job("kept.jpg")).id
         let reopened = try await (0..<4).asyncMapConcurrently { _ in try await open(Self.fast) }
@@ -182,7 +194,9 @@ extension Sequence where Element: Sendable {
         return results
     }
 
-    func asyncMapConcurrently<T: Sendable>(_ transform: @escaping @Sendable (Element) async throws -> T) async throws
+    func asyncMapConcurrently<T: Sendable>(
+        _ transform: @escaping @Sendable (Element) async throws -> T
+    ) async throws
         -> [T]
     {
         try await withThrowingTaskGroup(of: T.self) { group in

@@ -16,7 +16,9 @@ import Variants
     }
 
     @Test func decidesByOutcome() {
-        func disposition(_ error: VariantsError, attempt: Int = 1, crashes: Int = 0) -> RetryPolicy.Disposition {
+        func disposition(_ error: VariantsError, attempt: Int = 1, crashes: Int = 0)
+            -> RetryPolicy.Disposition
+        {
             policy.disposition(of: .failure(error), attempt: attempt, maxAttempts: 5, crashes: crashes)
         }
         #expect(disposition(.unreadable(.corrupt, "x")) == .final(.unreadable))
@@ -30,7 +32,8 @@ import Variants
             Issue.record("a first decoder crash is not retried")
             return
         }
-        #expect(disposition(.unreadable(.decoderTimeout, "x"), attempt: 2, crashes: 2) == .final(.unreadable))
+        #expect(
+            disposition(.unreadable(.decoderTimeout, "x"), attempt: 2, crashes: 2) == .final(.unreadable))
         #expect(policy.dispositionOfExpiredLease(attempt: 5, maxAttempts: 5) == .final(.discarded))
     }
 }

@@ -9,7 +9,9 @@ import Testing
     private func contract() throws -> (QueueContract, URL) {
         let directory = try TestPaths.temporaryDirectory()
         let path = directory.appendingPathComponent("queue.sqlite3").path
-        return (QueueContract { policy in try await SQLiteQueue(path: path, policy: policy) }, directory)
+        return (
+            QueueContract { policy in try await SQLiteQueue(path: path, policy: policy) }, directory
+        )
     }
 
     private func check(_ body: (QueueContract) async throws -> Void) async throws {
@@ -18,9 +20,15 @@ import Testing
         try await body(contract)
     }
 
-    @Test func dedupesWhileWaitingOrRunning() async throws { try await check { try await $0.dedupesWhileWaitingOrRunning() } }
-    @Test func claimsEachJobOnce() async throws { try await check { try await $0.claimsEachJobOnce() } }
-    @Test func fencesAStaleWorker() async throws { try await check { try await $0.fencesAStaleWorker() } }
+    @Test func dedupesWhileWaitingOrRunning() async throws {
+        try await check { try await $0.dedupesWhileWaitingOrRunning() }
+    }
+    @Test func claimsEachJobOnce() async throws {
+        try await check { try await $0.claimsEachJobOnce() }
+    }
+    @Test func fencesAStaleWorker() async throws {
+        try await check { try await $0.fencesAStaleWorker() }
+    }
     @Test func retriesTransientFailuresThenDiscards() async throws {
         try await check { try await $0.retriesTransientFailuresThenDiscards() }
     }
@@ -30,12 +38,18 @@ import Testing
     @Test func makesAJobUnreadableAfterTwoDecoderCrashes() async throws {
         try await check { try await $0.makesAJobUnreadableAfterTwoDecoderCrashes() }
     }
-    @Test func reportsAndListsFinalJobs() async throws { try await check { try await $0.reportsAndListsFinalJobs() } }
-    @Test func wakesAWaitingWorkerOnEnqueue() async throws { try await check { try await $0.wakesAWaitingWorkerOnEnqueue() } }
+    @Test func reportsAndListsFinalJobs() async throws {
+        try await check { try await $0.reportsAndListsFinalJobs() }
+    }
+    @Test func wakesAWaitingWorkerOnEnqueue() async throws {
+        try await check { try await $0.wakesAWaitingWorkerOnEnqueue() }
+    }
 
     @Test func migratesOnceAndKeepsJobs() async throws {
         try await check { contract in
-            try await contract.migratesOnceAndKeepsJobs { try await ($0 as! SQLiteQueue).schemaVersions() }
+            try await contract.migratesOnceAndKeepsJobs {
+                try await ($0 as! SQLiteQueue).schemaVersions()
+            }
         }
     }
 

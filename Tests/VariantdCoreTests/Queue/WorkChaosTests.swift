@@ -18,8 +18,10 @@ struct WorkChaosTests {
     static let workers = 3
     static let kills = 8
     static let sources = [
-        "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.gif", "pictures/gradient.webp",
-        "pictures/orientation-6.jpg", "pictures/rgb-29x100.heif", "pictures/hopper.avif", "pictures/truncated.jpg",
+        "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.gif",
+        "pictures/gradient.webp",
+        "pictures/orientation-6.jpg", "pictures/rgb-29x100.heif", "pictures/hopper.avif",
+        "pictures/truncated.jpg",
         "other/document.pdf",
     ]
 
@@ -27,10 +29,14 @@ struct WorkChaosTests {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("queue.sqlite3").path
-        try await chaos(queue: "sqlite:\(path)", directory: directory) { try await SQLiteQueue(path: path) }
+        try await chaos(queue: "sqlite:\(path)", directory: directory) {
+            try await SQLiteQueue(path: path)
+        }
     }
 
-    @Test(.enabled(if: PostgresServer.isAvailable, "PostgreSQL binaries are absent; run scripts/setup.sh"))
+    @Test(
+        .enabled(if: PostgresServer.isAvailable, "PostgreSQL binaries are absent; run scripts/setup.sh")
+    )
     func postgresQueueSurvivesKilledWorkers() async throws {
         let url = try #require(PostgresServer.current).freshDatabase()
         let directory = try TestPaths.temporaryDirectory()
@@ -38,7 +44,9 @@ struct WorkChaosTests {
         try await chaos(queue: url, directory: directory) { try await PostgresQueue(url: url) }
     }
 
-    private func chaos(queue location: String, directory: URL, open: () async throws -> any JobQueue) async throws {
+    private func chaos(queue location: String, directory: URL, open: () async throws -> any JobQueue)
+        async throws
+    {
         let buckets = directory.appendingPathComponent("buckets")
         let renditions = directory.appendingPathComponent("renditions").path
         try FileManager.default.createDirectory(at: buckets, withIntermediateDirectories: true)
@@ -49,11 +57,14 @@ struct WorkChaosTests {
         let queue = try await open()
         for index in 0..<Self.jobCount {
             let request = ObjectRequest(bucket: "chaos", path: "object-\(index)")
-            _ = try await queue.enqueue(try NewJob(request: request, source: Self.sources[index % Self.sources.count]))
+            _ = try await queue.enqueue(
+                try NewJob(request: request, source: Self.sources[index % Self.sources.count]))
         }
         let arguments = [
-            "work", "--queue", location, "--root", TestPaths.samples.path, "--buckets", buckets.path, "--out",
-            renditions, "--workers", "2", "--lease", "2", "--poll", "1", "--backoff-ms", "20", "--until-idle",
+            "work", "--queue", location, "--root", TestPaths.samples.path, "--buckets", buckets.path,
+            "--out",
+            renditions, "--workers", "2", "--lease", "2", "--poll", "1", "--backoff-ms", "20",
+            "--until-idle",
         ]
         var workers = try (0..<Self.workers).map { _ in try Self.start(arguments) }
         for _ in 0..<Self.kills {
@@ -89,7 +100,8 @@ struct WorkChaosTests {
             try checkRenditions(of: job, in: renditions)
         }
         #expect(completed >= Self.jobCount / 2)
-        #expect(jobs.filter { $0.source.hasSuffix("truncated.jpg") }.allSatisfy { $0.state == .unreadable })
+        #expect(
+            jobs.filter { $0.source.hasSuffix("truncated.jpg") }.allSatisfy { $0.state == .unreadable })
         #expect(jobs.filter { $0.source.hasSuffix(".pdf") }.allSatisfy { $0.state == .failed })
         try checkNoPartialFiles(in: renditions, jobs: jobs)
     }
@@ -97,7 +109,8 @@ struct WorkChaosTests {
     /// Each rendition a completed job reports is on disk, whole: same size and SHA-256.
     private func checkRenditions(of job: Job, in root: String) throws {
         for (name, rendition) in job.metadata?.renditions ?? [:] {
-            let bytes = try #require(FileManager.default.contents(atPath: "\(root)/\(rendition.key)"), "\(name)")
+            let bytes = try #require(
+                FileManager.default.contents(atPath: "\(root)/\(rendition.key)"), "\(name)")
             #expect(bytes.count == rendition.size)
             #expect(SHA256.hex([UInt8](bytes)) == rendition.checksumSha256)
         }

@@ -31,7 +31,10 @@ import Variants
         server.serve_forever()
         """
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"
+        ))
     func postsSignedRetriedCallbacks() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -50,22 +53,28 @@ import Variants
         let path = directory.appendingPathComponent("queue.sqlite3").path
         let queue = try await SQLiteQueue(path: path)
         let id = try await queue.enqueue(
-            try NewJob(request: ObjectRequest(bucket: "post-images", path: "g.jpg"), source: "pictures/gradient.jpg")).id
+            try NewJob(
+                request: ObjectRequest(bucket: "post-images", path: "g.jpg"),
+                source: "pictures/gradient.jpg")
+        ).id
 
         let status = try run([
             "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
-            TestPaths.samples.appendingPathComponent("buckets").path, "--out", directory.appendingPathComponent("r").path,
+            TestPaths.samples.appendingPathComponent("buckets").path, "--out",
+            directory.appendingPathComponent("r").path,
             "--workers", "1", "--until-idle", "--callback", "http://127.0.0.1:\(port)/done",
             "--callback-secret-file", secretFile,
         ])
         #expect(status == 0)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)
-        let last = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        let last = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
         let headers = try #require(last["headers"] as? [String: String])
         let body = try #require(last["body"] as? String)
         let timestamp = try #require(headers["Variantd-Timestamp"])
-        let expected = HMAC.sha256Hex(key: Array("s3cret".utf8), message: Array("\(timestamp).\(body)".utf8))
+        let expected = HMAC.sha256Hex(
+            key: Array("s3cret".utf8), message: Array("\(timestamp).\(body)".utf8))
         #expect(headers["Variantd-Signature"] == "sha256=\(expected)")
         #expect(headers["Idempotency-Key"] == "variantd-job-\(id)")
         let job = try WireJSON.decode(Job.self, from: body.utf8)
@@ -81,14 +90,18 @@ import Variants
         let worker = Process()
         worker.executableURL = URL(fileURLWithPath: TestPaths.variantd)
         worker.arguments = [
-            "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets", directory.path,
+            "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
+            directory.path,
             "--out", directory.appendingPathComponent("r").path, "--workers", "2",
         ]
         worker.standardOutput = FileHandle.nullDevice
         try worker.run()
         let ids = try await (0..<4).asyncMap { index in
             try await queue.enqueue(
-                try NewJob(request: ObjectRequest(bucket: "b", path: "p\(index).jpg"), source: "pictures/gradient.jpg")).id
+                try NewJob(
+                    request: ObjectRequest(bucket: "b", path: "p\(index).jpg"),
+                    source: "pictures/gradient.jpg")
+            ).id
         }
         for _ in 0..<300 {
             if try await queue.jobs(in: .completed, limit: 10).count == ids.count { break }

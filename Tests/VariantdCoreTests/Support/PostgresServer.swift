@@ -31,20 +31,28 @@ final class PostgresServer: Sendable {
         port = try Self.freePort()
         try Self.run(["chown", "postgres:postgres", directory])
         try Self.run(
-            ["runuser", "-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(directory)/data", "-A", "trust",
-             "-U", "postgres", "--no-sync", "-E", "UTF8"])
-        let options = "-c listen_addresses=127.0.0.1 -c port=\(port) -k \(directory) -c fsync=off -c max_connections=200"
+            [
+                "runuser", "-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(directory)/data", "-A",
+                "trust",
+                "-U", "postgres", "--no-sync", "-E", "UTF8",
+            ])
+        let options =
+            "-c listen_addresses=127.0.0.1 -c port=\(port) -k \(directory) -c fsync=off -c max_connections=200"
         try Self.run(
-            ["runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l",
-             "\(directory)/log", "-o", options, "-w", "-t", "60", "start"])
+            [
+                "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l",
+                "\(directory)/log", "-o", options, "-w", "-t", "60", "start",
+            ])
     }
 
     /// Stops the server at once and removes its directory.
     private func stop() {
         if let binaries = Self.binaries {
             try? Self.run(
-                ["runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m",
-                 "immediate", "-w", "stop"])
+                [
+                    "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m",
+                    "immediate", "-w", "stop",
+                ])
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -75,7 +83,9 @@ final class PostgresServer: Sendable {
     /// notice `runuser … pg_ctl start` exiting while the server it started lived on. Output goes to a file,
     /// not a pipe, which the server would inherit and hold open.
     private static func run(_ arguments: [String]) throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString).log").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pg-\(UUID().uuidString).log"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: output) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
