@@ -22,10 +22,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         .target(name: "CWebPShims", dependencies: ["CWebP"]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
+        .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
@@ -33,7 +36,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "VariantdCore", dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims"],
+            name: "VariantdCore",
+            dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto"],
             exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),

@@ -6,9 +6,13 @@ public enum CommandLineTool {
     static let subcommands: [any Subcommand.Type] = [
         BatchCommand.self,
         ServeCommand.self,
+        WorkCommand.self,
+        EnqueueCommand.self,
+        JobsCommand.self,
         BenchCommand.self,
         ProbeCommand.self,
         ThumbHashCommand.self,
+        QueueBenchCommand.self,
         DecoderChildCommand.self,
         BenchWorkerCommand.self,
     ]

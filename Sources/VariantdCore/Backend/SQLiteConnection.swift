@@ -1,0 +1,92 @@
+internal import CSQLite
+internal import CSQLiteShims
+
+/// One SQLite connection: the only file that calls libsqlite3. Statements take typed parameters and give
+/// rows of optional text, which the queue parses; no SQLite type leaves this file.
+///
+/// Not thread-safe: its owner serialises every call (see `SQLiteQueue`).
+final class SQLiteConnection {
+    /// A value bound to a `?` placeholder.
+    enum Parameter: Sendable, Equatable {
+        case null
+        case integer(Int64)
+        case text(String)
+    }
+
+    private let handle: OpaquePointer
+
+    /// Opens (creating if needed) the database file with a busy timeout, so concurrent writers wait
+    /// their turn instead of failing at once.
+    init(path: String, busyTimeout: Duration = .seconds(10)) throws(QueueError) {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened else { throw QueueError("SQLite cannot open \(path): out of memory") }
+        guard status == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(opened))
+            sqlite3_close_v2(opened)
+            throw QueueError("SQLite cannot open \(path): \(message)")
+        }
+        handle = opened
+        sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// The linked library's version, e.g. `3.40.1`.
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// Runs one or more statements without parameters or results (pragmas, schema, transaction control).
+    func execute(_ sql: String) throws(QueueError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_free(message)
+            throw QueueError("SQLite: \(text)", busy: Self.isBusy(status))
+        }
+    }
+
+    /// Runs one statement and returns every row, each column as text or nil for NULL.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [Parameter] = []) throws(QueueError) -> [[String?]] {
+        var prepared: OpaquePointer?
+        var status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard status == SQLITE_OK, let statement = prepared else { throw failure(status) }
+        defer { sqlite3_finalize(statement) }
+        for (offset, parameter) in parameters.enumerated() {
+            let index = Int32(offset + 1)
+            switch parameter {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+            case .text(let value): status = vs_bind_text(statement, index, value, -1)
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        var rows: [[String?]] = []
+        while true {
+            status = sqlite3_step(statement)
+            guard status == SQLITE_ROW else { break }
+            let columns = sqlite3_column_count(statement)
+            rows.append(
+                (0..<columns).map { column in
+                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                })
+        }
+        guard status == SQLITE_DONE else { throw failure(status) }
+        return rows
+    }
+
+    /// How many rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    private func failure(_ status: Int32) -> QueueError {
+        QueueError("SQLite: \(String(cString: sqlite3_errmsg(handle)))", busy: Self.isBusy(status))
+    }
+
+    private static func isBusy(_ status: Int32) -> Bool {
+        status & 0xff == SQLITE_BUSY || status & 0xff == SQLITE_LOCKED
+    }
+}

@@ -1,0 +1,43 @@
+public import Variants
+
+/// A durable job queue: what `variantd work`, `variantd enqueue`, `variantd jobs` and the daemon's
+/// `POST /v1/jobs?async=1` use, whichever database holds it.
+///
+/// Delivery is at least once; completion is at most once. A claim hands out a lease with a fencing token,
+/// and every later change is conditional on that token, so a worker that lost its lease (it hung, or its
+/// lease expired and another worker claimed the job) can never finish the job.
+public protocol JobQueue: Sendable {
+    /// Adds a job, or finds the one already available or running for the same (bucket, path, version).
+    /// Returns only after the job is committed durably.
+    func enqueue(_ job: NewJob) async throws(QueueError) -> Enqueued
+
+    /// Claims up to `limit` jobs that are due, for `owner`, each with a lease of `lease`. Jobs whose leases
+    /// expired are first returned to `available` (or made final when out of attempts).
+    func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob]
+
+    /// Extends a lease; nil when it was lost, and the worker must throw away its result.
+    func extend(_ lease: Lease, by duration: Duration) async throws(QueueError) -> Lease?
+
+    /// Records an attempt's outcome and moves the job on per the retry policy. Returns the updated job, or
+    /// nil when the lease was lost: then nothing was changed.
+    func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
+        async throws(QueueError)
+        -> Job?
+
+    func job(id: Int64) async throws(QueueError) -> Job?
+
+    /// Jobs in one state (every state when nil), oldest first.
+    func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job]
+
+    /// Final jobs whose result has not been reported to the callback yet, oldest first.
+    func unreported(limit: Int) async throws(QueueError) -> [Job]
+
+    /// Records that the callback acknowledged a final job's result.
+    func markReported(id: Int64) async throws(QueueError)
+
+    /// The attempt log of one job, oldest first.
+    func attempts(of id: Int64) async throws(QueueError) -> [JobAttempt]
+
+    /// Returns when new work may be due, or after `timeout` at the latest (the polling backstop).
+    func waitForWork(upTo timeout: Duration) async
+}

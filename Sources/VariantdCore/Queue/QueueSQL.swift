@@ -1,0 +1,26 @@
+import Variants
+
+/// SQL fragments both backends share: the state lists, written from `JobState` so the schema's CHECK
+/// constraints and the statements cannot drift from the Swift enum.
+enum QueueSQL {
+    static let allStates = list(JobState.allCases)
+    static let finalStates = list(JobState.finalStates)
+
+    private static func list(_ states: [JobState]) -> String {
+        "(" + states.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+    }
+
+    /// The stored form of an attempt's outcome: the metadata JSON or the error JSON.
+    static func resultJSON(_ outcome: Result<CompletionMetadata, VariantsError>) throws(QueueError)
+        -> String
+    {
+        do {
+            switch outcome {
+            case .success(let value): return try WireJSON.line(value)
+            case .failure(let error): return try WireJSON.line(error)
+            }
+        } catch {
+            throw QueueError("a job result cannot be encoded: \(error)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+public import Variants
+
+/// What happens to a job after an attempt: shared by both backends so the state machine is the same.
+///
+/// Transient errors retry with capped exponential backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's
+/// curve), until `maxAttempts`. Deterministic outcomes are final at once. A decoder that crashes or overruns
+/// its deadline twice on one job makes it `unreadable`, instead of retrying a poison file forever.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts given to a job enqueued without its own limit.
+    public var maxAttempts: Int
+    /// Decoder crashes or timeouts after which a job is `unreadable`.
+    public var maxCrashes: Int
+    public var backoffUnit: Duration
+    public var backoffCap: Duration
+
+    public init(
+        maxAttempts: Int = 5, maxCrashes: Int = 2, backoffUnit: Duration = .seconds(1),
+        backoffCap: Duration = .seconds(300)
+    ) {
+        self.maxAttempts = maxAttempts
+        self.maxCrashes = maxCrashes
+        self.backoffUnit = backoffUnit
+        self.backoffCap = backoffCap
+    }
+
+    /// Where an attempt leaves a job.
+    public enum Disposition: Sendable, Equatable {
+        case final(JobState)
+        case retry(after: Duration)
+    }
+
+    /// Decides from the attempt's outcome, the attempt number (1-based) and the crashes counted so far,
+    /// this attempt's included.
+    public func disposition(
+        of outcome: Result<CompletionMetadata, VariantsError>, attempt: Int, maxAttempts: Int,
+        crashes: Int
+    ) -> Disposition {
+        let error: VariantsError
+        switch outcome {
+        case .success: return .final(.completed)
+        case .failure(let failure): error = failure
+        }
+        if Self.isCrash(error) {
+            return crashes >= maxCrashes || attempt >= maxAttempts
+                ? .final(.unreadable) : .retry(after: backoff(attempt))
+        }
+        if error.code == .unreadablePicture { return .final(.unreadable) }
+        guard error.code.isTransient else { return .final(.failed) }
+        return attempt >= maxAttempts ? .final(.discarded) : .retry(after: backoff(attempt))
+    }
+
+    /// Where a job goes when its worker's lease expired without a finish (the worker died or hung).
+    public func dispositionOfExpiredLease(attempt: Int, maxAttempts: Int) -> Disposition {
+        attempt >= maxAttempts ? .final(.discarded) : .retry(after: backoff(attempt))
+    }
+
+    /// The error recorded on a job whose lease expired.
+    static let leaseExpired = VariantsError(
+        .internalError, "the worker holding the job stopped renewing its lease before finishing")
+
+    /// The wait before the next attempt, with jitter so retries of a burst do not arrive together.
+    public func backoff(_ attempt: Int) -> Duration {
+        let power = Double(max(1, attempt))
+        let seconds = min(
+            backoffCap / .seconds(1), (backoffUnit / .seconds(1)) * power * power * power * power)
+        return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
+    }
+
+    /// Whether the failure means the decoder child died or was killed on this job.
+    static func isCrash(_ error: VariantsError) -> Bool {
+        error.reason == .decoderCrash || error.reason == .decoderTimeout
+    }
+}

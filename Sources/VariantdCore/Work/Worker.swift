@@ -1,0 +1,208 @@
+import Foundation
+import Variants
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The loop behind `variantd work`: `slots` concurrent claimers, each claiming one job at a time, decoding
+/// it in a decoder child, heartbeating its lease meanwhile, and writing the result back under the lease's
+/// fencing token. A stop request ends claiming; held jobs are finished first.
+struct Worker: Sendable {
+    struct Configuration: Sendable {
+        var storeRoot: String
+        var buckets: BucketDirectory
+        var renditions: String
+        var slots: Int
+        var lease: Duration = .seconds(60)
+        /// The polling backstop when no notification arrives.
+        var poll: Duration = .seconds(1)
+        /// Exit once no job is available or running, instead of waiting for more.
+        var untilIdle = false
+        var callback: CallbackReporter?
+        /// Final jobs left unreported this long (their worker died before its callback) are reported by
+        /// whichever worker is idle.
+        var reportSweepAge: Duration = .seconds(30)
+    }
+
+    let queue: any JobQueue
+    let configuration: Configuration
+    let pool: DecoderPool
+    let owner: String
+    let stop: StopSignal
+
+    init(queue: any JobQueue, configuration: Configuration, stop: StopSignal) {
+        self.queue = queue
+        self.configuration = configuration
+        self.stop = stop
+        pool = DecoderPool(.init(executable: Executable.current, size: configuration.slots))
+        owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
+    }
+
+    func run() async {
+        removeDeadWritersLeftovers()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<configuration.slots {
+                group.addTask { await slot() }
+            }
+        }
+        await pool.shutdown()
+    }
+
+    private func slot() async {
+        while !stop.isRequested {
+            let claimed: ClaimedJob?
+            do {
+                claimed = try await queue.claim(owner: owner, limit: 1, lease: configuration.lease).first
+            } catch {
+                log(WorkEvent(event: "queue_error", message: error.message))
+                try? await Task.sleep(for: configuration.poll)
+                continue
+            }
+            if let claimed {
+                await process(claimed)
+                continue
+            }
+            if configuration.untilIdle, await isIdle() { return }
+            await reportLeftovers()
+            await queue.waitForWork(upTo: configuration.poll)
+        }
+    }
+
+    private func process(_ claimed: ClaimedJob) async {
+        let started = ContinuousClock.now
+        let outcome = await withTaskGroup(of: Result<CompletionMetadata, VariantsError>?.self) {
+            group in
+            group.addTask { await heartbeat(claimed.lease) }
+            group.addTask { await decode(claimed.job) }
+            var outcome: Result<CompletionMetadata, VariantsError>?
+            for await result in group where result != nil {
+                outcome = result
+                group.cancelAll()
+            }
+            return outcome ?? .failure(VariantsError(.internalError, "the decode was cancelled"))
+        }
+        let job = await finish(claimed.lease, outcome)
+        var event = WorkEvent(event: job == nil ? "lease_lost" : "job_finished", job: claimed.job.id)
+        event.attempt = claimed.lease.attempt
+        event.state = job?.state
+        if case .failure(let error) = outcome { event.error = error }
+        event.durationSeconds = started.duration(to: .now) / .seconds(1)
+        log(event)
+        if let job, job.state.isFinal { await report(job) }
+    }
+
+    private func decode(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
+        let source: String
+        let declaration: String?
+        do {
+            source = try StorePath.resolve(job.source, in: configuration.storeRoot)
+            declaration = try configuration.buckets.declaration(for: job.bucket)
+        } catch {
+            return .failure(error)
+        }
+        let decodeJob = DecodeJob(
+            sourcePath: source, request: job.request, bucketDeclaration: declaration,
+            storeRoot: configuration.renditions)
+        return await pool.process(decodeJob).outcome
+    }
+
+    /// Extends the lease every quarter of its length until cancelled or lost; returns nil (no outcome).
+    private func heartbeat(_ lease: Lease) async -> Result<CompletionMetadata, VariantsError>? {
+        var lease = lease
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.lease / 4)
+            guard !Task.isCancelled else { break }
+            do {
+                guard let extended = try await queue.extend(lease, by: configuration.lease) else {
+                    log(WorkEvent(event: "lease_lost", job: lease.jobID))
+                    return nil
+                }
+                lease = extended
+            } catch {
+                log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
+            }
+        }
+        return nil
+    }
+
+    /// Writes the outcome back, trying again while the database is unreachable; nil when the lease was lost.
+    private func finish(_ lease: Lease, _ outcome: Result<CompletionMetadata, VariantsError>) async
+        -> Job?
+    {
+        var delay = Duration.milliseconds(250)
+        for _ in 0..<8 {
+            do {
+                return try await queue.finish(lease, with: outcome)
+            } catch {
+                log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
+                try? await Task.sleep(for: delay)
+                delay *= 2
+            }
+        }
+        return nil
+    }
+
+    private func report(_ job: Job) async {
+        guard let callback = configuration.callback else { return }
+        if await callback.report(job) {
+            try? await queue.markReported(id: job.id)
+        } else {
+            log(WorkEvent(event: "callback_failed", job: job.id))
+        }
+    }
+
+    /// Reports final jobs whose worker died between finishing and reporting.
+    private func reportLeftovers() async {
+        guard configuration.callback != nil, let jobs = try? await queue.unreported(limit: 20) else {
+            return
+        }
+        let cutoff = Timestamp.now.adding(.zero - configuration.reportSweepAge)
+        for job in jobs where (job.finishedAt ?? .now) < cutoff {
+            await report(job)
+        }
+    }
+
+    private func isIdle() async -> Bool {
+        guard let available = try? await queue.jobs(in: .available, limit: 1),
+            let running = try? await queue.jobs(in: .running, limit: 1)
+        else { return false }
+        return available.isEmpty && running.isEmpty
+    }
+
+    /// Removes unfinished rendition files of writers that no longer exist (killed with their worker).
+    private func removeDeadWritersLeftovers() {
+        guard let store = try? RenditionStore(root: configuration.renditions) else { return }
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: configuration.renditions + "/.tmp"))
+            ?? []
+        for name in names {
+            guard let pid = Int32(name.prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            store.removeLeftovers(of: pid)
+        }
+    }
+
+    private func log(_ event: WorkEvent) {
+        if let line = try? WireJSON.line(event) { Console.out(line) }
+    }
+}
+
+/// One JSON line `variantd work` prints per event: a finished attempt, a lost lease, a queue or callback
+/// failure.
+struct WorkEvent: Encodable {
+    var event: String
+    var job: Int64?
+    var attempt: Int?
+    var state: JobState?
+    var error: VariantsError?
+    var durationSeconds: Double?
+    var message: String?
+
+    init(event: String, job: Int64? = nil, message: String? = nil) {
+        self.event = event
+        self.job = job
+        self.message = message
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import Variants
+
+@testable import VariantdCore
+
+/// The queue contract on a real PostgreSQL server the suite starts itself (see `PostgresServer`), one
+/// fresh database per test, plus what only PostgreSQL does: NOTIFY.
+@Suite(
+    .postgresServer,
+    .enabled(
+        if: PostgresServer.isAvailable,
+        "PostgreSQL binaries are absent (/usr/lib/postgresql/*/bin); run scripts/setup.sh")
+)
+struct PostgresQueueTests {
+    private func check(_ body: (QueueContract) async throws -> Void) async throws {
+        let server = try #require(PostgresServer.current)
+        let url = try server.freshDatabase()
+        try await body(QueueContract { policy in try await PostgresQueue(url: url, policy: policy) })
+    }
+
+    @Test func dedupesWhileWaitingOrRunning() async throws {
+        try await check { try await $0.dedupesWhileWaitingOrRunning() }
+    }
+    @Test func claimsEachJobOnce() async throws {
+        try await check { try await $0.claimsEachJobOnce() }
+    }
+    @Test func fencesAStaleWorker() async throws {
+        try await check { try await $0.fencesAStaleWorker() }
+    }
+    @Test func retriesTransientFailuresThenDiscards() async throws {
+        try await check { try await $0.retriesTransientFailuresThenDiscards() }
+    }
+    @Test func makesDeterministicOutcomesFinalAtOnce() async throws {
+        try await check { try await $0.makesDeterministicOutcomesFinalAtOnce() }
+    }
+    @Test func makesAJobUnreadableAfterTwoDecoderCrashes() async throws {
+        try await check { try await $0.makesAJobUnreadableAfterTwoDecoderCrashes() }
+    }
+    @Test func reportsAndListsFinalJobs() async throws {
+        try await check { try await $0.reportsAndListsFinalJobs() }
+    }
+    @Test func wakesAWaitingWorkerOnEnqueue() async throws {
+        try await check { try await $0.wakesAWaitingWorkerOnEnqueue() }
+    }
+
+    @Test func migratesOnceAndKeepsJobs() async throws {
+        try await check { contract in
+            try await contract.migratesOnceAndKeepsJobs {
+                try await ($0 as! PostgresQueue).schemaVersions()
+            }
+        }
+    }
+
+    @Test func notifiesTheResultWhenAJobBecomesFinal() async throws {
+        let server = try #require(PostgresServer.current)
+        let url = try server.freshDatabase()
+        let queue = try await PostgresQueue(url: url)
+        let listener = try PostgresConnection(url: url)
+        try listener.query("LISTEN \(PostgresSchema.finishedChannel)")
+        let id = try await queue.enqueue(try QueueContract.job("notified.jpg", version: "7")).id
+        let claimed = try await QueueContract.claimOne(queue)
+        _ = try await queue.finish(claimed.lease, with: .success(QueueContract.metadata))
+        var received: [PostgresConnection.Notification] = []
+        for _ in 0..<20 where received.isEmpty {
+            received = try listener.notifications(waiting: .milliseconds(250))
+        }
+        let notice = try #require(received.first)
+        #expect(notice.channel == PostgresSchema.finishedChannel)
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Data(notice.payload.utf8)) as? [String: Any])
+        #expect(payload["id"] as? Int == Int(id))
+        #expect(payload["state"] as? String == "completed")
+        #expect(payload["version"] as? String == "7")
+        #expect((payload["job"] as? [String: Any])?["metadata"] != nil)
+    }
+
+    @Test func plainSQLEnqueueIsClaimedAndDeduped() async throws {
+        let server = try #require(PostgresServer.current)
+        let url = try server.freshDatabase()
+        let queue = try await PostgresQueue(url: url)
+        let storage = try PostgresConnection(url: url)
+        let insert = """
+            INSERT INTO variantd_jobs (bucket, path, version, source, content_type)
+            VALUES ('b', 'plain.jpg', 'v1', 'pictures/gradient.jpg', 'image/jpeg') ON CONFLICT DO NOTHING
+            """
+        try storage.query("BEGIN; \(insert); \(insert); COMMIT;")
+        let claimed = try await QueueContract.claimOne(queue)
+        #expect(claimed.job.path == "plain.jpg" && claimed.job.declaredContentType == "image/jpeg")
+        #expect(try await queue.jobs(in: nil, limit: 10).count == 1)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+import Variants
+
+@testable import VariantdCore
+
+/// The behaviour both backends must share, written once and run by `SQLiteQueueTests` and
+/// `PostgresQueueTests`. `open` gives a new connection to the same queue on every call, as another
+/// process would have.
+struct QueueContract {
+    let open: @Sendable (RetryPolicy) async throws -> any JobQueue
+
+    static let fast = RetryPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .milliseconds(1))
+
+    static func job(_ path: String, version: String = "") throws -> NewJob {
+        try NewJob(
+            request: ObjectRequest(bucket: "b", path: path), version: version,
+            source: "pictures/gradient.jpg")
+    }
+
+    static let metadata = CompletionMetadata(
+        bucket: "b", path: "p", size: 1, contentType: "image/jpeg", checksumSha256: "00")
+
+    /// Claims one job, waiting out a short backoff, bounded.
+    static func claimOne(_ queue: any JobQueue, owner: String = "w", lease: Duration = .seconds(30))
+        async throws
+        -> ClaimedJob
+    {
+        for _ in 0..<200 {
+            if let claimed = try await queue.claim(owner: owner, limit: 1, lease: lease).first {
+                return claimed
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw QueueError("nothing to claim within 2 s")
+    }
+
+    func dedupesWhileWaitingOrRunning() async throws {
+        let queue = try await open(Self.fast)
+        let first = try await queue.enqueue(try Self.job("a.jpg", version: "1"))
+        let repeated = try await queue.enqueue(try Self.job("a.jpg", version: "1"))
+        #expect(first.created && !repeated.created && repeated.id == first.id)
+        let otherVersion = try await queue.enqueue(try Self.job("a.jpg", version: "2"))
+        #expect(otherVersion.created && otherVersion.id != first.id)
+        let claimed = try await Self.claimOne(queue)
+        #expect(
+            try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created
+                == false)
+        _ = try await queue.finish(claimed.lease, with: .success(Self.metadata))
+        // Once final, the same object can be enqueued again (a re-render).
+        #expect(
+            try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created)
+    }
+
+    func claimsEachJobOnce() async throws {
+        let queue = try await open(Self.fast)
+        for index in 0..<60 { _ = try await queue.enqueue(try Self.job("job-\(index)")) }
+        let claimers = try await (0..<6).asyncMap { _ in try await open(Self.fast) }
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for (index, claimer) in claimers.enumerated() {
+                group.addTask {
+                    var ids: [Int64] = []
+                    while true {
+                        let batch = try await claimer.claim(owner: "c\(index)", limit: 2, lease: .seconds(30))
+                        guard !batch.isEmpty else { return ids }
+                        ids += batch.map(\.job.id)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let running = try await queue.jobs(in: .running, limit: 1000)
+        #expect(running.count == 60)
+        #expect(claimed.count == 60 && Set(claimed) == Set(running.map(\.id)))
+        for job in running {
+            #expect(job.attempts == 1)
+            #expect(try await queue.attempts(of: job.id).count == 1)
+        }
+    }
+
+    func fencesAStaleWorker() async throws {
+        let stale = try await open(Self.fast)
+        let fresh = try await open(Self.fast)
+        let id = try await stale.enqueue(try Self.job("fenced.jpg")).id
+        let first = try await Self.claimOne(stale, owner: "stale", lease: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(400))
+        let second = try await Self.claimOne(fresh, owner: "fresh")
+        #expect(second.job.id == id && second.lease.attempt == 2)
+        #expect(second.lease.token > first.lease.token)
+        #expect(try await stale.extend(first.lease, by: .seconds(30)) == nil)
+        #expect(try await stale.finish(first.lease, with: .success(Self.metadata)) == nil)
+        #expect(try await fresh.job(id: id)?.state == .running)
+        #expect(try await fresh.extend(second.lease, by: .seconds(30)) != nil)
+        let done = try await fresh.finish(second.lease, with: .success(Self.metadata))
+        #expect(done?.state == .completed && done?.metadata == Self.metadata)
+        #expect(try await stale.finish(first.lease, with: .success(Self.metadata)) == nil)
+        let attempts = try await fresh.attempts(of: id)
+        #expect(attempts.map(\.outcome) == ["lease_expired", "completed"])
+        #expect(attempts.map(\.owner) == ["stale", "fresh"])
+    }
+
+    func retriesTransientFailuresThenDiscards() async throws {
+        let queue = try await open(Self.fast)
+        let id = try await queue.enqueue(try Self.job("flaky.jpg")).id
+        let busy = VariantsError(.transformBusy, "busy")
+        for attempt in 1...3 {
+            let claimed = try await Self.claimOne(queue)
+            #expect(claimed.lease.attempt == attempt)
+            let job = try #require(try await queue.finish(claimed.lease, with: .failure(busy)))
+            #expect(job.error == busy)
+            if attempt < 3 {
+                #expect(job.state == .available && job.scheduledAt > (job.attemptedAt ?? job.createdAt))
+            } else {
+                #expect(job.state == .discarded && job.finishedAt != nil)
+            }
+        }
+        #expect(try await queue.claim(owner: "w", limit: 1, lease: .seconds(30)).isEmpty)
+        #expect(
+            try await queue.attempts(of: id).map(\.outcome) == ["available", "available", "discarded"])
+    }
+
+    func makesDeterministicOutcomesFinalAtOnce() async throws {
+        let queue = try await open(Self.fast)
+        let cases: [(VariantsError, JobState)] = [
+            (.unreadable(.truncated, "ends early"), .unreadable),
+            (VariantsError(.unsupportedMediaType, "bmp"), .failed),
+            (VariantsError(.notFound, "gone"), .failed),
+        ]
+        for (index, (error, state)) in cases.enumerated() {
+            _ = try await queue.enqueue(try Self.job("final-\(index).jpg"))
+            let claimed = try await Self.claimOne(queue)
+            let job = try #require(try await queue.finish(claimed.lease, with: .failure(error)))
+            #expect(job.state == state && job.attempts == 1 && job.error == error)
+        }
+    }
+
+    func makesAJobUnreadableAfterTwoDecoderCrashes() async throws {
+        let queue = try await open(Self.fast)
+        _ = try await queue.enqueue(try Self.job("poison.heic"))
+        let crash = VariantsError.unreadable(.decoderCrash, "signal 6")
+        let first = try await Self.claimOne(queue)
+        let retried = try #require(try await queue.finish(first.lease, with: .failure(crash)))
+        #expect(retried.state == .available && retried.crashes == 1)
+        let second = try await Self.claimOne(queue)
+        let final = try #require(
+            try await queue.finish(second.lease, with: .failure(.unreadable(.decoderTimeout, "slow"))))
+        #expect(final.state == .unreadable && final.crashes == 2 && final.attempts == 2)
+        #expect(final.error?.reason == .decoderTimeout)
+    }
+
+    func migratesOnceAndKeepsJobs(versions: @Sendable (any JobQueue) async throws -> [Int])
+        async throws
+    {
+        let queue = try await open(Self.fast)
+        let id = try await queue.enqueue(try Self.job("kept.jpg")).id
+        let reopened = try await (0..<4).asyncMapConcurrently { _ in try await open(Self.fast) }
+        for other in reopened {
+            #expect(try await versions(other) == [1])
+            #expect(try await other.job(id: id)?.path == "kept.jpg")
+        }
+    }
+
+    func reportsAndListsFinalJobs() async throws {
+        let queue = try await open(Self.fast)
+        let id = try await queue.enqueue(try Self.job("report.jpg")).id
+        let claimed = try await Self.claimOne(queue)
+        _ = try await queue.finish(claimed.lease, with: .success(Self.metadata))
+        #expect(try await queue.unreported(limit: 10).map(\.id) == [id])
+        try await queue.markReported(id: id)
+        #expect(try await queue.unreported(limit: 10).isEmpty)
+        #expect(try await queue.job(id: id)?.reportedAt != nil)
+        #expect(try await queue.jobs(in: .completed, limit: 10).map(\.id) == [id])
+        #expect(try await queue.jobs(in: .available, limit: 10).isEmpty)
+    }
+
+    func wakesAWaitingWorkerOnEnqueue() async throws {
+        let waiter = try await open(Self.fast)
+        let producer = try await open(Self.fast)
+        let clock = ContinuousClock()
+        let started = clock.now
+        async let waited: Void = waiter.waitForWork(upTo: .seconds(20))
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await producer.enqueue(try Self.job("wake.jpg"))
+        await waited
+        // Woken by the enqueue, not by the 20 s backstop.
+        #expect(started.duration(to: clock.now) < .seconds(15))
+    }
+}
+
+extension Sequence where Element: Sendable {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+
+    func asyncMapConcurrently<T: Sendable>(
+        _ transform: @escaping @Sendable (Element) async throws -> T
+    ) async throws
+        -> [T]
+    {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            for element in self { group.addTask { try await transform(element) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import Variants
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `variantd work` as a process: signed, retried callbacks, and a clean exit on SIGTERM.
+@Suite struct WorkCommandTests {
+    /// A loopback HTTP receiver (Python's standard library) answering 503 to the first POST and 200
+    /// after, appending every request as a JSON line to `log`.
+    private static let receiver = """
+        import http.server, json, sys
+        log = sys.argv[1]
+        seen = [0]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers['Content-Length']))
+                with open(log, 'a') as out:
+                    out.write(json.dumps({'headers': dict(self.headers), 'body': body.decode()}) + '\\n')
+                seen[0] += 1
+                self.send_response(503 if seen[0] == 1 else 200)
+                self.end_headers()
+            def log_message(self, *args):
+                pass
+        server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"
+        ))
+    func postsSignedRetriedCallbacks() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("requests.jsonl").path
+        let receiver = Process()
+        receiver.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        receiver.arguments = ["-c", Self.receiver, log]
+        let output = Pipe()
+        receiver.standardOutput = output
+        try receiver.run()
+        defer { kill(receiver.processIdentifier, SIGKILL) }
+        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let secretFile = directory.appendingPathComponent("secret").path
+        try "s3cret\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("queue.sqlite3").path
+        let queue = try await SQLiteQueue(path: path)
+        let id = try await queue.enqueue(
+            try NewJob(
+                request: ObjectRequest(bucket: "post-images", path: "g.jpg"),
+                source: "pictures/gradient.jpg")
+        ).id
+
+        let status = try run([
+            "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
+            TestPaths.samples.appendingPathComponent("buckets").path, "--out",
+            directory.appendingPathComponent("r").path,
+            "--workers", "1", "--until-idle", "--callback", "http://127.0.0.1:\(port)/done",
+            "--callback-secret-file", secretFile,
+        ])
+        #expect(status == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let last = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        let headers = try #require(last["headers"] as? [String: String])
+        let body = try #require(last["body"] as? String)
+        let timestamp = try #require(headers["Variantd-Timestamp"])
+        let expected = HMAC.sha256Hex(
+            key: Array("s3cret".utf8), message: Array("\(timestamp).\(body)".utf8))
+        #expect(headers["Variantd-Signature"] == "sha256=\(expected)")
+        #expect(headers["Idempotency-Key"] == "variantd-job-\(id)")
+        let job = try WireJSON.decode(Job.self, from: body.utf8)
+        #expect(job.id == id && job.state == .completed && job.metadata?.width == 320)
+        #expect(try await queue.job(id: id)?.reportedAt != nil)
+    }
+
+    @Test func stopsCleanlyOnSIGTERM() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("queue.sqlite3").path
+        let queue = try await SQLiteQueue(path: path)
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: TestPaths.variantd)
+        worker.arguments = [
+            "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
+            directory.path,
+            "--out", directory.appendingPathComponent("r").path, "--workers", "2",
+        ]
+        worker.standardOutput = FileHandle.nullDevice
+        try worker.run()
+        let ids = try await (0..<4).asyncMap { index in
+            try await queue.enqueue(
+                try NewJob(
+                    request: ObjectRequest(bucket: "b", path: "p\(index).jpg"),
+                    source: "pictures/gradient.jpg")
+            ).id
+        }
+        for _ in 0..<300 {
+            if try await queue.jobs(in: .completed, limit: 10).count == ids.count { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try await queue.jobs(in: .completed, limit: 10).map(\.id) == ids)
+        kill(worker.processIdentifier, SIGTERM)
+        for _ in 0..<100 where worker.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!worker.isRunning)
+        if worker.isRunning { worker.terminate() }
+        worker.waitUntilExit()
+        #expect(worker.terminationReason == .exit && worker.terminationStatus == 0)
+    }
+
+    private func run(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
