@@ -48,7 +48,7 @@ struct WorkCommand: Subcommand {
             try arguments.integer("--workers", in: 1...256)
             ?? ProcessInfo.processInfo.activeProcessorCount
         var configuration = Worker.Configuration(
-            storeRoot: root, buckets: BucketDirectory(path: buckets),
+            storeRoot: try StoreRoot(root), buckets: try BucketRegistry(directory: buckets),
             renditions: try arguments.option("--out") ?? dataDirectory + "/renditions", slots: slots)
         if let lease = try arguments.integer("--lease", in: 1...3600) {
             configuration.lease = .seconds(lease)

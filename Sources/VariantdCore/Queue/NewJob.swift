@@ -20,10 +20,7 @@ public struct NewJob: Sendable, Equatable {
             throw VariantsError(.invalidRequest, "a job needs a bucket and an object path")
         }
         let source = source ?? request.path
-        guard StorePath.isConfinable(source) else {
-            throw VariantsError(
-                .invalidRequest, "the source '\(source)' must be a relative path inside the store")
-        }
+        try StoreRoot.checkRelative(source)
         self.request = request
         self.version = version
         self.source = source

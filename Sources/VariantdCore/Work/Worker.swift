@@ -10,8 +10,10 @@ import Variants
 /// fencing token. A stop request ends claiming; held jobs are finished first.
 struct Worker: Sendable {
     struct Configuration: Sendable {
-        var storeRoot: String
-        var buckets: BucketDirectory
+        var storeRoot: StoreRoot
+        /// Read again before every job, so an edited declaration applies to the next job without a restart;
+        /// a job for a bucket with no declaration reports metadata and renders no variant.
+        var buckets: BucketRegistry
         var renditions: String
         var slots: Int
         var lease: Duration = .seconds(60)
@@ -96,8 +98,9 @@ struct Worker: Sendable {
         let source: String
         let declaration: String?
         do {
-            source = try StorePath.resolve(job.source, in: configuration.storeRoot)
-            declaration = try configuration.buckets.declaration(for: job.bucket)
+            source = try configuration.storeRoot.resolve(job.source)
+            _ = try? configuration.buckets.reload()
+            declaration = configuration.buckets.declaration(named: job.bucket)?.text
         } catch {
             return .failure(error)
         }

@@ -17,9 +17,24 @@ struct StoreRoot: Sendable {
 
     /// The real path of a stored object named relative to the root.
     ///
-    /// - Throws: `400 invalid_request` for an absolute path, a `..` part, a NUL, or a path whose symbolic
-    ///   links lead out of the root; `404 not_found` when nothing is there.
+    /// - Throws: `400 invalid_request` for a path `checkRelative` refuses or whose symbolic links lead out
+    ///   of the root; `404 not_found` when nothing is there.
     func resolve(_ source: String) throws(VariantsError) -> String {
+        try Self.checkRelative(source)
+        let joined = path + "/" + source
+        guard FileManager.default.fileExists(atPath: joined) else {
+            throw VariantsError(.notFound, "no stored object at '\(source)'")
+        }
+        let resolved = URL(fileURLWithPath: joined).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(path == "/" ? "/" : path + "/") else {
+            throw VariantsError(.invalidRequest, "source: '\(source)' leads out of the store root")
+        }
+        return resolved
+    }
+
+    /// The rules a source path must meet before the disk is consulted: relative, no `..` part, no NUL. The
+    /// queue applies them when a job is enqueued, since its rows may be written by other programs.
+    static func checkRelative(_ source: String) throws(VariantsError) {
         guard !source.isEmpty, source.utf8.count <= 4096 else {
             throw VariantsError(
                 .invalidRequest, "source: expected a path of 1…4096 bytes relative to the root")
@@ -34,14 +49,5 @@ struct StoreRoot: Sendable {
         guard !source.split(separator: "/").contains("..") else {
             throw VariantsError(.invalidRequest, "source: '..' is not allowed")
         }
-        let joined = path + "/" + source
-        guard FileManager.default.fileExists(atPath: joined) else {
-            throw VariantsError(.notFound, "no stored object at '\(source)'")
-        }
-        let resolved = URL(fileURLWithPath: joined).resolvingSymlinksInPath().path
-        guard resolved.hasPrefix(path == "/" ? "/" : path + "/") else {
-            throw VariantsError(.invalidRequest, "source: '\(source)' leads out of the store root")
-        }
-        return resolved
     }
 }
