@@ -12,6 +12,12 @@ struct Daemon: Sendable {
         } catch {
             throw UsageError("The rendition store '\(configuration.out)' cannot be created")
         }
+        let queue: (any JobQueue)?
+        do {
+            queue = try await configuration.queue?.open()
+        } catch {
+            throw UsageError("The job queue cannot be opened: \(error.message)")
+        }
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
@@ -22,7 +28,7 @@ struct Daemon: Sendable {
             secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
             root: root,
             registry: registry, admission: admission, metrics: metrics,
-            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics))
+            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics), queue: queue)
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
         EventLog.event(
             "listening",

@@ -11,6 +11,8 @@ struct JobRequest: Sendable {
     let object: ObjectRequest
     /// The stored bytes' real path, inside the store root.
     let sourcePath: String
+    /// The same, as the caller named it relative to the root (what a queued job records).
+    let source: String
     /// The bucket's declaration given inline, parsed; nil looks the bucket up by name.
     let inlineDeclaration: BucketDeclaration?
 
@@ -43,6 +45,7 @@ struct JobRequest: Sendable {
         object = ObjectRequest(
             bucket: fields.bucket, path: fields.path, declaredContentType: fields.declaredContentType)
         sourcePath = try root.resolve(fields.source)
+        source = fields.source
         inlineDeclaration = try fields.bucketPolicy.map { policy throws(VariantsError) in
             let declaration = try BucketDeclaration(parsing: try Self.text(of: policy))
             guard declaration.spec.name == fields.bucket else {

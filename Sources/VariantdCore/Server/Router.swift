@@ -10,6 +10,8 @@ struct Router: HTTPResponder {
     let admission: Admission
     let metrics: ServerMetrics
     let runner: JobRunner
+    /// Where `?async=1` jobs go; nil when the daemon was started without `--queue`.
+    let queue: (any JobQueue)?
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         switch (request.method, request.path) {
@@ -59,6 +61,9 @@ struct Router: HTTPResponder {
             }
             let admitted = try JobRequest(body: request.body, root: root)
             job = admitted
+            if request.query["async"] == "1" {
+                return try enqueue(admitted, version: request.query["version"] ?? "")
+            }
             let bucket = admitted.object.bucket
             guard let declaration = admitted.inlineDeclaration ?? registry.declaration(named: bucket) else {
                 throw VariantsError(
@@ -72,6 +77,29 @@ struct Router: HTTPResponder {
         } catch {
             runner.finish(JobRecord(request: job, error: error))
             return .now(.error(error, headers: headers(for: error)))
+        }
+    }
+
+    /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
+    /// it with their own bucket declarations, so an inline policy cannot travel with it.
+    private func enqueue(_ job: JobRequest, version: String) throws(VariantsError) -> HTTPReply {
+        guard let queue else {
+            throw VariantsError(.invalidRequest, "async=1 needs the daemon to be started with --queue")
+        }
+        guard job.inlineDeclaration == nil else {
+            throw VariantsError(
+                .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")
+        }
+        let queued = try NewJob(request: job.object, version: version, source: job.source)
+        return .later {
+            do throws(QueueError) {
+                let enqueued = try await queue.enqueue(queued)
+                return .json(enqueued, status: 202)
+            } catch {
+                return .error(
+                    VariantsError(.transformBusy, "the job queue cannot take the job now: \(error.message)"),
+                    headers: [("Retry-After", "5")])
+            }
         }
     }
 

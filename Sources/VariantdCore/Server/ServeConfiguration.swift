@@ -10,6 +10,9 @@ struct ServeConfiguration: Sendable {
     var out: String
     /// A directory of bucket declarations, `<name>.json`.
     var buckets: String?
+    /// The durable queue `POST /v1/jobs?async=1` enqueues into (`sqlite:PATH` or `postgres://…`); nil refuses
+    /// asynchronous jobs.
+    var queue: QueueLocation?
     /// Render slots: decoder children working at once.
     var slots: Int
     /// Jobs that may wait for a slot; beyond slots + queue depth a job is refused with 503.
@@ -40,6 +43,7 @@ struct ServeConfiguration: Sendable {
         self.root = root
         out = try source.string("--out") ?? root
         buckets = try source.string("--buckets")
+        queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text) }
         slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         queueDepth = try source.integer("--queue-depth", in: 0...10_000) ?? 4 * slots
         deadline = .seconds(try source.integer("--deadline", in: 1...3600) ?? 60)
