@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `variantd work`: claims jobs from the queue and processes them in decoder children until stopped.
 struct WorkCommand: Subcommand {
     static let name = "work"
@@ -87,7 +91,9 @@ struct WorkCommand: Subcommand {
     }
 
     func run() async throws -> ExitStatus {
-        let stop = StopSignal.catching()
+        let stop = InterruptSignal(
+            onFirst: { _ in Console.error("variantd work: stopping after the jobs in hand; signal again to quit now") },
+            onSecond: { exit(128 + $0) })
         let queue = try await location.open(policy: policy)
         await Worker(queue: queue, configuration: configuration, stop: stop).run()
         return .success

@@ -31,13 +31,15 @@ struct Worker: Sendable {
     let configuration: Configuration
     let pool: DecoderPool
     let owner: String
-    let stop: StopSignal
+    let stop: InterruptSignal
 
-    init(queue: any JobQueue, configuration: Configuration, stop: StopSignal) {
+    init(queue: any JobQueue, configuration: Configuration, stop: InterruptSignal) {
         self.queue = queue
         self.configuration = configuration
         self.stop = stop
-        pool = DecoderPool(.init(executable: Executable.current, size: configuration.slots))
+        // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
+        // makes one attempt per claim.
+        pool = DecoderPool(.init(executable: Executable.current, size: configuration.slots, attemptsPerObject: 1))
         owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
     }
 
@@ -52,7 +54,7 @@ struct Worker: Sendable {
     }
 
     private func slot() async {
-        while !stop.isRequested {
+        while stop.received == nil {
             let claimed: ClaimedJob?
             do {
                 claimed = try await queue.claim(owner: owner, limit: 1, lease: configuration.lease).first

@@ -4,9 +4,10 @@ import Synchronization
     import Glibc
 #endif
 
-/// Ctrl-C (SIGINT) and SIGTERM turned into a flag the batch checks before dispatching each file, so a run
-/// stops cleanly: nothing new starts, work in flight finishes, the manifest keeps whole lines only.
-/// A second signal means "now": `onSecond` runs, and must end the process.
+/// Ctrl-C (SIGINT) and SIGTERM turned into a flag that long-running commands check before starting more
+/// work, so they stop cleanly: nothing new starts and work in flight finishes (the batch before each file,
+/// the queue worker before each claim). A second signal means "now": `onSecond` runs, and must end the
+/// process.
 final class InterruptSignal: Sendable {
     static let handled: [Int32] = [SIGINT, SIGTERM]
 
