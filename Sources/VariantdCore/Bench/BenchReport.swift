@@ -7,6 +7,8 @@ struct BenchReport: Sendable, Codable {
     var thumbhash: ThumbHashFigures?
     /// How the figures were taken, for whoever compares them later.
     var conditions: Conditions?
+    /// `--serve`: the daemon under load (its runs are not in `runs`).
+    var serve: ServeLoadReport?
 
     struct ThumbHashFigures: Sendable, Codable {
         var swift: ThumbHashBenchmark.Figures

@@ -40,4 +40,29 @@ enum BenchStatistics {
             failed: measurement.failed.map { ($0.file as NSString).lastPathComponent },
             stages: measurement.stages.mapValues { $0 / passes })
     }
+
+    /// The report row for one timed batch of daemon answers: throughput and latency over the 200 answers,
+    /// every status counted (`"error"`: no answer).
+    static func serveRun(
+        _ answers: [LoadClient.Answer], seconds: Double, corpus: String, clients: Int, images: Int,
+        peakResidentMB: Double, failed: [String]
+    ) -> BenchRun {
+        let answered = answers.filter { $0.status == 200 }
+        let latencies = answered.map(\.seconds)
+        return BenchRun(
+            tool: "variantd-serve", corpus: corpus, jobs: clients, images: images,
+            imagesPerSecond: seconds > 0 ? Double(answered.count) / seconds : 0,
+            megapixelsPerSecond: seconds > 0 ? answered.reduce(0) { $0 + $1.megapixels } / seconds : 0,
+            p50Milliseconds: percentile(latencies, 0.5) * 1000,
+            p95Milliseconds: percentile(latencies, 0.95) * 1000,
+            p99Milliseconds: percentile(latencies, 0.99) * 1000, peakResidentMB: peakResidentMB,
+            failed: failed, stages: [:], statuses: statuses(answers))
+    }
+
+    /// How many answers had each HTTP status.
+    static func statuses(_ answers: [LoadClient.Answer]) -> [String: Int] {
+        answers.reduce(into: [:]) { counts, answer in
+            counts[answer.status.map { "\($0)" } ?? "error", default: 0] += 1
+        }
+    }
 }

@@ -3,6 +3,47 @@ import Foundation
 /// The readable form of a report: one table of every run, then the ratios the targets are stated in.
 enum BenchTable {
     static func render(_ report: BenchReport, reference: String?) -> String {
+        var lines = report.runs.isEmpty ? [] : runLines(report, reference: reference)
+        if let serve = report.serve { lines += serveLines(serve) }
+        if let avif = report.avif {
+            lines.append("")
+            lines.append(
+                "AVIF, one rendition of \((avif.source as NSString).lastPathComponent) at q60, one core:")
+            for encoding in avif.encodings {
+                let quality = encoding.ssim.map { ", SSIM \(fixed($0, 4))" } ?? ""
+                lines.append(
+                    "  \(encoding.tool): \(fixed(encoding.encodeSeconds, 3)) s, \(encoding.bytes) bytes, "
+                        + "\(encoding.width)×\(encoding.height)\(quality)")
+            }
+        }
+        if let thumbhash = report.thumbhash {
+            lines.append("")
+            lines.append("ThumbHash, ms per operation on 100×100, one core (variantd thumbhash bench):")
+            let rust = thumbhash.thumbhashRs
+            func row(_ name: String, _ key: KeyPath<ThumbHashBenchmark.Figures, Double>) -> String {
+                "  \(name): \(fixed(thumbhash.swift[keyPath: key], 4))"
+                    + (rust.map { " (thumbhash-rs \(fixed($0[keyPath: key], 4)))" } ?? "")
+            }
+            lines.append(row("encode opaque", \.encodeOpaque))
+            lines.append(row("encode alpha", \.encodeAlpha))
+            lines.append(row("decode opaque", \.decodeOpaque))
+            lines.append(row("decode alpha", \.decodeAlpha))
+        }
+        if let conditions = report.conditions {
+            lines.append("")
+            let (before, after) = (fixed(conditions.loadBefore, 1), fixed(conditions.loadAfter, 1))
+            let passes =
+                report.runs.isEmpty
+                ? "" : "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up; "
+            lines.append(
+                passes + "\(conditions.cores) cores; load average \(before) before, \(after) after; "
+                    + "libvips \(conditions.libvips), libheif \(conditions.libheif)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The table of `runs` and the ratios between its rows.
+    private static func runLines(_ report: BenchReport, reference: String?) -> [String] {
         var lines: [String] = []
         let header = [
             "corpus", "tool", "jobs", "images", "img/s", "MP/s", "p50 ms", "p95 ms", "RSS MB", "failed",
@@ -61,39 +102,60 @@ enum BenchTable {
             }
             lines.append("  \(corpus) (\(fixed(total, 2)) s): " + shares.joined(separator: ", "))
         }
-        if let avif = report.avif {
+        return lines
+    }
+
+    /// `--serve`: one row per corpus and concurrency, the memory samples, the soak.
+    static func serveLines(_ serve: ServeLoadReport) -> [String] {
+        var lines = [
+            "Daemon under load (variantd serve, \(serve.slots) slots, \(serve.requests) requests per row):"
+        ]
+        let header = [
+            "corpus", "clients", "images", "img/s", "MP/s", "p50 ms", "p95 ms", "p99 ms", "peak RSS MB",
+            "statuses", "failed",
+        ]
+        let rows = serve.runs.map { run in
+            [
+                run.corpus, "\(run.jobs)", "\(run.images)", fixed(run.imagesPerSecond, 2),
+                fixed(run.megapixelsPerSecond, 1), fixed(run.p50Milliseconds, 0),
+                fixed(run.p95Milliseconds, 0),
+                fixed(run.p99Milliseconds ?? 0, 0), fixed(run.peakResidentMB, 0),
+                statuses(run.statuses ?? [:]),
+                failures(run.failed),
+            ]
+        }
+        lines += table([header] + rows)
+        lines.append("")
+        lines.append("Memory (MB): daemon + decoder children")
+        for sample in serve.memory {
+            lines.append("  \(sample.at): \(memory(sample))")
+        }
+        if let soak = serve.soak {
             lines.append("")
             lines.append(
-                "AVIF, one rendition of \((avif.source as NSString).lastPathComponent) at q60, one core:")
-            for encoding in avif.encodings {
-                let quality = encoding.ssim.map { ", SSIM \(fixed($0, 4))" } ?? ""
-                lines.append(
-                    "  \(encoding.tool): \(fixed(encoding.encodeSeconds, 3)) s, \(encoding.bytes) bytes, "
-                        + "\(encoding.width)×\(encoding.height)\(quality)")
+                "Soak: \(soak.jobs) jobs on \(soak.files) files, \(fixed(soak.imagesPerSecond, 1)) img/s, "
+                    + statuses(soak.statuses))
+            for sample in soak.samples {
+                lines.append("  after \(sample.jobs ?? 0) jobs: \(memory(sample))")
             }
-        }
-        if let thumbhash = report.thumbhash {
-            lines.append("")
-            lines.append("ThumbHash, ms per operation on 100×100, one core (variantd thumbhash bench):")
-            let rust = thumbhash.thumbhashRs
-            func row(_ name: String, _ key: KeyPath<ThumbHashBenchmark.Figures, Double>) -> String {
-                "  \(name): \(fixed(thumbhash.swift[keyPath: key], 4))"
-                    + (rust.map { " (thumbhash-rs \(fixed($0[keyPath: key], 4)))" } ?? "")
-            }
-            lines.append(row("encode opaque", \.encodeOpaque))
-            lines.append(row("encode alpha", \.encodeAlpha))
-            lines.append(row("decode opaque", \.decodeOpaque))
-            lines.append(row("decode alpha", \.decodeAlpha))
-        }
-        if let conditions = report.conditions {
-            lines.append("")
-            let (before, after) = (fixed(conditions.loadBefore, 1), fixed(conditions.loadAfter, 1))
+            let growth = fixed(soak.growthMB, 1)
             lines.append(
-                "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up; "
-                    + "\(conditions.cores) cores; load average \(before) before, \(after) after; "
-                    + "libvips \(conditions.libvips), libheif \(conditions.libheif)")
+                "  daemon RSS growth after the first \(ServeLoad.soakInterval) jobs: \(growth) MB "
+                    + "(bound \(fixed(soak.boundMB, 0)) MB: \(soak.withinBound ? "within" : "EXCEEDED"))")
         }
-        return lines.joined(separator: "\n")
+        lines.append("")
+        lines.append(
+            "Daemon exit status after SIGTERM: \(serve.exitStatus.map { "\($0)" } ?? "none (killed)")")
+        return lines
+    }
+
+    private static func memory(_ sample: ServeLoadReport.MemorySample) -> String {
+        "\(fixed(sample.daemonMB, 1)) + \(fixed(sample.childrenMB, 1)) (\(sample.children) children)"
+    }
+
+    /// `200: 118, 503: 2`, by status.
+    private static func statuses(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
     }
 
     /// Columns padded to their widest cell, as a Markdown table (readable as text too).

@@ -14,7 +14,7 @@ struct BenchCommand: Subcommand {
     static let usage =
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
-        + "[--report <file>]"
+        + "[--report <file>] [--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>]]"
     static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -34,6 +34,16 @@ struct BenchCommand: Subcommand {
                                   --tolerance percent (default 10), or when peak RSS grows by as much.
           --reference <tool>      Default: pyvips-once-8.14 when measured, else variantd-decode.
           --report <file>         Print the table of a saved --json report without measuring.
+          --serve                 Measure the daemon instead: start `variantd serve` (--slots: --jobs) on
+                                  a loopback port and post W1 jobs over HTTP at 1 and --serve-clients
+                                  concurrent clients; images/s, p50/p95/p99, statuses, memory of the
+                                  daemon and its decoder children. Corpora: --only, default jpeg.
+          --serve-requests <n>    Timed requests per corpus and concurrency (default 120).
+          --serve-clients <n>     Concurrent clients of the second row (default: 2 × the core count).
+          --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for issue 6's
+                                  check), sampling memory every 1000; exit 1 when the daemon's RSS grows
+                                  by more than 50 MB after the first 1000, or it does not exit 0 on
+                                  SIGTERM.
 
         Rows: variantd (W1 in memory, renditions checked, not written), variantd-write (the same, written
         durably to a rendition store in a temporary directory), variantd-decode (sniff, probe and decode to
@@ -52,6 +62,10 @@ struct BenchCommand: Subcommand {
     let reference: String?
     let tolerance: Double
     let savedReport: String?
+    let serve: Bool
+    let serveRequests: Int
+    let serveClients: Int
+    let serveSoak: Int?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         corpusDirectory = try arguments.option("--corpus")
@@ -65,6 +79,11 @@ struct BenchCommand: Subcommand {
         baseline = try arguments.option("--baseline")
         reference = try arguments.option("--reference")
         savedReport = try arguments.option("--report")
+        serve = arguments.flag("--serve")
+        serveRequests = try arguments.integer("--serve-requests", in: 1...1_000_000) ?? 120
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        serveClients = try arguments.integer("--serve-clients", in: 1...256) ?? 2 * cores
+        serveSoak = try arguments.integer("--serve-soak", in: 1...10_000_000)
         let extra = try arguments.positionals()
         guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
     }
@@ -73,6 +92,8 @@ struct BenchCommand: Subcommand {
         let report: BenchReport
         if let savedReport {
             report = try Self.load(savedReport)
+        } else if serve {
+            report = try await measureServe()
         } else {
             report = try measure()
         }
@@ -81,6 +102,13 @@ struct BenchCommand: Subcommand {
             ?? (report.runs.contains { $0.tool == "pyvips-once-8.14" }
                 ? "pyvips-once-8.14" : "variantd-decode")
         Console.out(json ? try WireJSON.line(report) : BenchTable.render(report, reference: reference))
+        if let load = report.serve, savedReport == nil {
+            guard load.exitStatus == 0, load.soak?.withinBound ?? true else {
+                Console.error(
+                    "bench: the daemon did not exit 0 on SIGTERM, or its memory grew past the bound")
+                return .failure
+            }
+        }
         guard let baseline else { return .success }
         let comparison = BaselineComparison(reference: reference, tolerance: tolerance)
             .compare(report, with: try Self.load(baseline))
@@ -162,6 +190,35 @@ struct BenchCommand: Subcommand {
                 iterations: iterations, warmups: warmups, cores: ProcessInfo.processInfo.activeProcessorCount,
                 loadBefore: loadBefore, loadAfter: Self.loadAverage(), libvips: BuildInfo.libvipsVersion,
                 libheif: BuildInfo.libheifVersion))
+    }
+
+    /// `--serve`: the daemon under load, on the `--only` corpora (default jpeg, else the first found).
+    private func measureServe() async throws -> BenchReport {
+        #if DEBUG
+            Console.error("bench: warning: debug build; build with -c release for meaningful figures")
+        #endif
+        let found = CorpusDiscovery.discover(corpusDirectory)
+        let corpora =
+            only.map { names in found.filter { names.contains($0.name) } }
+            ?? (found.first { $0.name == "jpeg" } ?? found.first).map { [$0] } ?? []
+        guard !corpora.isEmpty else { throw UsageError("no pictures found to measure") }
+        let loadBefore = Self.loadAverage()
+        let load = ServeLoad(
+            corpora: corpora, slots: jobs, clients: serveClients, requests: serveRequests,
+            soakJobs: serveSoak,
+            soakFiles: serveSoak == nil
+                ? []
+                : CorpusDiscovery.pictures(
+                    under: BenchPaths.root + "/" + CorpusDiscovery.samples
+                ).map(\.path).sorted())
+        let serve = try await load.run()
+        return BenchReport(
+            runs: [],
+            conditions: .init(
+                iterations: 1, warmups: 1, cores: ProcessInfo.processInfo.activeProcessorCount,
+                loadBefore: loadBefore, loadAfter: Self.loadAverage(), libvips: BuildInfo.libvipsVersion,
+                libheif: BuildInfo.libheifVersion),
+            serve: serve)
     }
 
     /// Ours always; pyvips' and the quality scores with `--anchors` when the pyvips-binary venv exists.

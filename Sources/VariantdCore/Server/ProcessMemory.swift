@@ -4,10 +4,16 @@ import Foundation
     import Glibc
 #endif
 
-/// The daemon's own resident memory, from `/proc/self/statm` (its second field counts pages).
+/// Resident memory from `/proc/<id>/statm` (its second field counts pages).
 enum ProcessMemory {
-    static var residentBytes: Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    /// The daemon's own.
+    static var residentBytes: Int? { residentBytes(of: "self") }
+
+    /// Any process's, by its id: the load benchmark reads the daemon's and its decoder children's.
+    static func residentBytes(of process: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(process)/statm", encoding: .utf8) else {
+            return nil
+        }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * sysconf(Int32(_SC_PAGESIZE))

@@ -1,0 +1,59 @@
+/// The `serve` section of `variantd bench --serve --json`: the daemon driven over HTTP on loopback.
+struct ServeLoadReport: Sendable, Codable, Equatable {
+    /// The daemon's `--slots`.
+    var slots: Int
+    /// Timed requests per row.
+    var requests: Int
+    /// One row per (corpus, concurrent clients): `tool` is `variantd-serve`, `jobs` the clients, `images`
+    /// the files timed, `peak_rss_mb` the daemon and its decoder children together, sampled every 0.2 s.
+    var runs: [BenchRun]
+    /// The daemon's and its children's memory at `start`, after the `warm-up` and after each row, at `end`.
+    var memory: [MemorySample]
+    var soak: Soak?
+    /// The daemon's exit status after SIGTERM; nil when it had to be killed.
+    var exitStatus: Int32?
+
+    /// Resident memory at one moment.
+    struct MemorySample: Sendable, Codable, Equatable {
+        var at: String
+        /// Jobs answered by the soak so far (soak samples only).
+        var jobs: Int?
+        var daemonMB: Double
+        /// Every decoder child together.
+        var childrenMB: Double
+        var children: Int
+
+        enum CodingKeys: String, CodingKey {
+            case at, jobs, children
+            case daemonMB = "daemon_mb"
+            case childrenMB = "children_mb"
+        }
+    }
+
+    /// `--serve-soak J`: J small jobs, memory sampled every `interval` jobs.
+    struct Soak: Sendable, Codable, Equatable {
+        var jobs: Int
+        var files: Int
+        var imagesPerSecond: Double
+        var statuses: [String: Int]
+        /// After the soak's warm-up (jobs 0), then every `interval` jobs and at the end.
+        var samples: [MemorySample]
+        /// Daemon RSS at the end minus at the first interval (or at jobs 0 for a soak of one interval).
+        var growthMB: Double
+        var boundMB: Double
+        var withinBound: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case jobs, files, statuses, samples
+            case imagesPerSecond = "images_per_s"
+            case growthMB = "growth_mb"
+            case boundMB = "bound_mb"
+            case withinBound = "within_bound"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case slots, requests, runs, memory, soak
+        case exitStatus = "exit_status"
+    }
+}
