@@ -11,9 +11,10 @@ enum ThumbHashRendition {
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 
-    static func encode(_ image: VipsImage) throws(BackendError) -> String {
-        let (width, height) = size(width: image.width, height: image.height)
-        let small = try image.resized(toWidth: width, height: height)
+    /// The placeholder from the smallest reduction of the decode that is still large enough.
+    static func encode(from ladder: ResizeLadder) throws(BackendError) -> String {
+        let (width, height) = size(width: ladder.base.width, height: ladder.base.height)
+        let small = try ladder.source(width: width, height: height).resized(toWidth: width, height: height)
         let rgba = rgbaPixels(try small.pixelBytes(), bands: small.header.bands)
         do {
             return try ThumbHash.encode(width: small.width, height: small.height, rgba: rgba).base64

@@ -1,14 +1,18 @@
 extension Pipeline {
-    /// Renders, checks and writes every planned variant. Every rendition is encoded in memory first and the
-    /// files are written only when all succeeded, so a failing encoder leaves nothing behind.
+    /// Renders, checks and writes every planned variant, largest first so smaller ones resample from the
+    /// larger ones' reductions. Every rendition is encoded in memory first and the files are written only
+    /// when all succeeded, so a failing encoder leaves nothing behind.
     func renderVariants(
-        _ plans: [(spec: VariantSpec, plan: RenderPlan)], from base: VipsImage, checksum: String,
+        _ plans: [(spec: VariantSpec, plan: RenderPlan)], ladder: inout ResizeLadder, checksum: String,
         into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
         var renditions: [String: Rendition] = [:]
         var pending: [(relativePath: String, bytes: [UInt8])] = []
-        for (spec, plan) in plans {
+        let largestFirst = plans.sorted {
+            $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
+        }
+        for (spec, plan) in largestFirst {
             try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
             let type = RenditionCheck.mediaType(of: plan.format)
@@ -19,7 +23,7 @@ extension Pipeline {
             if let stored = store?.existing(key), (try? RenditionCheck.verify(stored, as: type, plan: plan)) != nil {
                 bytes = stored
             } else {
-                let output = try render(spec, plan: plan, from: base, timings: &timings)
+                let output = try render(spec, plan: plan, ladder: &ladder, timings: &timings)
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
                 pending.append((key, bytes))
@@ -37,11 +41,11 @@ extension Pipeline {
     }
 
     private func render(
-        _ spec: VariantSpec, plan: RenderPlan, from base: VipsImage, timings: inout StageTimings
+        _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
             let image = try timings.measure("render.\(spec.name)") { () throws(BackendError) in
-                try Renderer.prepare(plan, spec: spec, from: base)
+                try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }
             return try timings.measure("encode.\(spec.name)") { () throws(BackendError) in
                 try Renderer.encode(image, plan: plan)

@@ -56,15 +56,16 @@ public struct Pipeline: Sendable {
         metadata.width = decoded.width
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
+        var ladder = ResizeLadder(base: decoded.image)
+        if !plans.isEmpty {
+            try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
+        }
         metadata.thumbhash = try timings.measure("thumbhash") { () throws(VariantsError) in
             do {
-                return try ThumbHashRendition.encode(decoded.image)
+                return try ThumbHashRendition.encode(from: ladder)
             } catch {
                 throw VariantsError(.internalError, "the placeholder could not be computed (\(error))")
             }
-        }
-        if !plans.isEmpty {
-            try renderVariants(plans, from: decoded.image, checksum: checksum, into: &metadata, timings: &timings)
         }
         return metadata
     }

@@ -18,11 +18,19 @@ enum Renderer {
     /// zlib level 6 (effort 7 of 1…10): libpng's default trade-off.
     static let pngEffort = 7
 
-    /// Applies the plan's geometry and filters; the result is materialised so its cost is measured here.
-    static func prepare(_ plan: RenderPlan, spec: VariantSpec, from base: VipsImage) throws(BackendError) -> VipsImage {
-        var image = base
+    /// Applies the plan's geometry and filters, resampling from the smallest rung of the ladder that is large
+    /// enough; the resized image joins the ladder when later sizes can use it. The result is materialised so
+    /// its cost is measured here.
+    static func prepare(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder) throws(BackendError)
+        -> VipsImage
+    {
+        let swapped = plan.rotation.swapsSides
+        var image = ladder.source(
+            width: swapped ? plan.resizeHeight : plan.resizeWidth,
+            height: swapped ? plan.resizeWidth : plan.resizeHeight)
         if plan.rotation != .d0 { image = try image.rotated(degrees: plan.rotation.rawValue) }
-        image = try image.resized(toWidth: plan.resizeWidth, height: plan.resizeHeight)
+        image = try image.resized(toWidth: plan.resizeWidth, height: plan.resizeHeight).materialized()
+        if plan.rotation == .d0 && spec.fit != .fill { ladder.add(image) }
         if spec.blur > 0 { image = try image.blurred(sigma: spec.blur) }
         if spec.sharpen > 0 { image = try image.sharpened(sigma: spec.sharpen) }
         switch plan.framing {
