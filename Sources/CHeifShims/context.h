@@ -24,6 +24,10 @@ struct vh_owner {
 
 void vh_apply_limits(struct heif_context *context, const vh_limits *limits);
 
+/* Fills *out with decoded pixels that `owner` keeps alive, and the primary image's profile. */
+void vh_hand_over(const vh_context *context, struct vh_owner *owner, void *pixels, int width, int height,
+                  int bands, vh_pixels *out);
+
 /* The raw ICC profile of a handle (malloc'd) or NULL. */
 void *vh_copy_profile(const struct heif_image_handle *handle, size_t *length);
 

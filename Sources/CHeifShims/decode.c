@@ -158,14 +158,21 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
     }
     owner->image = image;
     owner->buffer = NULL;
+    vh_hand_over(context, owner, plane, width, height, bands, out);
+    return 0;
+}
+
+void
+vh_hand_over(const vh_context *context, struct vh_owner *owner, void *pixels, int width, int height, int bands,
+             vh_pixels *out)
+{
     owner->icc = vh_copy_profile(context->primary, &out->icc_length);
-    out->data = plane;
+    out->data = pixels;
     out->width = width;
     out->height = height;
     out->bands = bands;
     out->icc = owner->icc;
     out->owner = owner;
-    return 0;
 }
 
 void

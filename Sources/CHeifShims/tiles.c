@@ -161,12 +161,6 @@ vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, 
     free(sums);
     owner->image = NULL;
     owner->buffer = pixels;
-    owner->icc = vh_copy_profile(context->primary, &out->icc_length);
-    out->data = pixels;
-    out->width = reduced_width;
-    out->height = reduced_height;
-    out->bands = 3;
-    out->icc = owner->icc;
-    out->owner = owner;
+    vh_hand_over(context, owner, pixels, reduced_width, reduced_height, 3, out);
     return 0;
 }
