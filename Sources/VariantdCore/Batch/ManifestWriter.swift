@@ -25,12 +25,13 @@ final class ManifestWriter: Sendable {
     /// Opens (or creates) the manifest, locks it, reads what earlier runs recorded, and cuts off a torn
     /// last line so appending starts on a line boundary.
     static func open(_ path: String) throws -> (writer: ManifestWriter, contents: ManifestReader.Contents) {
-        if !FileManager.default.fileExists(atPath: path),
-            !FileManager.default.createFile(atPath: path, contents: nil)
-        {
+        // Close-on-exec from the start: a decoder child spawned meanwhile must not inherit the descriptor,
+        // or it would hold the lock (which belongs to the open file) after this run has closed it.
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             throw Failure(description: "the manifest \(path) cannot be created")
         }
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 else {
             throw Failure(description: "another batch run is writing \(path)")
         }
