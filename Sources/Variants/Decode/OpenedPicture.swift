@@ -51,38 +51,35 @@ struct OpenedPicture {
     }
 
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
-    /// true displayed size (never larger than it): the one decode every rendition of this object comes from.
-    ///
+    /// displayed size (never larger than it): the one decode every rendition of this object comes from.
     func decode(target: (_ width: Int, _ height: Int) -> (width: Int, height: Int)) throws(VariantsError)
         -> DecodedPicture
     {
+        // Every backend decodes the size the header declares (for HEIF, libheif's size after irot/imir/clap
+        // of the displayed item), so the target is asked for once.
+        let size = target(header.displayedWidth, header.displayedHeight)
         let quarterTurn = header.orientation >= 5
+        let (storedWidth, storedHeight) = quarterTurn ? (size.height, size.width) : (size.width, size.height)
         do {
             let loaded: VipsImage
             switch backend {
             case .heif(let container):
-                let size = target(header.displayedWidth, header.displayedHeight)
                 let factor = try Self.tileReduction(container, header: header, to: size)
                 loaded = try factor > 1
                     ? container.decodeReduced(factor: factor, threads: decodingThreads)
                     : container.decode()
             case .vips(let loader):
-                let size = target(header.displayedWidth, header.displayedHeight)
-                let storedWidth = quarterTurn ? size.height : size.width
                 let shrink = loader == .jpeg ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
                 let scale = loader == .webp ? Double(storedWidth) / Double(header.storedWidth) : 1
                 loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
             }
-            let (fullWidth, fullHeight) = (header.displayedWidth, header.displayedHeight)
-            let size = target(fullWidth, fullHeight)
-            let (storedWidth, storedHeight) = quarterTurn ? (size.height, size.width) : (size.width, size.height)
             // Colour conversion after the reduction: an ICC transform costs per pixel, and a 200-megapixel
             // photo has a hundred times the pixels of its largest rendition.
             let image = try loaded.resized(toWidth: storedWidth, height: storedHeight)
                 .convertedToSRGB()
                 .materialized()
                 .autorotated()
-            return DecodedPicture(image: image, width: fullWidth, height: fullHeight)
+            return DecodedPicture(image: image, width: header.displayedWidth, height: header.displayedHeight)
         } catch {
             throw Self.classify(bytes, type, failedStep: "decode", error)
         }

@@ -43,13 +43,12 @@ public struct Limits: Sendable, Equatable, Codable {
         guard width > 0, height > 0 else {
             throw .unreadable(.corrupt, "the header declares a \(width)×\(height) picture")
         }
-        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
-            width <= maxPixels, height <= maxPixels
-        else {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
             throw .unreadable(
                 .tooManyPixels, "the header declares \(width)×\(height) pixels, over the limit of \(maxPixels)")
         }
-        guard !progressive || width * height <= maxProgressivePixels else {
+        guard !progressive || pixels <= maxProgressivePixels else {
             throw .unreadable(
                 .tooManyPixels,
                 "a progressive or interlaced \(width)×\(height) picture, over the limit of \(maxProgressivePixels) pixels")
@@ -59,7 +58,8 @@ public struct Limits: Sendable, Equatable, Codable {
     /// Refuses a rendition the plan would make larger than the pixel limit (an enlarging `outside` or
     /// `cover` on an extreme aspect ratio).
     func checkRendition(_ name: String, width: Int, height: Int) throws(VariantsError) {
-        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels else {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
             throw .unreadable(
                 .tooManyPixels, "variant '\(name)' would be \(width)×\(height) pixels, over the limit of \(maxPixels)")
         }
