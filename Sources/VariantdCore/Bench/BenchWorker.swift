@@ -117,7 +117,7 @@ struct BenchWorker: Sendable {
     private func run(_ file: String, with pipeline: Pipeline) throws(VariantsError) -> Sample {
         var timings = StageTimings()
         let started = ContinuousClock.now
-        let bytes = try timings.measure("read") { () throws(VariantsError) in
+        let bytes = try timings.measure(.read) { () throws(VariantsError) in
             try SourceFile.read(file, maxBytes: .max)
         }
         let request = ObjectRequest(bucket: W1Workload.bucket.name, path: file)

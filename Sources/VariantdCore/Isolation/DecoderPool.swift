@@ -132,12 +132,12 @@ struct LoadedObject: Sendable {
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
-            let source = try timings.measure("read") { () throws(VariantsError) in
+            let source = try timings.measure(.read) { () throws(VariantsError) in
                 try objects.read(key, maxBytes: maxBytes)
             }
-            let checksum = timings.measure("hash") { SHA256.hex(source) }
+            let checksum = timings.measure(.hash) { SHA256.hex(source) }
             let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
-            let stored = timings.measure("read") {
+            let stored = timings.measure(.read) {
                 renditions.map { $0.stored(sourceChecksum: checksum, specKeys: specKeys) }
             }
             let job = DecodeJob(
@@ -191,7 +191,7 @@ final class DecoderSlot: @unchecked Sendable {
             var outcome = answer.outcome
             if case .success = outcome, let renditions, !files.isEmpty {
                 do throws(VariantsError) {
-                    try timings.measure("write") { () throws(VariantsError) in try renditions.write(files) }
+                    try timings.measure(.write) { () throws(VariantsError) in try renditions.write(files) }
                 } catch {
                     outcome = .failure(error)
                 }
@@ -199,7 +199,7 @@ final class DecoderSlot: @unchecked Sendable {
             return DecoderPool.Answer(outcome: outcome, timings: timings, peakResidentKiB: answer.peakResidentKiB)
         } catch {
             child = nil
-            timings.add("decode", started.duration(to: .now))
+            timings.add(.decode, started.duration(to: .now))
             return DecoderPool.Answer(
                 outcome: .failure(Self.failure(error, configuration)), timings: timings, peakResidentKiB: nil)
         }

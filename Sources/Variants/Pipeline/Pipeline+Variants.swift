@@ -39,7 +39,7 @@ extension Pipeline {
                 checksumSha256: SHA256.hex(bytes), key: key)
         }
         if let store {
-            try timings.measure("write") { () throws(VariantsError) in try store.write(pending) }
+            try timings.measure(.write) { () throws(VariantsError) in try store.write(pending) }
         }
         metadata.variants = variants
         metadata.renditions = renditions
@@ -49,10 +49,10 @@ extension Pipeline {
         _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
-            let image = try timings.measure("render.\(spec.name)") { () throws(BackendError) in
+            let image = try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }
-            return try timings.measure("encode.\(spec.name)") { () throws(BackendError) in
+            return try timings.measure(.encode, variant: spec.name) { () throws(BackendError) in
                 try Renderer.encode(image, plan: plan)
             }
         } catch {

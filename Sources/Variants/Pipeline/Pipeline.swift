@@ -29,8 +29,8 @@ public struct Pipeline: Sendable {
         guard bytes.count <= byteLimit else {
             throw VariantsError(.payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(byteLimit)")
         }
-        let checksum = checksum ?? timings.measure("hash") { SHA256.hex(bytes) }
-        let (type, sniffed) = timings.measure("sniff") {
+        let checksum = checksum ?? timings.measure(.hash) { SHA256.hex(bytes) }
+        let (type, sniffed) = timings.measure(.sniff) {
             let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
             let type = Sniffer.resolve(
                 sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
@@ -61,7 +61,7 @@ public struct Pipeline: Sendable {
         if !plans.isEmpty {
             try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
         }
-        metadata.thumbhash = try timings.measure("thumbhash") { () throws(VariantsError) in
+        metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
                 return try ThumbHashRendition.encode(from: ladder)
             } catch {
@@ -91,11 +91,11 @@ public struct Pipeline: Sendable {
     ) throws(VariantsError)
         -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)])
     {
-        let picture = try timings.measure("probe") { () throws(VariantsError) in
+        let picture = try timings.measure(.probe) { () throws(VariantsError) in
             try OpenedPicture(bytes: bytes, type: type, limits: limits)
         }
         var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
-        let decoded = try timings.measure("decode") { () throws(VariantsError) in
+        let decoded = try timings.measure(.decode) { () throws(VariantsError) in
             try picture.decode { width, height in
                 plans = (bucket?.variants ?? []).map {
                     ($0, RenderPlan(
