@@ -5,19 +5,25 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
-        let objects = try ObjectFolder(configuration.objects)
-        let registry = try BucketRegistry(directory: configuration.buckets)
+        let objects: ObjectFolder
+        let registry: BucketRegistry
+        do {
+            objects = try ObjectFolder(configuration.objects)
+            registry = try BucketRegistry(directory: configuration.buckets)
+        } catch {
+            throw StartupError(error.message)
+        }
         let renditions: RenditionFolder
         do {
             renditions = try RenditionFolder(root: configuration.renditions)
         } catch {
-            throw UsageError("The rendition store '\(configuration.renditions)' cannot be created")
+            throw StartupError("The rendition store '\(configuration.renditions)' cannot be created")
         }
         let queue: (any JobQueue)?
         do {
             queue = try await configuration.queue?.open()
         } catch {
-            throw UsageError("The job queue cannot be opened: \(error.message)")
+            throw StartupError("The job queue cannot be opened: \(error.message)")
         }
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)

@@ -18,7 +18,7 @@ import Variants
     /// Ten cut points, as fractions of the file.
     private static let cuts = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 
-    private func answer(for bytes: [UInt8], named name: String) async throws -> DecoderPool.Answer {
+    private func answer(for bytes: [UInt8], named name: String) async throws -> DecodeAnswer {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(name)
@@ -30,7 +30,7 @@ import Variants
         return answer
     }
 
-    private func failure(_ answer: DecoderPool.Answer) -> VariantsError? {
+    private func failure(_ answer: DecodeAnswer) -> VariantsError? {
         if case .failure(let error) = answer.outcome { return error }
         return nil
     }

@@ -62,16 +62,16 @@ import Variants
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
         let first = await pool.process(file: file)
-        #expect(first.failure?.reason == .decoderCrash, "\(String(describing: first.failure))")
-        #expect(first.failure?.code == .unreadablePicture)
+        #expect(first.error?.reason == .decoderCrash, "\(String(describing: first.error))")
+        #expect(first.error?.code == .unreadablePicture)
         #expect(await pool.crashes == 2)
 
         let again = await pool.process(file: file)
-        #expect(again.failure?.reason == .quarantined)
+        #expect(again.error?.reason == .quarantined)
         #expect(await pool.crashes == 2)
 
         let other = await pool.process(file: TestPaths.samples.appendingPathComponent("pictures/gradient.gif").path)
-        #expect(other.failure?.reason == .decoderCrash)
+        #expect(other.error?.reason == .decoderCrash)
         #expect(await pool.crashes == 4)
     }
 
@@ -81,13 +81,13 @@ import Variants
         let pool = DecoderPool.overFiles(
             .init(executable: path, size: 1, deadline: .milliseconds(300), attemptsPerObject: 1))
         let answer = await pool.process(file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
-        #expect(answer.failure?.reason == .decoderTimeout)
+        #expect(answer.error?.reason == .decoderTimeout)
     }
 
     @Test func missingSourceIsNotFound() async throws {
         let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         let answer = await pool.process(file: "/nonexistent/file.jpg")
-        #expect(answer.failure?.code == .notFound)
+        #expect(answer.error?.code == .notFound)
         await pool.shutdown()
     }
 }
@@ -112,12 +112,5 @@ final class MemoryRenditions: RenditionStore {
     func write(_ new: [RenditionFile]) throws(VariantsError) {
         writes.withLock { $0 += 1 }
         files.withLock { files in for file in new { files[file.key] = file.bytes } }
-    }
-}
-
-extension DecoderPool.Answer {
-    var failure: VariantsError? {
-        if case .failure(let error) = outcome { return error }
-        return nil
     }
 }

@@ -17,8 +17,7 @@ import Variants
             #"{"id": "j", "bucket": "b", "path": "p.jpg", "source": "\#(TestPaths.samples.path.dropFirst())/pictures/gradient.jpg"}"#
                 .utf8)
         let request = try JobRequest(body: body, objects: ObjectFolder.wholeFileSystem)
-        let answer = DecoderPool.Answer(
-            outcome: .failure(.unreadable(.corrupt, "x")), timings: timings, peakResidentKiB: nil)
+        let answer = DecodeAnswer(.failure(.unreadable(.corrupt, "x")), timings: timings)
         let record = JobRecord(request: request, answer: answer, seconds: 0.1)
         #expect(record.durations.keys.contains("render.made-up-by-a-caller"), "the log line keeps the split")
 
