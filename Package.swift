@@ -37,7 +37,9 @@ let package = Package(
         ),
         .target(
             name: "VariantdCore",
-            dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto"],
+            dependencies: [
+                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+            ],
             exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
