@@ -40,7 +40,6 @@ let package = Package(
             dependencies: [
                 "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
             ],
-            exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
