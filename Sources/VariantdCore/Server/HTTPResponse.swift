@@ -22,6 +22,10 @@ struct HTTPResponse: Sendable {
         json(error, status: error.statusCode, headers: headers)
     }
 
+    static func error(_ error: ServerError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        json(error, status: error.statusCode, headers: headers)
+    }
+
     static func text(_ text: String, contentType: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }

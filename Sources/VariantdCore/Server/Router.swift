@@ -51,10 +51,9 @@ struct Router: HTTPResponder {
 
     private func submit(_ request: HTTPRequest) -> HTTPReply {
         var job: JobRequest?
-        do throws(VariantsError) {
+        do {
             if let secret, !secret.admits(request.headers["authorization"]) {
-                throw VariantsError(
-                    .unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
+                throw ServerError.unauthorized("send the shared secret as 'Authorization: Bearer <secret>'")
             }
             guard !request.bodyTooLarge else {
                 throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
@@ -75,14 +74,15 @@ struct Router: HTTPResponder {
                 return await runner.run(admitted, bucket: spec)
             }
         } catch {
-            runner.finish(JobRecord(request: job, error: error))
-            return .now(.error(error, headers: headers(for: error)))
+            let failure = ServerError(error)
+            runner.finish(JobRecord(request: job, error: failure))
+            return .now(.error(failure, headers: headers(for: failure)))
         }
     }
 
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
     /// it with their own bucket declarations, so an inline policy cannot travel with it.
-    private func enqueue(_ job: JobRequest, version: String) throws(VariantsError) -> HTTPReply {
+    private func enqueue(_ job: JobRequest, version: String) throws -> HTTPReply {
         guard let queue else {
             throw VariantsError(.invalidRequest, "async=1 needs the daemon to be started with --queue")
         }
@@ -97,28 +97,28 @@ struct Router: HTTPResponder {
                 return .json(enqueued, status: 202)
             } catch {
                 return .error(
-                    VariantsError(.transformBusy, "the job queue cannot take the job now: \(error.message)"),
+                    ServerError.transformBusy("the job queue cannot take the job now: \(error.message)"),
                     headers: [("Retry-After", "5")])
             }
         }
     }
 
-    private func enter() throws(VariantsError) {
+    private func enter() throws(ServerError) {
         switch admission.enter() {
         case nil:
             return
         case .full:
-            throw VariantsError(.transformBusy, "every render slot and the wait queue are full")
+            throw .transformBusy("every render slot and the wait queue are full")
         case .draining:
-            throw VariantsError(.transformBusy, "the server is shutting down")
+            throw .transformBusy("the server is shutting down")
         }
     }
 
-    private func headers(for error: VariantsError) -> [(name: String, value: String)] {
-        switch error.code {
+    private func headers(for error: ServerError) -> [(name: String, value: String)] {
+        switch error {
         case .unauthorized: [("WWW-Authenticate", "Bearer")]
         case .transformBusy: [("Retry-After", String(retryAfter))]
-        default: []
+        case .library: []
         }
     }
 

@@ -11,9 +11,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case invalidTransform = "invalid_transform"
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
-        case unauthorized = "unauthorized"
         case notFound = "not_found"
-        case transformBusy = "transform_busy"
         case internalError = "internal_error"
 
         /// The HTTP status the daemon answers with.
@@ -24,9 +22,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .payloadTooLarge: 413
             case .invalidTransform, .invalidRequest: 400
             case .tooManyVariants: 429
-            case .unauthorized: 401
             case .notFound: 404
-            case .transformBusy: 503
             case .internalError: 500
             }
         }
@@ -34,7 +30,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// Whether the same input can succeed on a later attempt (the queue retries only these).
         public var isTransient: Bool {
             switch self {
-            case .transformBusy, .internalError: true
+            case .internalError: true
             default: false
             }
         }

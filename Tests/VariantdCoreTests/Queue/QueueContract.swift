@@ -112,7 +112,7 @@ import Variants
         defer { remove() }
         let queue = try await open(Self.fast)
         let id = try await queue.enqueue(try Self.job("flaky.jpg")).id
-        let busy = VariantsError(.transformBusy, "busy")
+        let busy = VariantsError(.internalError, "busy")
         for attempt in 1...3 {
             let claimed = try await Self.claimOne(queue)
             #expect(claimed.lease.attempt == attempt)

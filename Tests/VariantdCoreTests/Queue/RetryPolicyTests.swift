@@ -24,7 +24,7 @@ import Variants
         #expect(disposition(.unreadable(.corrupt, "x")) == .final(.unreadable))
         #expect(disposition(VariantsError(.payloadTooLarge, "x")) == .final(.failed))
         #expect(disposition(VariantsError(.internalError, "x"), attempt: 5) == .final(.discarded))
-        guard case .retry = disposition(VariantsError(.transformBusy, "x"), attempt: 4) else {
+        guard case .retry = disposition(VariantsError(.internalError, "x"), attempt: 4) else {
             Issue.record("a transient error before the last attempt is not retried")
             return
         }

@@ -20,7 +20,7 @@ import Variants
 
     @Test(arguments: [
         (VariantsError.Code.unreadablePicture, 422), (.unsupportedMediaType, 415), (.payloadTooLarge, 413),
-        (.invalidTransform, 400), (.tooManyVariants, 429), (.transformBusy, 503),
+        (.invalidTransform, 400), (.tooManyVariants, 429),
     ])
     func codesMapToStatuses(code: VariantsError.Code, status: Int) {
         #expect(code.statusCode == status)
