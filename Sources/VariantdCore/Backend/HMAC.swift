@@ -1,4 +1,5 @@
 internal import CCrypto
+import Variants
 
 /// HMAC-SHA256 through OpenSSL's libcrypto: the only file in this module that calls it.
 enum HMAC {
@@ -6,9 +7,9 @@ enum HMAC {
     static func sha256Hex(key: [UInt8], message: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        key.withUnsafeBytes { keyBytes in
+        let written = key.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in
-                _ = digest.withUnsafeMutableBufferPointer { out in
+                digest.withUnsafeMutableBufferPointer { out in
                     CCrypto.HMAC(
                         EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
                         messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
@@ -16,12 +17,7 @@ enum HMAC {
                 }
             }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest.prefix(Int(length)) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        LibCrypto.check(written != nil, "HMAC")
+        return SHA256.hexString(digest.prefix(Int(length)))
     }
 }

@@ -7,16 +7,18 @@ package enum SHA256 {
     /// The lowercase hex digest.
     package static func hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        bytes.withUnsafeBytes { buffer in
-            _ = digest.withUnsafeMutableBufferPointer {
+        let written = bytes.withUnsafeBytes { buffer in
+            digest.withUnsafeMutableBufferPointer {
                 CCrypto.SHA256(
                     buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, $0.baseAddress)
             }
         }
+        LibCrypto.check(written != nil, "SHA256")
         return hexString(digest)
     }
 
-    static func hexString(_ bytes: [UInt8]) -> String {
+    /// Bytes as lowercase hex, two digits each.
+    package static func hexString(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(bytes.count * 2)
@@ -31,11 +33,13 @@ package enum SHA256 {
     ///
     /// A class because it owns an OpenSSL context, freed when the value goes away.
     package final class Incremental {
-        private let context: OpaquePointer?
+        private let context: OpaquePointer
 
         package init() {
-            context = EVP_MD_CTX_new()
-            EVP_DigestInit_ex(context, EVP_sha256(), nil)
+            let context = EVP_MD_CTX_new()
+            LibCrypto.check(context != nil, "EVP_MD_CTX_new")
+            self.context = context!
+            LibCrypto.check(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "EVP_DigestInit_ex")
         }
 
         deinit {
@@ -43,14 +47,18 @@ package enum SHA256 {
         }
 
         package func update(_ bytes: [UInt8]) {
-            bytes.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+            let result = bytes.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+            LibCrypto.check(result == 1, "EVP_DigestUpdate")
         }
 
         /// The lowercase hex digest of everything fed so far; call once.
         package func finish() -> String {
             var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
             var length: UInt32 = 0
-            _ = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+            let result = digest.withUnsafeMutableBufferPointer {
+                EVP_DigestFinal_ex(context, $0.baseAddress, &length)
+            }
+            LibCrypto.check(result == 1, "EVP_DigestFinal_ex")
             return hexString(digest)
         }
     }
