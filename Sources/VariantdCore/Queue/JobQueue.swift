@@ -11,6 +11,10 @@ public protocol JobQueue: Sendable {
     /// Returns only after the job is committed durably.
     func enqueue(_ job: NewJob) async throws(QueueError) -> Enqueued
 
+    /// Adds many jobs in one transaction, leaving alone those already available or running for the same
+    /// (bucket, path, version) — a repeat within `jobs` included. Returns only after the commit.
+    func enqueue(batch jobs: [NewJob]) async throws(QueueError) -> EnqueuedBatch
+
     /// Claims up to `limit` jobs that are due, for `owner`, each with a lease of `lease`. Jobs whose leases
     /// expired are first returned to `available` (or made final when out of attempts).
     func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob]
@@ -26,8 +30,13 @@ public protocol JobQueue: Sendable {
 
     func job(id: Int64) async throws(QueueError) -> Job?
 
-    /// Jobs in one state (every state when nil), oldest first.
-    func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job]
+    /// Up to `limit` jobs matching `filter` with an id above `cursor`, in id order: one page of a listing
+    /// that is read page by page (the next cursor is the last id), never whole.
+    func jobs(_ filter: JobFilter, after cursor: Int64, limit: Int) async throws(QueueError) -> [Job]
+
+    /// Deletes up to `limit` final jobs that finished before `cutoff`, with their attempt log, in one short
+    /// transaction; returns how many went. Callers repeat it until it returns less than `limit`.
+    func purge(finishedBefore cutoff: Timestamp, limit: Int) async throws(QueueError) -> Int
 
     /// Final jobs whose result has not been reported to the callback yet, oldest first.
     func unreported(limit: Int) async throws(QueueError) -> [Job]
@@ -40,4 +49,11 @@ public protocol JobQueue: Sendable {
 
     /// Returns when new work may be due, or after `timeout` at the latest (the polling backstop).
     func waitForWork(upTo timeout: Duration) async
+}
+
+extension JobQueue {
+    /// The first `limit` jobs in one state (every state when nil), oldest first.
+    public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
+        try await jobs(JobFilter(state: state), after: 0, limit: limit)
+    }
 }
