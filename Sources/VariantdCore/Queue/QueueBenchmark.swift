@@ -1,45 +1,66 @@
+import Synchronization
 import Variants
 
-/// Claim + finish throughput of no-op jobs on one queue, for the benchmark: enqueues `jobs` jobs in a
-/// bucket of their own, then `claimers` concurrent loops claim and complete them one at a time.
+/// Claim + finish throughput of no-op jobs on one queue, for the benchmark: enqueues `jobs + backlog`
+/// jobs in a bucket of their own (batched, as `enqueue --from` does), then `claimers` concurrent loops
+/// claim `batch` jobs per claim and finish each, until `jobs` are done — so the rate is measured with
+/// at least `backlog` jobs still waiting behind the claims.
 public enum QueueBenchmark {
     public struct Figures: Sendable, Codable, Equatable {
         public var jobs: Int
+        public var backlog: Int
         public var claimers: Int
+        public var batch: Int
         public var enqueueSeconds: Double
+        public var enqueuedPerSecond: Double
         public var claimFinishSeconds: Double
         public var jobsPerSecond: Double
     }
 
-    public static func run(on queue: any JobQueue, jobs: Int, claimers: Int) async throws -> Figures {
+    public static func run(
+        on queue: any JobQueue, jobs: Int, backlog: Int = 0, claimers: Int, batch: Int = 1
+    ) async throws -> Figures {
         let bucket = "queue-bench-\(Timestamp.now.milliseconds)"
         let clock = ContinuousClock()
         let enqueueStart = clock.now
-        for index in 0..<jobs {
-            _ = try await queue.enqueue(
+        var pending: [NewJob] = []
+        for index in 0..<(jobs + backlog) {
+            pending.append(
                 try NewJob(request: ObjectRequest(bucket: bucket, path: "job-\(index)"), source: "none"))
+            if pending.count == 1000 || index == jobs + backlog - 1 {
+                _ = try await queue.enqueue(batch: pending)
+                pending.removeAll(keepingCapacity: true)
+            }
         }
-        let enqueued = enqueueStart.duration(to: clock.now)
+        let enqueued = enqueueStart.duration(to: clock.now) / .seconds(1)
+        let claimed = Atomic<Int>(0)
         let start = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let finished = try await withThrowingTaskGroup(of: Int.self) { group in
             for claimer in 0..<claimers {
                 group.addTask {
-                    while let claimed = try await queue.claim(
-                        owner: "bench-\(claimer)", limit: 1, lease: .seconds(60)
-                    ).first {
-                        let metadata = CompletionMetadata(
-                            bucket: claimed.job.bucket, path: claimed.job.path, size: 0,
-                            contentType: "application/octet-stream", checksumSha256: "")
-                        _ = try await queue.finish(claimed.lease, with: .success(metadata))
+                    var finished = 0
+                    while true {
+                        let wanted = min(batch, jobs - claimed.load(ordering: .relaxed))
+                        guard wanted > 0 else { return finished }
+                        let held = try await queue.claim(owner: "bench-\(claimer)", limit: wanted, lease: .seconds(60))
+                        guard !held.isEmpty else { return finished }
+                        claimed.add(held.count, ordering: .relaxed)
+                        for job in held {
+                            let metadata = CompletionMetadata(
+                                bucket: job.job.bucket, path: job.job.path, size: 0,
+                                contentType: "application/octet-stream", checksumSha256: "")
+                            _ = try await queue.finish(job.lease, with: .success(metadata))
+                            finished += 1
+                        }
                     }
                 }
             }
-            try await group.waitForAll()
+            return try await group.reduce(0, +)
         }
         let seconds = start.duration(to: clock.now) / .seconds(1)
         return Figures(
-            jobs: jobs, claimers: claimers, enqueueSeconds: enqueued / .seconds(1),
-            claimFinishSeconds: seconds,
-            jobsPerSecond: Double(jobs) / seconds)
+            jobs: finished, backlog: backlog, claimers: claimers, batch: batch, enqueueSeconds: enqueued,
+            enqueuedPerSecond: Double(jobs + backlog) / enqueued, claimFinishSeconds: seconds,
+            jobsPerSecond: Double(finished) / seconds)
     }
 }
