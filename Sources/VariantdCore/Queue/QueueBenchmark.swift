@@ -33,18 +33,18 @@ public enum QueueBenchmark {
             }
         }
         let enqueued = enqueueStart.duration(to: clock.now) / .seconds(1)
-        let claimed = Atomic<Int>(0)
+        let claimed = Claimed()
         let start = clock.now
         let finished = try await withThrowingTaskGroup(of: Int.self) { group in
             for claimer in 0..<claimers {
                 group.addTask {
                     var finished = 0
                     while true {
-                        let wanted = min(batch, jobs - claimed.load(ordering: .relaxed))
+                        let wanted = min(batch, jobs - claimed.count.load(ordering: .relaxed))
                         guard wanted > 0 else { return finished }
                         let held = try await queue.claim(owner: "bench-\(claimer)", limit: wanted, lease: .seconds(60))
                         guard !held.isEmpty else { return finished }
-                        claimed.add(held.count, ordering: .relaxed)
+                        claimed.count.add(held.count, ordering: .relaxed)
                         for job in held {
                             let metadata = CompletionMetadata(
                                 bucket: job.job.bucket, path: job.job.path, size: 0,
@@ -62,5 +62,10 @@ public enum QueueBenchmark {
             jobs: finished, backlog: backlog, claimers: claimers, batch: batch, enqueueSeconds: enqueued,
             enqueuedPerSecond: Double(jobs + backlog) / enqueued, claimFinishSeconds: seconds,
             jobsPerSecond: Double(finished) / seconds)
+    }
+
+    /// Jobs claimed so far by every claimer, so they stop together at `jobs`.
+    private final class Claimed: Sendable {
+        let count = Atomic<Int>(0)
     }
 }

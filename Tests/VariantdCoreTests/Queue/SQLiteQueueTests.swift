@@ -41,6 +41,15 @@ import Testing
     @Test func reportsAndListsFinalJobs() async throws {
         try await check { try await $0.reportsAndListsFinalJobs() }
     }
+    @Test func enqueuesABatchOnceAndAddsOnlyWhatIsMissing() async throws {
+        try await check { try await $0.enqueuesABatchOnceAndAddsOnlyWhatIsMissing() }
+    }
+    @Test func pagesThroughJobsByStateAndBucket() async throws {
+        try await check { try await $0.pagesThroughJobsByStateAndBucket() }
+    }
+    @Test func purgesOldFinalJobsWithTheirAttempts() async throws {
+        try await check { try await $0.purgesOldFinalJobsWithTheirAttempts() }
+    }
     @Test func wakesAWaitingWorkerOnEnqueue() async throws {
         try await check { try await $0.wakesAWaitingWorkerOnEnqueue() }
     }
