@@ -22,11 +22,10 @@ public protocol JobQueue: Sendable {
     /// Extends a lease; nil when it was lost, and the worker must throw away its result.
     func extend(_ lease: Lease, by duration: Duration) async throws(QueueError) -> Lease?
 
-    /// Records an attempt's outcome and moves the job on per the retry policy. Returns the updated job, or
-    /// nil when the lease was lost: then nothing was changed.
-    func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
-        async throws(QueueError)
-        -> Job?
+    /// Records attempts' outcomes and moves each job on per the retry policy, all in one transaction (one
+    /// commit for many jobs). Returns the updated jobs in the same order, nil for a job whose lease was
+    /// lost: that job was not changed.
+    func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?]
 
     func job(id: Int64) async throws(QueueError) -> Job?
 
@@ -52,6 +51,13 @@ public protocol JobQueue: Sendable {
 }
 
 extension JobQueue {
+    /// Records one attempt's outcome; nil when the lease was lost (nothing was changed).
+    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
+        async throws(QueueError) -> Job?
+    {
+        try await finish([FinishedAttempt(lease: lease, outcome: outcome)]).first ?? nil
+    }
+
     /// The first `limit` jobs in one state (every state when nil), oldest first.
     public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
         try await jobs(JobFilter(state: state), after: 0, limit: limit)

@@ -151,25 +151,19 @@ public final class PostgresQueue: JobQueue {
         }
     }
 
-    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
-        async throws(QueueError)
-        -> Job?
-    {
-        let crashes: Int
-        if case .failure(let error) = outcome, RetryPolicy.isCrash(error) {
-            crashes = lease.crashes + 1
-        } else {
-            crashes = lease.crashes
+    public func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?] {
+        let policy = policy
+        let moves = try attempts.map { attempt throws(QueueError) in
+            Move(
+                id: attempt.lease.jobID, token: attempt.lease.token,
+                disposition: policy.disposition(
+                    of: attempt.outcome, attempt: attempt.lease.attempt, maxAttempts: attempt.lease.maxAttempts,
+                    crashes: attempt.crashes),
+                result: try QueueSQL.resultJSON(attempt.outcome), crashes: attempt.crashes, outcome: nil)
         }
-        let disposition = policy.disposition(
-            of: outcome, attempt: lease.attempt, maxAttempts: lease.maxAttempts, crashes: crashes)
-        let result = try QueueSQL.resultJSON(outcome)
-        let job = try await run { connection throws(QueueError) -> Job? in
-            try Self.move(
-                connection, lease.jobID, token: lease.token, to: disposition, result: result, crashes: crashes)
-        }
-        if job?.state == .available { wake.signal() }
-        return job
+        let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves) }
+        if jobs.contains(where: { $0?.state == .available }) { wake.signal() }
+        return jobs
     }
 
     public func job(id: Int64) async throws(QueueError) -> Job? {
@@ -279,58 +273,74 @@ public final class PostgresQueue: JobQueue {
             ORDER BY lease_expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
             """)
         let error = try QueueSQL.resultJSON(.failure(RetryPolicy.leaseExpired))
-        for row in expired {
+        let moves = expired.compactMap { row -> Move? in
             guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
                 let maxAttempts = row[2].flatMap({ Int($0) }), let token = row[3].flatMap({ Int64($0) })
-            else { continue }
-            let disposition = policy.dispositionOfExpiredLease(
-                attempt: attempts, maxAttempts: maxAttempts)
-            _ = try move(
-                connection, id, token: token, to: disposition, result: error, crashes: nil,
-                outcome: "lease_expired")
+            else { return nil }
+            return Move(
+                id: id, token: token,
+                disposition: policy.dispositionOfExpiredLease(attempt: attempts, maxAttempts: maxAttempts),
+                result: error, crashes: nil, outcome: "lease_expired")
         }
+        _ = try move(connection, moves)
     }
 
-    /// Applies a disposition to a job still held under `token` and logs the attempt's outcome, in one
-    /// statement; nil when the lease was lost (nothing changed). A job made final is announced on
-    /// `variantd_job_finished` once the change is committed (at the end of the caller's transaction, if any).
-    private static func move(
-        _ connection: PostgresConnection, _ id: Int64, token: Int64,
-        to disposition: RetryPolicy.Disposition, result: String, crashes: Int?,
-        outcome: String? = nil
-    ) throws(QueueError) -> Job? {
-        let (state, delay): (JobState, Duration) =
-            switch disposition {
-            case .final(let state): (state, .zero)
-            case .retry(let after): (.available, after)
-            }
+    /// Where one job still held under `token` goes: its disposition, its stored result, its crash count
+    /// (nil: unchanged) and the outcome its attempt is logged with (nil: the state it goes to).
+    struct Move: Sendable {
+        var id: Int64
+        var token: Int64
+        var disposition: RetryPolicy.Disposition
+        var result: String
+        var crashes: Int?
+        var outcome: String?
+    }
+
+    /// Applies the moves and logs their attempts' outcomes in one statement (one commit outside a
+    /// transaction); returns the updated jobs in order, nil where the lease was lost (nothing changed).
+    /// Jobs made final are announced on `variantd_job_finished` once committed.
+    private static func move(_ connection: PostgresConnection, _ moves: [Move]) throws(QueueError) -> [Job?] {
+        guard !moves.isEmpty else { return [] }
         let rows = try connection.query(
             """
-            WITH moved AS (
-                UPDATE variantd_jobs SET state = $3, result = $4::jsonb,
-                    crashes = COALESCE($5::integer, crashes),
-                    scheduled_at = now() + $6::bigint * interval '1 millisecond',
-                    finished_at = CASE WHEN $7::boolean THEN now() END,
+            WITH batch AS (
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[],
+                    $6::bigint[], $7::text[]) AS b (id, token, state, result, crashes, delay, outcome)
+            ), moved AS (
+                UPDATE variantd_jobs j SET state = b.state, result = b.result::jsonb,
+                    crashes = COALESCE(b.crashes, j.crashes),
+                    scheduled_at = now() + b.delay * interval '1 millisecond',
+                    finished_at = CASE WHEN b.state IN \(QueueSQL.finalStates) THEN now() END,
                     lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-                WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING *
+                FROM batch b WHERE j.id = b.id AND j.lease_token = b.token AND j.state = 'running'
+                RETURNING j.*, b.token AS held_token, b.outcome AS logged_outcome
             ), logged AS (
-                UPDATE variantd_job_attempts SET outcome = $8, finished_at = now()
-                WHERE token = $2 AND EXISTS (SELECT 1 FROM moved)
+                UPDATE variantd_job_attempts a SET outcome = m.logged_outcome, finished_at = now()
+                FROM moved m WHERE a.token = m.held_token
             )
-            SELECT \(PostgresSchema.select(Job.columns)) FROM moved
+            SELECT \(PostgresSchema.select(Job.columns)), held_token FROM moved
             """,
             [
-                String(id), String(token), state.rawValue, result, crashes.map(String.init),
-                String(milliseconds(delay)), state.isFinal ? "true" : "false", outcome ?? state.rawValue,
+                "{" + moves.map { String($0.id) }.joined(separator: ",") + "}",
+                "{" + moves.map { String($0.token) }.joined(separator: ",") + "}",
+                array(moves.map { $0.state.rawValue }), array(moves.map(\.result)),
+                array(moves.map { $0.crashes.map(String.init) }),
+                "{" + moves.map { String(milliseconds($0.delay)) }.joined(separator: ",") + "}",
+                array(moves.map { $0.outcome ?? $0.state.rawValue }),
             ])
-        guard let row = rows.first else { return nil }
-        let job = try Job(row: row)
-        if state.isFinal {
-            try connection.query(
-                "SELECT pg_notify($1, $2)",
-                [PostgresSchema.finishedChannel, try FinishedNotice(job).payload()])
+        var moved: [Int64: Job] = [:]
+        for row in rows {
+            guard let held = row.last, let token = held.flatMap({ Int64($0) }) else { continue }
+            moved[token] = try Job(row: Array(row.dropLast()))
         }
-        return job
+        let finals = moved.values.filter(\.state.isFinal)
+        if !finals.isEmpty {
+            let payloads = try finals.map { job throws(QueueError) in try FinishedNotice(job).payload() }
+            try connection.query(
+                "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS notices (payload)",
+                [PostgresSchema.finishedChannel, array(payloads)])
+        }
+        return moves.map { moved[$0.token] }
     }
 
     /// Runs `body` between BEGIN and COMMIT, rolling back when it throws.
@@ -373,5 +383,21 @@ public final class PostgresQueue: JobQueue {
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
+extension PostgresQueue.Move {
+    var state: JobState {
+        switch disposition {
+        case .final(let state): state
+        case .retry: .available
+        }
+    }
+
+    var delay: Duration {
+        switch disposition {
+        case .final: .zero
+        case .retry(let after): after
+        }
     }
 }

@@ -3,7 +3,8 @@ import Variants
 
 /// Claim + finish throughput of no-op jobs on one queue, for the benchmark: enqueues `jobs + backlog`
 /// jobs in a bucket of their own (batched, as `enqueue --from` does), then `claimers` concurrent loops
-/// claim `batch` jobs per claim and finish each, until `jobs` are done — so the rate is measured with
+/// claim `batch` jobs per claim and finish them in one write (as a worker's slots finishing together
+/// do), until `jobs` are done — so the rate is measured with
 /// at least `backlog` jobs still waiting behind the claims.
 public enum QueueBenchmark {
     public struct Figures: Sendable, Codable, Equatable {
@@ -45,13 +46,15 @@ public enum QueueBenchmark {
                         let held = try await queue.claim(owner: "bench-\(claimer)", limit: wanted, lease: .seconds(60))
                         guard !held.isEmpty else { return finished }
                         claimed.count.add(held.count, ordering: .relaxed)
-                        for job in held {
-                            let metadata = CompletionMetadata(
-                                bucket: job.job.bucket, path: job.job.path, size: 0,
-                                contentType: "application/octet-stream", checksumSha256: "")
-                            _ = try await queue.finish(job.lease, with: .success(metadata))
-                            finished += 1
+                        let outcomes = held.map { job in
+                            FinishedAttempt(
+                                lease: job.lease,
+                                outcome: .success(
+                                    CompletionMetadata(
+                                        bucket: job.job.bucket, path: job.job.path, size: 0,
+                                        contentType: "application/octet-stream", checksumSha256: "")))
                         }
+                        finished += try await queue.finish(outcomes).compactMap { $0 }.count
                     }
                 }
             }

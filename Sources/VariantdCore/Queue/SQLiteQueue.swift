@@ -161,47 +161,41 @@ public final class SQLiteQueue: JobQueue {
         }
     }
 
-    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
-        async throws(QueueError)
-        -> Job?
-    {
+    public func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?] {
         let policy = policy
-        let result = try QueueSQL.resultJSON(outcome)
-        let job = try await database.run { connection throws(QueueError) -> Job? in
+        let results = try attempts.map { attempt throws(QueueError) in try QueueSQL.resultJSON(attempt.outcome) }
+        let jobs = try await database.run { connection throws(QueueError) -> [Job?] in
             let now = Timestamp.now
-            return try Self.writing(connection) { () throws(QueueError) -> Job? in
-                let held = try connection.query(
-                    """
-                    SELECT attempts, max_attempts, crashes FROM variantd_jobs
-                    WHERE id = ? AND lease_token = ? AND state = 'running'
-                    """, [.integer(lease.jobID), .integer(lease.token)])
-                guard let row = held.first, let attempts = row[0].flatMap({ Int($0) }),
-                    let maxAttempts = row[1].flatMap({ Int($0) }), var crashes = row[2].flatMap({ Int($0) })
-                else { return nil }
-                if case .failure(let error) = outcome, RetryPolicy.isCrash(error) { crashes += 1 }
-                let disposition = policy.disposition(
-                    of: outcome, attempt: attempts, maxAttempts: maxAttempts, crashes: crashes)
-                let (state, scheduled, finished) = Self.columns(for: disposition, now: now)
-                let rows = try connection.query(
-                    """
-                    UPDATE variantd_jobs SET state = ?, result = ?, crashes = ?, scheduled_at = ?,
-                    finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-                    WHERE id = ? AND lease_token = ? RETURNING \(Job.columns.joined(separator: ", "))
-                    """,
-                    [
-                        .text(state.rawValue), .text(result), .integer(Int64(crashes)),
-                        .integer(scheduled.milliseconds),
-                        finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
-                        .integer(lease.token),
-                    ])
-                try connection.query(
-                    "UPDATE variantd_job_attempts SET outcome = ?, finished_at = ? WHERE token = ?",
-                    [.text(state.rawValue), .integer(now.milliseconds), .integer(lease.token)])
-                return try rows.first.map { row throws(QueueError) in try Job(row: row) }
+            return try Self.writing(connection) { () throws(QueueError) -> [Job?] in
+                try zip(attempts, results).map { attempt, result throws(QueueError) -> Job? in
+                    let lease = attempt.lease
+                    let disposition = policy.disposition(
+                        of: attempt.outcome, attempt: lease.attempt, maxAttempts: lease.maxAttempts,
+                        crashes: attempt.crashes)
+                    let (state, scheduled, finished) = Self.columns(for: disposition, now: now)
+                    let rows = try connection.query(
+                        """
+                        UPDATE variantd_jobs SET state = ?, result = ?, crashes = ?, scheduled_at = ?,
+                        finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+                        WHERE id = ? AND lease_token = ? AND state = 'running'
+                        RETURNING \(Job.columns.joined(separator: ", "))
+                        """,
+                        [
+                            .text(state.rawValue), .text(result), .integer(Int64(attempt.crashes)),
+                            .integer(scheduled.milliseconds),
+                            finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
+                            .integer(lease.token),
+                        ])
+                    guard let row = rows.first else { return nil }
+                    try connection.query(
+                        "UPDATE variantd_job_attempts SET outcome = ?, finished_at = ? WHERE token = ?",
+                        [.text(state.rawValue), .integer(now.milliseconds), .integer(lease.token)])
+                    return try Job(row: row)
+                }
             }
         }
-        if job?.state == .available { wake.signal() }
-        return job
+        if jobs.contains(where: { $0?.state == .available }) { wake.signal() }
+        return jobs
     }
 
     public func job(id: Int64) async throws(QueueError) -> Job? {

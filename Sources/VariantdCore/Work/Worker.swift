@@ -39,6 +39,7 @@ struct Worker: Sendable {
     let queue: any JobQueue
     let configuration: Configuration
     let pool: DecoderPool
+    let finisher: FinishBatcher
     let owner: String
     let stop: InterruptSignal
 
@@ -46,6 +47,7 @@ struct Worker: Sendable {
         self.queue = queue
         self.configuration = configuration
         self.stop = stop
+        finisher = FinishBatcher(queue: queue)
         // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
         // makes one attempt per claim.
         pool = DecoderPool(.init(executable: Executable.current, size: configuration.slots, attemptsPerObject: 1))
@@ -177,7 +179,7 @@ struct Worker: Sendable {
         var delay = Duration.milliseconds(250)
         for _ in 0..<8 {
             do {
-                return try await queue.finish(lease, with: outcome)
+                return try await finisher.finish(FinishedAttempt(lease: lease, outcome: outcome))
             } catch {
                 log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
                 try? await Task.sleep(for: delay)

@@ -43,6 +43,9 @@ struct PostgresQueueTests {
     @Test func enqueuesABatchOnceAndAddsOnlyWhatIsMissing() async throws {
         try await check { try await $0.enqueuesABatchOnceAndAddsOnlyWhatIsMissing() }
     }
+    @Test func finishesABatchInOneWrite() async throws {
+        try await check { try await $0.finishesABatchInOneWrite() }
+    }
     @Test func pagesThroughJobsByStateAndBucket() async throws {
         try await check { try await $0.pagesThroughJobsByStateAndBucket() }
     }

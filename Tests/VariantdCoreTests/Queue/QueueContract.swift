@@ -193,6 +193,29 @@ struct QueueContract {
         #expect(try await queue.enqueue(batch: []) == EnqueuedBatch())
     }
 
+    func finishesABatchInOneWrite() async throws {
+        let queue = try await open(Self.fast)
+        _ = try await queue.enqueue(batch: try (0..<4).map { try Self.job("together-\($0)") })
+        let claimed = try await queue.claim(owner: "w", limit: 4, lease: .seconds(30))
+        #expect(claimed.count == 4)
+        var stale = claimed[3].lease
+        stale.token += 1_000_000
+        let jobs = try await queue.finish([
+            FinishedAttempt(lease: claimed[0].lease, outcome: .success(Self.metadata)),
+            FinishedAttempt(lease: claimed[1].lease, outcome: .failure(VariantsError(.transformBusy, "busy"))),
+            FinishedAttempt(
+                lease: claimed[2].lease, outcome: .failure(.unreadable(.decoderCrash, "signal 11"))),
+            FinishedAttempt(lease: stale, outcome: .success(Self.metadata)),
+        ])
+        #expect(jobs.map { $0?.id } == [claimed[0].job.id, claimed[1].job.id, claimed[2].job.id, nil])
+        #expect(jobs.map { $0?.state } == [.completed, .available, .available, nil])
+        #expect(jobs[2]?.crashes == 1 && jobs[0]?.metadata == Self.metadata)
+        #expect(try await queue.job(id: claimed[3].job.id)?.state == .running)
+        #expect(try await queue.attempts(of: claimed[0].job.id).map(\.outcome) == ["completed"])
+        #expect(try await queue.attempts(of: claimed[3].job.id).map(\.outcome) == [nil])
+        #expect(try await queue.finish([]).isEmpty)
+    }
+
     func pagesThroughJobsByStateAndBucket() async throws {
         let queue = try await open(Self.fast)
         let jobs = try (0..<1200).map { index in

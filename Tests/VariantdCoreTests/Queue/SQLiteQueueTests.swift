@@ -44,6 +44,9 @@ import Testing
     @Test func enqueuesABatchOnceAndAddsOnlyWhatIsMissing() async throws {
         try await check { try await $0.enqueuesABatchOnceAndAddsOnlyWhatIsMissing() }
     }
+    @Test func finishesABatchInOneWrite() async throws {
+        try await check { try await $0.finishesABatchInOneWrite() }
+    }
     @Test func pagesThroughJobsByStateAndBucket() async throws {
         try await check { try await $0.pagesThroughJobsByStateAndBucket() }
     }
