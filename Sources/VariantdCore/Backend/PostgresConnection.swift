@@ -98,7 +98,8 @@ final class PostgresConnection {
         }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else {
-            throw QueueError("PostgreSQL cannot prepare a statement: \(Self.trimmed(PQresultErrorMessage(result)))")
+            throw QueueError(
+                "PostgreSQL cannot prepare a statement: \(Self.trimmed(PQresultErrorMessage(result)))")
         }
         prepared[sql] = name
         return name

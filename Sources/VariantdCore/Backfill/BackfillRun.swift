@@ -92,7 +92,8 @@ struct BackfillRun {
             var line = summary.progressText
             if let total, total > 0 {
                 let filled = min(20, 20 * bytes / total)
-                line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
+                line =
+                    "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
                     + "] \(min(100, 100 * bytes / total))%  " + line
             }
             FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))

@@ -16,7 +16,8 @@ enum ObjectListing: Sendable, Equatable {
             throw UsageError("'--walk' takes a folder; '\(location)' is not one")
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory), isDirectory.boolValue
+        guard FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory),
+            isDirectory.boolValue
         else { throw UsageError("'--walk' takes a folder; '\(location)' is not one") }
         self = .folder(location.count > 1 && location.hasSuffix("/") ? String(location.dropLast()) : location)
     }

@@ -2,7 +2,8 @@
 struct JobsCommand: Subcommand {
     static let name = "jobs"
     static let abstract = "List the queue's jobs and their results as JSON lines."
-    static let usage = "jobs [--queue <location>] [--state <state>] [--bucket <name>] [--after <id>] [--limit <n>]"
+    static let usage =
+        "jobs [--queue <location>] [--state <state>] [--bucket <name>] [--after <id>] [--limit <n>]"
     static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH or postgres://… (default: sqlite:<data-dir>/queue.sqlite3).

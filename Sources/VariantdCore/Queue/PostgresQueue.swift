@@ -7,9 +7,10 @@ public import Variants
 /// A claim is one statement: a `MATERIALIZED` CTE picks due jobs `FOR UPDATE SKIP LOCKED` (claimers never
 /// wait on each other's rows), the update hands out leases with fencing tokens from a sequence, and the
 /// attempt log is written in the same statement; a finish is one statement too. The process's calls share
-/// one pool of connections (`PostgresPool`), and every statement is prepared once per connection. Idle workers are woken by `LISTEN variantd_jobs` (a
-/// trigger notifies on every insert, plain-SQL ones included), with polling as the backstop. A job
-/// becoming final is announced with `NOTIFY variantd_job_finished`.
+/// one pool of connections (`PostgresPool`), and every statement is prepared once per connection. Idle
+/// workers are woken by `LISTEN variantd_jobs` (a trigger notifies on every insert, plain-SQL ones
+/// included), with polling as the backstop. A job becoming final is announced with
+/// `NOTIFY variantd_job_finished` once committed.
 public final class PostgresQueue: JobQueue {
     private let policy: RetryPolicy
     private let pool: PostgresPool
@@ -157,11 +158,13 @@ public final class PostgresQueue: JobQueue {
             Move(
                 id: attempt.lease.jobID, token: attempt.lease.token,
                 disposition: policy.disposition(
-                    of: attempt.outcome, attempt: attempt.lease.attempt, maxAttempts: attempt.lease.maxAttempts,
+                    of: attempt.outcome, attempt: attempt.lease.attempt,
+                    maxAttempts: attempt.lease.maxAttempts,
                     crashes: attempt.crashes),
                 result: try QueueSQL.resultJSON(attempt.outcome), crashes: attempt.crashes, outcome: nil)
         }
-        let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves) }
+        let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves)
+        }
         if jobs.contains(where: { $0?.state == .available }) { wake.signal() }
         return jobs
     }

@@ -163,7 +163,9 @@ public final class SQLiteQueue: JobQueue {
 
     public func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?] {
         let policy = policy
-        let results = try attempts.map { attempt throws(QueueError) in try QueueSQL.resultJSON(attempt.outcome) }
+        let results = try attempts.map { attempt throws(QueueError) in
+            try QueueSQL.resultJSON(attempt.outcome)
+        }
         let jobs = try await database.run { connection throws(QueueError) -> [Job?] in
             let now = Timestamp.now
             return try Self.writing(connection) { () throws(QueueError) -> [Job?] in

@@ -26,7 +26,9 @@ import Testing
         // 3,000 objects, one listed twice, CRLF endings and a blank line in between.
         let lines = (0..<3000).map { "photos/\($0 / 100)/object-\($0).jpg" } + ["photos/0/object-7.jpg"]
         try (lines.joined(separator: "\r\n") + "\n\n").write(toFile: list, atomically: true, encoding: .utf8)
-        let arguments = ["enqueue", "--queue", queue, "--bucket", "backfill", "--from", list, "--batch", "700"]
+        let arguments = [
+            "enqueue", "--queue", queue, "--bucket", "backfill", "--from", list, "--batch", "700",
+        ]
 
         let first = try await VariantdProcess.run(arguments)
         #expect(first.status == 0)
@@ -86,7 +88,9 @@ import Testing
             "enqueue", "--bucket", "b", "--path", "p.jpg", "--from", "/dev/null",
         ])
         #expect(usage.status == ExitStatus.usage.rawValue)
-        let missing = try await VariantdProcess.run(["enqueue", "--bucket", "b", "--walk", "/nonexistent-dir"])
+        let missing = try await VariantdProcess.run([
+            "enqueue", "--bucket", "b", "--walk", "/nonexistent-dir",
+        ])
         #expect(missing.status == ExitStatus.usage.rawValue)
     }
 }

@@ -202,7 +202,8 @@ struct QueueContract {
         stale.token += 1_000_000
         let jobs = try await queue.finish([
             FinishedAttempt(lease: claimed[0].lease, outcome: .success(Self.metadata)),
-            FinishedAttempt(lease: claimed[1].lease, outcome: .failure(VariantsError(.transformBusy, "busy"))),
+            FinishedAttempt(
+                lease: claimed[1].lease, outcome: .failure(VariantsError(.transformBusy, "busy"))),
             FinishedAttempt(
                 lease: claimed[2].lease, outcome: .failure(.unreadable(.decoderCrash, "signal 11"))),
             FinishedAttempt(lease: stale, outcome: .success(Self.metadata)),
