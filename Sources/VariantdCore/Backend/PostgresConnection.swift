@@ -61,7 +61,7 @@ final class PostgresConnection {
         } else {
             let name = try statementName(sql, parameters: parameters.count)
             let copies = parameters.map { $0.flatMap { strdup($0) } }
-            defer { copies.forEach { free($0) } }
+            defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer<CChar>($0) }
             result = PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
         }

@@ -12,7 +12,7 @@ public struct FinishedAttempt: Sendable, Equatable {
 
     /// The crashes the job has counted once this attempt is, the attempt's own included.
     var crashes: Int {
-        if case .failure(let error) = outcome, RetryPolicy.isCrash(error) { return lease.crashes + 1 }
+        if case .failure(let error) = outcome, error.isDecoderFailure { return lease.crashes + 1 }
         return lease.crashes
     }
 }
