@@ -36,7 +36,7 @@ final class SQLiteConnection {
     }
 
     deinit {
-        prepared.values.forEach { sqlite3_finalize($0) }
+        for statement in prepared.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
