@@ -8,7 +8,10 @@ import Foundation
 /// One PostgreSQL connection through libpq: the only file that calls it. Parameters and columns travel
 /// as text (PostgreSQL casts them), so no libpq type leaves this file.
 ///
-/// Not thread-safe: its owner serialises every call (see `PostgresQueue`).
+/// Statements with parameters are prepared once per session (named by their order of first use) and then
+/// only executed, so the server parses and plans a claim once, not thousands of times a second.
+///
+/// Not thread-safe: its owner lends it to one call at a time (see `PostgresPool`).
 final class PostgresConnection {
     /// A message received on a channel this connection listens to.
     struct Notification: Sendable, Equatable {
@@ -17,6 +20,8 @@ final class PostgresConnection {
     }
 
     private let handle: OpaquePointer
+    /// Statement text → name of its prepared form in this session.
+    private var prepared: [String: String] = [:]
 
     /// Connects with a libpq connection string or a `postgres://` URL.
     init(url: String) throws(QueueError) {
@@ -39,6 +44,7 @@ final class PostgresConnection {
 
     /// Re-establishes a dropped connection (LISTENs must be issued again).
     func reset() {
+        prepared = [:]
         PQreset(handle)
     }
 
@@ -53,10 +59,11 @@ final class PostgresConnection {
         if parameters.isEmpty {
             result = PQexec(handle, sql)
         } else {
+            let name = try statementName(sql, parameters: parameters.count)
             let copies = parameters.map { $0.flatMap { strdup($0) } }
             defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer<CChar>($0) }
-            result = PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            result = PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
         }
         guard let result else {
             throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
@@ -80,6 +87,22 @@ final class PostgresConnection {
             let busy = ["40001", "40P01", "55P03"].contains(state ?? "")
             throw QueueError("PostgreSQL: \(message)", busy: busy)
         }
+    }
+
+    /// The name `sql` is prepared under in this session, preparing it on first use.
+    private func statementName(_ sql: String, parameters: Int) throws(QueueError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "variantd_\(prepared.count)"
+        guard let result = PQprepare(handle, name, sql, Int32(parameters), nil) else {
+            throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+        }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            throw QueueError(
+                "PostgreSQL cannot prepare a statement: \(Self.trimmed(PQresultErrorMessage(result)))")
+        }
+        prepared[sql] = name
+        return name
     }
 
     /// Waits up to `timeout` for notifications on the channels this connection listens to.

@@ -4,6 +4,9 @@ internal import CSQLiteShims
 /// One SQLite connection: the only file that calls libsqlite3. Statements take typed parameters and give
 /// rows of optional text, which the queue parses; no SQLite type leaves this file.
 ///
+/// Statements are prepared once per connection and kept (keyed by their text), so a claim or an enqueue
+/// repeated thousands of times a second is not parsed and planned again each time.
+///
 /// Not thread-safe: its owner serialises every call (see `SQLiteQueue`).
 final class SQLiteConnection {
     /// A value bound to a `?` placeholder.
@@ -14,6 +17,7 @@ final class SQLiteConnection {
     }
 
     private let handle: OpaquePointer
+    private var prepared: [String: OpaquePointer] = [:]
 
     /// Opens (creating if needed) the database file with a busy timeout, so concurrent writers wait
     /// their turn instead of failing at once.
@@ -32,6 +36,7 @@ final class SQLiteConnection {
     }
 
     deinit {
+        for statement in prepared.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -52,10 +57,12 @@ final class SQLiteConnection {
     /// Runs one statement and returns every row, each column as text or nil for NULL.
     @discardableResult
     func query(_ sql: String, _ parameters: [Parameter] = []) throws(QueueError) -> [[String?]] {
-        var prepared: OpaquePointer?
-        var status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
-        guard status == SQLITE_OK, let statement = prepared else { throw failure(status) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try statement(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        var status = SQLITE_OK
         for (offset, parameter) in parameters.enumerated() {
             let index = Int32(offset + 1)
             switch parameter {
@@ -77,6 +84,17 @@ final class SQLiteConnection {
         }
         guard status == SQLITE_DONE else { throw failure(status) }
         return rows
+    }
+
+    /// The prepared form of `sql`, prepared on first use and kept for the connection's life.
+    private func statement(_ sql: String) throws(QueueError) -> OpaquePointer {
+        if let statement = prepared[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(
+            handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status) }
+        prepared[sql] = statement
+        return statement
     }
 
     /// How many rows the last INSERT, UPDATE or DELETE changed.

@@ -1,54 +1,108 @@
+import Foundation
 import Variants
 
-/// `variantd enqueue`: adds one job to the queue; a repeat of a waiting or running job is a no-op.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `variantd enqueue`: adds one job to the queue, or every object of a folder or of a list (a backfill);
+/// a repeat of a waiting or running job is a no-op.
 struct EnqueueCommand: Subcommand {
     static let name = "enqueue"
-    static let abstract = "Add a job for one stored object to the durable queue."
+    static let abstract = "Add jobs for stored objects to the durable queue: one, or a whole folder or list."
     static let usage =
-        "enqueue [--queue <location>] --bucket <name> --path <object-path> [--source <relative>] [--version <v>] "
-        + "[--content-type <type>]"
+        "enqueue [--queue <location>] --bucket <name> (--path <object-path> [--source <relative>] "
+        + "[--content-type <type>] | --walk <folder> | --from <file>) [--version <v>]"
     static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH or postgres://… (default: sqlite:<data-dir>/queue.sqlite3).
           --data-dir <dir>        Where the default queue lives.
-          --bucket <name>         The object's bucket (its declaration is <buckets>/<name>.json).
-          --path <object-path>    The object's path in the bucket.
-          --source <relative>     Where the bytes are, relative to the workers' --root (default: the path).
-          --version <v>           The object's version; (bucket, path, version) is the dedupe key.
+          --bucket <name>         The objects' bucket (its declaration is <buckets>/<name>.json).
+          --path <object-path>    One object's path in the bucket.
+          --source <relative>     Where its bytes are, relative to the workers' --root (default: the path).
           --content-type <type>   The type the uploader declared, used only when the bytes cannot say.
+          --walk <folder>         Every regular file under the folder, its path relative to the folder being
+                                  the object path (and the source: run the workers with --root <folder>).
+          --from <file>           Object paths one per line (- for standard input), e.g. a storage
+                                  server's export of its object list.
+          --version <v>           The object's version; (bucket, path, version) is the dedupe key.
+          --batch <n>             Jobs per transaction with --walk or --from (default: 1000).
           -h, --help              Show help information.
 
-        Prints {"created":true|false,"id":N} once the job is committed.
+        With --path, prints {"created":true|false,"id":N} once the job is committed. With --walk or --from,
+        streams the objects into the queue in batches with a progress line on a terminal, then prints
+        {"listed","added","alreadyQueued","refused","unreadable","seconds"[,"error"]}; objects with a job
+        waiting or running are left alone, so running it again after an interruption adds only what is
+        missing. Exit status 0 when every object listed is in the queue, 1 when some path was refused or
+        some directory unreadable, 75 when the queue failed (run it again).
         """
 
+    enum Mode: Equatable {
+        case one(NewJob)
+        case many(ObjectListing, bucket: String, version: String, batch: Int)
+    }
+
     let location: QueueLocation
-    let job: NewJob
+    let mode: Mode
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         location = try QueueLocation.parse(&arguments).location
         guard let bucket = try arguments.option("--bucket") else {
             throw UsageError("Missing expected option '--bucket'")
         }
-        guard let path = try arguments.option("--path") else {
-            throw UsageError("Missing expected option '--path'")
-        }
+        let path = try arguments.option("--path")
+        let walk = try arguments.option("--walk")
+        let from = try arguments.option("--from")
         let source = try arguments.option("--source")
         let version = try arguments.option("--version") ?? ""
         let contentType = try arguments.option("--content-type")
+        let batch = try arguments.integer("--batch", in: 1...100_000) ?? 1000
         _ = try arguments.positionals()
-        do {
-            job = try NewJob(
-                request: ObjectRequest(bucket: bucket, path: path, declaredContentType: contentType),
-                version: version,
-                source: source)
-        } catch {
-            throw UsageError(error.message)
+        guard [path, walk, from].compactMap({ $0 }).count == 1 else {
+            throw UsageError("Give exactly one of '--path', '--walk' and '--from'")
         }
+        if let path {
+            do {
+                mode = .one(
+                    try NewJob(
+                        request: ObjectRequest(bucket: bucket, path: path, declaredContentType: contentType),
+                        version: version, source: source))
+            } catch {
+                throw UsageError(error.message)
+            }
+            return
+        }
+        guard source == nil, contentType == nil else {
+            throw UsageError("'--source' and '--content-type' apply to one '--path' only")
+        }
+        guard !bucket.isEmpty else { throw UsageError("'--bucket' must not be empty") }
+        let listing: ObjectListing
+        if let walk {
+            listing = try ObjectListing(walk: walk)
+        } else {
+            listing = try ObjectListing(from: from ?? "-")
+        }
+        mode = .many(listing, bucket: bucket, version: version, batch: batch)
     }
 
     func run() async throws -> ExitStatus {
-        let queue = try await location.open()
-        Console.out(try WireJSON.line(try await queue.enqueue(job)))
-        return .success
+        switch mode {
+        case .one(let job):
+            let queue = try await location.open()
+            Console.out(try WireJSON.line(try await queue.enqueue(job)))
+            return .success
+        case .many(let listing, let bucket, let version, let batch):
+            let stop = InterruptSignal(
+                onFirst: { _ in Console.error("variantd enqueue: stopping after the batch in hand") },
+                onSecond: { exit(128 + $0) })
+            let queue = try await location.open(connections: 1)
+            let summary = await BackfillRun(
+                queue: queue, listing: listing, bucket: bucket, version: version, batchSize: batch,
+                showsProgress: isatty(STDERR_FILENO) == 1, stopRequested: { stop.received != nil }
+            ).run()
+            Console.out(try WireJSON.line(summary))
+            if summary.error != nil { return .temporaryFailure }
+            return summary.complete ? .success : .failure
+        }
     }
 }

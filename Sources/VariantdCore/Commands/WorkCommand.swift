@@ -29,6 +29,8 @@ struct WorkCommand: Subcommand {
           --lease <seconds>       Lease length; heartbeats renew it every quarter (default: 60).
           --poll <seconds>        Polling backstop when no notification arrives (default: 1).
           --backoff-ms <n>        Backoff unit: retry n waits min(300 s, unit × n⁴) ± 10 % (default: 1000).
+          --retain <age>          Delete final jobs (and their attempt log) finished longer ago than this:
+                                  45s, 30m, 12h, 7d, or never (default: 7d).
           --until-idle            Exit once no job is available or running (backfills, tests).
           -h, --help              Show help information.
 
@@ -63,6 +65,9 @@ struct WorkCommand: Subcommand {
             configuration.poll = .seconds(poll)
         }
         configuration.untilIdle = arguments.flag("--until-idle")
+        if let retain = try arguments.option("--retain") {
+            configuration.retain = retain == "never" ? nil : try AgeArgument.parse(retain, option: "--retain")
+        }
         var policy = RetryPolicy()
         if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) {
             policy.backoffUnit = .milliseconds(unit)
@@ -106,7 +111,8 @@ struct WorkCommand: Subcommand {
                 Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")
             },
             onSecond: { exit(128 + $0) })
-        let queue = try await location.open(policy: policy)
+        // One pool per process: as many connections as jobs run at once, plus one for the claim loop.
+        let queue = try await location.open(policy: policy, connections: configuration.slots + 1)
         await Worker(queue: queue, configuration: configuration, stop: stop).run()
         return .success
     }

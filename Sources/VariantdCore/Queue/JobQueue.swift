@@ -11,6 +11,10 @@ public protocol JobQueue: Sendable {
     /// Returns only after the job is committed durably.
     func enqueue(_ job: NewJob) async throws(QueueError) -> Enqueued
 
+    /// Adds many jobs in one transaction, leaving alone those already available or running for the same
+    /// (bucket, path, version) — a repeat within `jobs` included. Returns only after the commit.
+    func enqueue(batch jobs: [NewJob]) async throws(QueueError) -> EnqueuedBatch
+
     /// Claims up to `limit` jobs that are due, for `owner`, each with a lease of `lease`. Jobs whose leases
     /// expired are first returned to `available` (or made final when out of attempts).
     func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob]
@@ -18,16 +22,20 @@ public protocol JobQueue: Sendable {
     /// Extends a lease; nil when it was lost, and the worker must throw away its result.
     func extend(_ lease: Lease, by duration: Duration) async throws(QueueError) -> Lease?
 
-    /// Records an attempt's outcome and moves the job on per the retry policy. Returns the updated job, or
-    /// nil when the lease was lost: then nothing was changed.
-    func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
-        async throws(QueueError)
-        -> Job?
+    /// Records attempts' outcomes and moves each job on per the retry policy, all in one transaction (one
+    /// commit for many jobs). Returns the updated jobs in the same order, nil for a job whose lease was
+    /// lost: that job was not changed.
+    func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?]
 
     func job(id: Int64) async throws(QueueError) -> Job?
 
-    /// Jobs in one state (every state when nil), oldest first.
-    func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job]
+    /// Up to `limit` jobs matching `filter` with an id above `cursor`, in id order: one page of a listing
+    /// that is read page by page (the next cursor is the last id), never whole.
+    func jobs(_ filter: JobFilter, after cursor: Int64, limit: Int) async throws(QueueError) -> [Job]
+
+    /// Deletes up to `limit` final jobs that finished before `cutoff`, with their attempt log, in one short
+    /// transaction; returns how many went. Callers repeat it until it returns less than `limit`.
+    func purge(finishedBefore cutoff: Timestamp, limit: Int) async throws(QueueError) -> Int
 
     /// Final jobs whose result has not been reported to the callback yet, oldest first.
     func unreported(limit: Int) async throws(QueueError) -> [Job]
@@ -40,4 +48,18 @@ public protocol JobQueue: Sendable {
 
     /// Returns when new work may be due, or after `timeout` at the latest (the polling backstop).
     func waitForWork(upTo timeout: Duration) async
+}
+
+extension JobQueue {
+    /// Records one attempt's outcome; nil when the lease was lost (nothing was changed).
+    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
+        async throws(QueueError) -> Job?
+    {
+        try await finish([FinishedAttempt(lease: lease, outcome: outcome)]).first ?? nil
+    }
+
+    /// The first `limit` jobs in one state (every state when nil), oldest first.
+    public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
+        try await jobs(JobFilter(state: state), after: 0, limit: limit)
+    }
 }

@@ -7,7 +7,24 @@ public struct Lease: Sendable, Equatable, Hashable {
     public var owner: String
     /// The attempt this lease is for (1 for the first claim).
     public var attempt: Int
+    /// The job's attempt limit and its decoder crashes before this attempt: only the lease holder can
+    /// change them, so a finish decides the job's next state from these without reading the row first.
+    public var maxAttempts: Int
+    public var crashes: Int
     public var expiresAt: Timestamp
+}
+
+extension ClaimedJob {
+    /// The claim of a job just updated to `running` under `owner`'s lease.
+    init(claimed job: Job, owner: String) throws(QueueError) {
+        guard let token = job.leaseToken, let expires = job.leaseExpiresAt else {
+            throw QueueError("job \(job.id) was claimed without a lease")
+        }
+        self.job = job
+        lease = Lease(
+            jobID: job.id, token: token, owner: owner, attempt: job.attempts, maxAttempts: job.maxAttempts,
+            crashes: job.crashes, expiresAt: expires)
+    }
 }
 
 /// A job just claimed, with the lease that lets its worker finish it.

@@ -1,25 +1,33 @@
 import Foundation
+import Synchronization
 public import Variants
 
 /// The shared queue: one PostgreSQL table that workers on many machines claim from.
 ///
 /// A claim is one statement: a `MATERIALIZED` CTE picks due jobs `FOR UPDATE SKIP LOCKED` (claimers never
 /// wait on each other's rows), the update hands out leases with fencing tokens from a sequence, and the
-/// attempt log is written in the same statement. Idle workers are woken by `LISTEN variantd_jobs` (a
-/// trigger notifies on every insert, plain-SQL ones included), with polling as the backstop. A job
-/// becoming final is announced with `NOTIFY variantd_job_finished`.
+/// attempt log is written in the same statement; a finish is one statement too. The process's calls share
+/// one pool of connections (`PostgresPool`), and every statement is prepared once per connection. Idle
+/// workers are woken by `LISTEN variantd_jobs` (a trigger notifies on every insert, plain-SQL ones
+/// included), with polling as the backstop. A job becoming final is announced with
+/// `NOTIFY variantd_job_finished` once committed.
 public final class PostgresQueue: JobQueue {
     private let policy: RetryPolicy
-    private let database: SerializedConnection<PostgresConnection>
+    private let pool: PostgresPool
     private let wake = WakeSignal()
     private let listener: PostgresListener
+    /// When this process last looked for expired leases (epoch milliseconds); looked for at most every
+    /// `rescueInterval`, not on every claim.
+    private let lastRescue = Atomic<Int64>(0)
+    static let rescueInterval: Duration = .milliseconds(250)
 
-    /// Connects (`postgres://…` or a libpq connection string), applies pending migrations and starts
-    /// listening for new jobs.
-    public init(url: String, policy: RetryPolicy = RetryPolicy()) async throws(QueueError) {
+    /// Connects (`postgres://…` or a libpq connection string) with a pool of up to `connections`,
+    /// applies pending migrations and starts listening for new jobs.
+    public init(url: String, policy: RetryPolicy = RetryPolicy(), connections: Int = 4)
+        async throws(QueueError)
+    {
         self.policy = policy
-        database = SerializedConnection(
-            try PostgresConnection(url: url), label: "variantd.postgres-queue")
+        pool = PostgresPool(url: url, size: connections)
         listener = try PostgresListener(url: url, channel: PostgresSchema.insertChannel, wake: wake)
         try await run { connection throws(QueueError) in try Self.migrate(connection) }
     }
@@ -65,23 +73,45 @@ public final class PostgresQueue: JobQueue {
         }
     }
 
+    public func enqueue(batch jobs: [NewJob]) async throws(QueueError) -> EnqueuedBatch {
+        guard !jobs.isEmpty else { return EnqueuedBatch() }
+        let columns = [
+            Self.array(jobs.map(\.request.bucket)), Self.array(jobs.map(\.request.path)),
+            Self.array(jobs.map(\.version)), Self.array(jobs.map(\.source)),
+            Self.array(jobs.map(\.request.declaredContentType)), String(policy.maxAttempts),
+        ]
+        let added = try await run { connection throws(QueueError) in
+            // One statement for the whole batch; a key repeated inside it conflicts with its first row.
+            try connection.query(
+                """
+                WITH inserted AS (
+                    INSERT INTO variantd_jobs (bucket, path, version, source, content_type, max_attempts)
+                    SELECT bucket, path, version, source, content_type, $6::integer
+                    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+                        AS batch (bucket, path, version, source, content_type)
+                    ON CONFLICT (bucket, path, version) WHERE state IN ('available', 'running') DO NOTHING
+                    RETURNING 1)
+                SELECT count(*) FROM inserted
+                """, columns
+            ).first?[0].flatMap { Int($0) } ?? 0
+        }
+        return EnqueuedBatch(added: added, alreadyQueued: jobs.count - added)
+    }
+
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
         -> [ClaimedJob]
     {
         let policy = policy
         let milliseconds = String(Self.milliseconds(lease))
+        let now = Timestamp.now.milliseconds
+        let rescueDue = lastRescue.load(ordering: .relaxed) <= now - Self.milliseconds(Self.rescueInterval)
+        if rescueDue { lastRescue.store(now, ordering: .relaxed) }
         return try await run { connection throws(QueueError) in
-            let work = try connection.query(
-                """
-                SELECT EXISTS (SELECT 1 FROM variantd_jobs WHERE state = 'available' AND scheduled_at <= now()),
-                EXISTS (SELECT 1 FROM variantd_jobs WHERE state = 'running' AND lease_expires_at < now())
-                """)
-            if work.first?[1] == "t" {
+            if rescueDue {
                 try Self.transaction(connection) { () throws(QueueError) in
                     try Self.rescue(connection, policy: policy)
                 }
             }
-            guard work.first?[0] == "t" || work.first?[1] == "t" else { return [] }
             let rows = try connection.query(
                 """
                 WITH next AS MATERIALIZED (
@@ -99,14 +129,7 @@ public final class PostgresQueue: JobQueue {
                 SELECT \(PostgresSchema.select(Job.columns)) FROM claimed ORDER BY scheduled_at, id
                 """, [String(limit), owner, milliseconds])
             return try rows.map { row throws(QueueError) in
-                let job = try Job(row: row)
-                guard let token = job.leaseToken, let expires = job.leaseExpiresAt else {
-                    throw QueueError("job \(job.id) was claimed without a lease")
-                }
-                return ClaimedJob(
-                    job: job,
-                    lease: Lease(
-                        jobID: job.id, token: token, owner: owner, attempt: job.attempts, expiresAt: expires))
+                try ClaimedJob(claimed: try Job(row: row), owner: owner)
             }
         }
     }
@@ -129,49 +152,57 @@ public final class PostgresQueue: JobQueue {
         }
     }
 
-    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
-        async throws(QueueError)
-        -> Job?
-    {
+    public func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?] {
         let policy = policy
-        let result = try QueueSQL.resultJSON(outcome)
-        let ids = [String(lease.jobID), String(lease.token)]
-        let job = try await run { connection throws(QueueError) -> Job? in
-            try Self.transaction(connection) { () throws(QueueError) -> Job? in
-                let held = try connection.query(
-                    """
-                    SELECT attempts, max_attempts, crashes FROM variantd_jobs
-                    WHERE id = $1 AND lease_token = $2 AND state = 'running' FOR UPDATE
-                    """, ids)
-                guard let row = held.first, let attempts = row[0].flatMap({ Int($0) }),
-                    let maxAttempts = row[1].flatMap({ Int($0) }), var crashes = row[2].flatMap({ Int($0) })
-                else { return nil }
-                if case .failure(let error) = outcome, error.isDecoderFailure { crashes += 1 }
-                let disposition = policy.disposition(
-                    of: outcome, attempt: attempts, maxAttempts: maxAttempts, crashes: crashes)
-                let job = try Self.move(
-                    connection, lease.jobID, token: lease.token, to: disposition, result: result,
-                    crashes: crashes)
-                try connection.query(
-                    "UPDATE variantd_job_attempts SET outcome = $2, finished_at = now() WHERE token = $1",
-                    [String(lease.token), job.state.rawValue])
-                return job
-            }
+        let moves = try attempts.map { attempt throws(QueueError) in
+            Move(
+                id: attempt.lease.jobID, token: attempt.lease.token,
+                disposition: policy.disposition(
+                    of: attempt.outcome, attempt: attempt.lease.attempt,
+                    maxAttempts: attempt.lease.maxAttempts,
+                    crashes: attempt.crashes),
+                result: try QueueSQL.resultJSON(attempt.outcome), crashes: attempt.crashes, outcome: nil)
         }
-        if job?.state == .available { wake.signal() }
-        return job
+        let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves)
+        }
+        if jobs.contains(where: { $0?.state == .available }) { wake.signal() }
+        return jobs
     }
 
     public func job(id: Int64) async throws(QueueError) -> Job? {
         try await select("WHERE id = $1", [String(id)]).first
     }
 
-    public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
-        if let state {
-            return try await select(
-                "WHERE state = $1 ORDER BY id LIMIT $2", [state.rawValue, String(limit)])
+    public func jobs(_ filter: JobFilter, after cursor: Int64, limit: Int) async throws(QueueError) -> [Job] {
+        var clause = "WHERE id > $1"
+        var parameters = [String(cursor)]
+        if let state = filter.state {
+            parameters.append(state.rawValue)
+            clause += " AND state = $\(parameters.count)"
         }
-        return try await select("ORDER BY id LIMIT $1", [String(limit)])
+        if let bucket = filter.bucket {
+            parameters.append(bucket)
+            clause += " AND bucket = $\(parameters.count)"
+        }
+        parameters.append(String(limit))
+        return try await select(clause + " ORDER BY id LIMIT $\(parameters.count)", parameters)
+    }
+
+    public func purge(finishedBefore cutoff: Timestamp, limit: Int) async throws(QueueError) -> Int {
+        try await run { connection throws(QueueError) in
+            // The attempt log goes with its job (ON DELETE CASCADE); rows another purger holds are skipped.
+            let rows = try connection.query(
+                """
+                WITH gone AS (
+                    DELETE FROM variantd_jobs WHERE id IN (
+                        SELECT id FROM variantd_jobs
+                        WHERE finished_at IS NOT NULL AND finished_at < to_timestamp($1::bigint / 1000.0)
+                        ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+                    RETURNING 1)
+                SELECT count(*) FROM gone
+                """, [String(cutoff.milliseconds), String(limit)])
+            return rows.first?[0].flatMap { Int($0) } ?? 0
+        }
     }
 
     public func unreported(limit: Int) async throws(QueueError) -> [Job] {
@@ -208,16 +239,27 @@ public final class PostgresQueue: JobQueue {
         }
     }
 
-    /// Runs on the connection, re-establishing it first if it dropped.
+    /// Runs on a connection of the pool, re-established first if it dropped.
     private func run<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
     )
         async throws(QueueError) -> T
     {
-        try await database.run { connection throws(QueueError) in
-            if !connection.isConnected { connection.reset() }
-            return try body(connection)
-        }
+        try await pool.run(body)
+    }
+
+    /// A PostgreSQL array literal of texts (NULL for nil), for `unnest($n::text[])`.
+    static func array(_ values: [String?]) -> String {
+        "{"
+            + values.map { value in
+                guard let value else { return "NULL" }
+                var quoted = "\""
+                for character in value.unicodeScalars {
+                    if character == "\\" || character == "\"" { quoted.unicodeScalars.append("\\") }
+                    quoted.unicodeScalars.append(character)
+                }
+                return quoted + "\""
+            }.joined(separator: ",") + "}"
     }
 
     // MARK: - Statements run inside the serial queue
@@ -234,52 +276,74 @@ public final class PostgresQueue: JobQueue {
             ORDER BY lease_expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
             """)
         let error = try QueueSQL.resultJSON(.failure(RetryPolicy.leaseExpired))
-        for row in expired {
+        let moves = expired.compactMap { row -> Move? in
             guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
                 let maxAttempts = row[2].flatMap({ Int($0) }), let token = row[3].flatMap({ Int64($0) })
-            else { continue }
-            let disposition = policy.dispositionOfExpiredLease(
-                attempt: attempts, maxAttempts: maxAttempts)
-            _ = try move(connection, id, token: token, to: disposition, result: error, crashes: nil)
-            try connection.query(
-                "UPDATE variantd_job_attempts SET outcome = 'lease_expired', finished_at = now() WHERE token = $1",
-                [String(token)])
+            else { return nil }
+            return Move(
+                id: id, token: token,
+                disposition: policy.dispositionOfExpiredLease(attempt: attempts, maxAttempts: maxAttempts),
+                result: error, crashes: nil, outcome: "lease_expired")
         }
+        _ = try move(connection, moves)
     }
 
-    /// Applies a disposition to a job still held under `token`, and announces it when final.
-    private static func move(
-        _ connection: PostgresConnection, _ id: Int64, token: Int64,
-        to disposition: RetryPolicy.Disposition,
-        result: String, crashes: Int?
-    ) throws(QueueError) -> Job {
-        let (state, delay): (JobState, Duration) =
-            switch disposition {
-            case .final(let state): (state, .zero)
-            case .retry(let after): (.available, after)
-            }
+    /// Where one job still held under `token` goes: its disposition, its stored result, its crash count
+    /// (nil: unchanged) and the outcome its attempt is logged with (nil: the state it goes to).
+    struct Move: Sendable {
+        var id: Int64
+        var token: Int64
+        var disposition: RetryPolicy.Disposition
+        var result: String
+        var crashes: Int?
+        var outcome: String?
+    }
+
+    /// Applies the moves and logs their attempts' outcomes in one statement (one commit outside a
+    /// transaction); returns the updated jobs in order, nil where the lease was lost (nothing changed).
+    /// Jobs made final are announced on `variantd_job_finished` once committed.
+    private static func move(_ connection: PostgresConnection, _ moves: [Move]) throws(QueueError) -> [Job?] {
+        guard !moves.isEmpty else { return [] }
         let rows = try connection.query(
             """
-            UPDATE variantd_jobs SET state = $3, result = $4::jsonb, crashes = COALESCE($5::integer, crashes),
-                scheduled_at = now() + $6::bigint * interval '1 millisecond',
-                finished_at = CASE WHEN $7::boolean THEN now() END,
-                lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-            WHERE id = $1 AND lease_token = $2 RETURNING \(PostgresSchema.select(Job.columns))
+            WITH batch AS (
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[],
+                    $6::bigint[], $7::text[]) AS b (id, token, state, result, crashes, delay, outcome)
+            ), moved AS (
+                UPDATE variantd_jobs j SET state = b.state, result = b.result::jsonb,
+                    crashes = COALESCE(b.crashes, j.crashes),
+                    scheduled_at = now() + b.delay * interval '1 millisecond',
+                    finished_at = CASE WHEN b.state IN \(QueueSQL.finalStates) THEN now() END,
+                    lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+                FROM batch b WHERE j.id = b.id AND j.lease_token = b.token AND j.state = 'running'
+                RETURNING j.*, b.token AS held_token, b.outcome AS logged_outcome
+            ), logged AS (
+                UPDATE variantd_job_attempts a SET outcome = m.logged_outcome, finished_at = now()
+                FROM moved m WHERE a.token = m.held_token
+            )
+            SELECT \(PostgresSchema.select(Job.columns)), held_token FROM moved
             """,
             [
-                String(id), String(token), state.rawValue, result, crashes.map(String.init),
-                String(milliseconds(delay)), state.isFinal ? "true" : "false",
+                "{" + moves.map { String($0.id) }.joined(separator: ",") + "}",
+                "{" + moves.map { String($0.token) }.joined(separator: ",") + "}",
+                array(moves.map { $0.state.rawValue }), array(moves.map(\.result)),
+                array(moves.map { $0.crashes.map(String.init) }),
+                "{" + moves.map { String(milliseconds($0.delay)) }.joined(separator: ",") + "}",
+                array(moves.map { $0.outcome ?? $0.state.rawValue }),
             ])
-        guard let row = rows.first else {
-            throw QueueError("job \(id) lost its lease inside a transaction")
+        var moved: [Int64: Job] = [:]
+        for row in rows {
+            guard let held = row.last, let token = held.flatMap({ Int64($0) }) else { continue }
+            moved[token] = try Job(row: Array(row.dropLast()))
         }
-        let job = try Job(row: row)
-        if state.isFinal {
+        let finals = moved.values.filter(\.state.isFinal)
+        if !finals.isEmpty {
+            let payloads = try finals.map { job throws(QueueError) in try FinishedNotice(job).payload() }
             try connection.query(
-                "SELECT pg_notify($1, $2)",
-                [PostgresSchema.finishedChannel, try FinishedNotice(job).payload()])
+                "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS notices (payload)",
+                [PostgresSchema.finishedChannel, array(payloads)])
         }
-        return job
+        return moves.map { moved[$0.token] }
     }
 
     /// Runs `body` between BEGIN and COMMIT, rolling back when it throws.
@@ -322,5 +386,21 @@ public final class PostgresQueue: JobQueue {
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
+extension PostgresQueue.Move {
+    var state: JobState {
+        switch disposition {
+        case .final(let state): state
+        case .retry: .available
+        }
+    }
+
+    var delay: Duration {
+        switch disposition {
+        case .final: .zero
+        case .retry(let after): after
+        }
     }
 }

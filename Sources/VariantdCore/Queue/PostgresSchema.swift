@@ -62,7 +62,14 @@ enum PostgresSchema {
             CREATE TRIGGER variantd_jobs_inserted AFTER INSERT ON variantd_jobs
                 FOR EACH STATEMENT EXECUTE FUNCTION variantd_jobs_notify();
             """
-        )
+        ),
+        (
+            2,
+            // Retention deletes the oldest final jobs first.
+            """
+            CREATE INDEX variantd_jobs_finished ON variantd_jobs (finished_at) WHERE finished_at IS NOT NULL;
+            """
+        ),
     ]
 
     /// A column list selecting `columns` with every time as epoch milliseconds, as `Job(row:)` reads them.

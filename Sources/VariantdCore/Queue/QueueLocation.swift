@@ -36,11 +36,14 @@ public enum QueueLocation: Sendable, Equatable {
         return (try QueueLocation(parsing: queue, dataDirectory: dataDirectory), dataDirectory)
     }
 
-    /// Opens the queue, applying pending migrations.
-    public func open(policy: RetryPolicy = RetryPolicy()) async throws(QueueError) -> any JobQueue {
+    /// Opens the queue, applying pending migrations. `connections` bounds the process's PostgreSQL pool
+    /// (SQLite uses one connection: its writers take turns anyway).
+    public func open(policy: RetryPolicy = RetryPolicy(), connections: Int = 4) async throws(QueueError)
+        -> any JobQueue
+    {
         switch self {
         case .sqlite(let path): try await SQLiteQueue(path: path, policy: policy)
-        case .postgres(let url): try await PostgresQueue(url: url, policy: policy)
+        case .postgres(let url): try await PostgresQueue(url: url, policy: policy, connections: connections)
         }
     }
 }

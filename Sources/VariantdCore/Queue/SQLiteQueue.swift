@@ -72,6 +72,32 @@ public final class SQLiteQueue: JobQueue {
         return enqueued
     }
 
+    public func enqueue(batch jobs: [NewJob]) async throws(QueueError) -> EnqueuedBatch {
+        let maxAttempts = Int64(policy.maxAttempts)
+        let enqueued = try await database.run { connection throws(QueueError) in
+            try Self.writing(connection) { () throws(QueueError) in
+                var added = 0
+                for job in jobs {
+                    try connection.query(
+                        """
+                        INSERT INTO variantd_jobs (bucket, path, version, source, content_type, max_attempts)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (bucket, path, version) WHERE state IN ('available', 'running') DO NOTHING
+                        """,
+                        [
+                            .text(job.request.bucket), .text(job.request.path), .text(job.version),
+                            .text(job.source), job.request.declaredContentType.map { .text($0) } ?? .null,
+                            .integer(maxAttempts),
+                        ])
+                    added += connection.changes
+                }
+                return EnqueuedBatch(added: added, alreadyQueued: jobs.count - added)
+            }
+        }
+        if enqueued.added > 0 { wake.signal() }
+        return enqueued
+    }
+
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
         -> [ClaimedJob]
     {
@@ -81,10 +107,12 @@ public final class SQLiteQueue: JobQueue {
             guard try Self.hasWork(connection, now: now) else { return [] }
             return try Self.writing(connection) { () throws(QueueError) in
                 try Self.rescue(connection, now: now, policy: policy)
+                // INDEXED BY: with an equality on `state`, the planner prefers (state, id) and sorts every
+                // waiting job to find the oldest, a cost that grows with the backlog.
                 let due = try connection.query(
                     """
-                    SELECT id FROM variantd_jobs WHERE state = 'available' AND scheduled_at <= ?
-                    ORDER BY scheduled_at, id LIMIT ?
+                    SELECT id FROM variantd_jobs INDEXED BY variantd_jobs_due
+                    WHERE state = 'available' AND scheduled_at <= ? ORDER BY scheduled_at, id LIMIT ?
                     """, [.integer(now.milliseconds), .integer(Int64(limit))])
                 let expires = now.adding(lease)
                 return try due.compactMap { $0[0].flatMap { Int64($0) } }.map { id throws(QueueError) in
@@ -110,11 +138,7 @@ public final class SQLiteQueue: JobQueue {
                     guard let row = rows.first else {
                         throw QueueError("job \(id) vanished while being claimed")
                     }
-                    let job = try Job(row: row)
-                    return ClaimedJob(
-                        job: job,
-                        lease: Lease(
-                            jobID: id, token: token, owner: owner, attempt: job.attempts, expiresAt: expires))
+                    return try ClaimedJob(claimed: try Job(row: row), owner: owner)
                 }
             }
         }
@@ -137,59 +161,76 @@ public final class SQLiteQueue: JobQueue {
         }
     }
 
-    public func finish(_ lease: Lease, with outcome: Result<CompletionMetadata, VariantsError>)
-        async throws(QueueError)
-        -> Job?
-    {
+    public func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?] {
         let policy = policy
-        let result = try QueueSQL.resultJSON(outcome)
-        let job = try await database.run { connection throws(QueueError) -> Job? in
+        let results = try attempts.map { attempt throws(QueueError) in
+            try QueueSQL.resultJSON(attempt.outcome)
+        }
+        let jobs = try await database.run { connection throws(QueueError) -> [Job?] in
             let now = Timestamp.now
-            return try Self.writing(connection) { () throws(QueueError) -> Job? in
-                let held = try connection.query(
-                    """
-                    SELECT attempts, max_attempts, crashes FROM variantd_jobs
-                    WHERE id = ? AND lease_token = ? AND state = 'running'
-                    """, [.integer(lease.jobID), .integer(lease.token)])
-                guard let row = held.first, let attempts = row[0].flatMap({ Int($0) }),
-                    let maxAttempts = row[1].flatMap({ Int($0) }), var crashes = row[2].flatMap({ Int($0) })
-                else { return nil }
-                if case .failure(let error) = outcome, error.isDecoderFailure { crashes += 1 }
-                let disposition = policy.disposition(
-                    of: outcome, attempt: attempts, maxAttempts: maxAttempts, crashes: crashes)
-                let (state, scheduled, finished) = Self.columns(for: disposition, now: now)
-                let rows = try connection.query(
-                    """
-                    UPDATE variantd_jobs SET state = ?, result = ?, crashes = ?, scheduled_at = ?,
-                    finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-                    WHERE id = ? AND lease_token = ? RETURNING \(Job.columns.joined(separator: ", "))
-                    """,
-                    [
-                        .text(state.rawValue), .text(result), .integer(Int64(crashes)),
-                        .integer(scheduled.milliseconds),
-                        finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
-                        .integer(lease.token),
-                    ])
-                try connection.query(
-                    "UPDATE variantd_job_attempts SET outcome = ?, finished_at = ? WHERE token = ?",
-                    [.text(state.rawValue), .integer(now.milliseconds), .integer(lease.token)])
-                return try rows.first.map { row throws(QueueError) in try Job(row: row) }
+            return try Self.writing(connection) { () throws(QueueError) -> [Job?] in
+                try zip(attempts, results).map { attempt, result throws(QueueError) -> Job? in
+                    let lease = attempt.lease
+                    let disposition = policy.disposition(
+                        of: attempt.outcome, attempt: lease.attempt, maxAttempts: lease.maxAttempts,
+                        crashes: attempt.crashes)
+                    let (state, scheduled, finished) = Self.columns(for: disposition, now: now)
+                    let rows = try connection.query(
+                        """
+                        UPDATE variantd_jobs SET state = ?, result = ?, crashes = ?, scheduled_at = ?,
+                        finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+                        WHERE id = ? AND lease_token = ? AND state = 'running'
+                        RETURNING \(Job.columns.joined(separator: ", "))
+                        """,
+                        [
+                            .text(state.rawValue), .text(result), .integer(Int64(attempt.crashes)),
+                            .integer(scheduled.milliseconds),
+                            finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
+                            .integer(lease.token),
+                        ])
+                    guard let row = rows.first else { return nil }
+                    try connection.query(
+                        "UPDATE variantd_job_attempts SET outcome = ?, finished_at = ? WHERE token = ?",
+                        [.text(state.rawValue), .integer(now.milliseconds), .integer(lease.token)])
+                    return try Job(row: row)
+                }
             }
         }
-        if job?.state == .available { wake.signal() }
-        return job
+        if jobs.contains(where: { $0?.state == .available }) { wake.signal() }
+        return jobs
     }
 
     public func job(id: Int64) async throws(QueueError) -> Job? {
         try await select("WHERE id = ?", [.integer(id)]).first
     }
 
-    public func jobs(in state: JobState?, limit: Int) async throws(QueueError) -> [Job] {
-        if let state {
-            return try await select(
-                "WHERE state = ? ORDER BY id LIMIT ?", [.text(state.rawValue), .integer(Int64(limit))])
+    public func jobs(_ filter: JobFilter, after cursor: Int64, limit: Int) async throws(QueueError) -> [Job] {
+        var clause = "WHERE id > ?"
+        var parameters: [SQLiteConnection.Parameter] = [.integer(cursor)]
+        if let state = filter.state {
+            clause += " AND state = ?"
+            parameters.append(.text(state.rawValue))
         }
-        return try await select("ORDER BY id LIMIT ?", [.integer(Int64(limit))])
+        if let bucket = filter.bucket {
+            clause += " AND bucket = ?"
+            parameters.append(.text(bucket))
+        }
+        return try await select(clause + " ORDER BY id LIMIT ?", parameters + [.integer(Int64(limit))])
+    }
+
+    public func purge(finishedBefore cutoff: Timestamp, limit: Int) async throws(QueueError) -> Int {
+        try await database.run { connection throws(QueueError) in
+            try Self.writing(connection) { () throws(QueueError) in
+                // The attempt log goes with its job (ON DELETE CASCADE).
+                try connection.query(
+                    """
+                    DELETE FROM variantd_jobs WHERE id IN (
+                        SELECT id FROM variantd_jobs INDEXED BY variantd_jobs_finished
+                        WHERE finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?)
+                    """, [.integer(cutoff.milliseconds), .integer(Int64(limit))])
+                return connection.changes
+            }
+        }
     }
 
     public func unreported(limit: Int) async throws(QueueError) -> [Job] {
@@ -248,8 +289,10 @@ public final class SQLiteQueue: JobQueue {
     {
         let rows = try connection.query(
             """
-            SELECT EXISTS (SELECT 1 FROM variantd_jobs WHERE state = 'available' AND scheduled_at <= ?)
-            OR EXISTS (SELECT 1 FROM variantd_jobs WHERE state = 'running' AND lease_expires_at < ?)
+            SELECT EXISTS (SELECT 1 FROM variantd_jobs INDEXED BY variantd_jobs_due
+                WHERE state = 'available' AND scheduled_at <= ?)
+            OR EXISTS (SELECT 1 FROM variantd_jobs INDEXED BY variantd_jobs_leases
+                WHERE state = 'running' AND lease_expires_at < ?)
             """, [.integer(now.milliseconds), .integer(now.milliseconds)])
         return rows.first?[0] == "1"
     }
@@ -261,7 +304,7 @@ public final class SQLiteQueue: JobQueue {
     {
         let expired = try connection.query(
             """
-            SELECT id, attempts, max_attempts, lease_token FROM variantd_jobs
+            SELECT id, attempts, max_attempts, lease_token FROM variantd_jobs INDEXED BY variantd_jobs_leases
             WHERE state = 'running' AND lease_expires_at < ? LIMIT 100
             """, [.integer(now.milliseconds)])
         let error = try QueueSQL.resultJSON(.failure(RetryPolicy.leaseExpired))

@@ -49,6 +49,13 @@ enum SQLiteSchema {
                 UNIQUE (job_id, attempt)
             );
             """
-        )
+        ),
+        (
+            2,
+            // Retention deletes the oldest final jobs first.
+            """
+            CREATE INDEX variantd_jobs_finished ON variantd_jobs (finished_at) WHERE finished_at IS NOT NULL;
+            """
+        ),
     ]
 }

@@ -5,9 +5,10 @@ import Variants
     import Glibc
 #endif
 
-/// The loop behind `variantd work`: `slots` concurrent claimers, each claiming one job at a time, decoding
-/// it in a decoder child, heartbeating its lease meanwhile, and writing the result back under the lease's
-/// fencing token. A stop request ends claiming; held jobs are finished first.
+/// The loop behind `variantd work`: one claim loop takes as many jobs as there are free slots in one claim
+/// (a batch when several are free), and each job runs in a slot of its own — decoded in a decoder child,
+/// its lease heartbeated meanwhile, its result written back under the lease's fencing token. A stop
+/// request ends claiming; held jobs are finished first.
 struct Worker: Sendable {
     struct Configuration: Sendable {
         /// Where job sources are read from.
@@ -27,13 +28,22 @@ struct Worker: Sendable {
         /// Final jobs left unreported this long (their worker died before its callback) are reported by
         /// whichever worker is idle.
         var reportSweepAge: Duration = .seconds(30)
+        /// Final jobs are deleted, with their attempt log, once they finished longer ago than this; nil
+        /// keeps them forever.
+        var retain: Duration? = .seconds(7 * 86_400)
+        /// How often old final jobs are looked for.
+        var retentionInterval: Duration = .seconds(60)
         /// How often the bucket declaration files are checked for changes.
         var bucketCheck: Duration = .seconds(1)
     }
 
+    /// Final jobs deleted per transaction: small, so a claim never waits long behind a purge.
+    static let purgeBatch = 500
+
     let queue: any JobQueue
     let configuration: Configuration
     let pool: DecoderPool
+    let finisher: FinishBatcher
     let owner: String
     let stop: InterruptSignal
 
@@ -41,6 +51,7 @@ struct Worker: Sendable {
         self.queue = queue
         self.configuration = configuration
         self.stop = stop
+        finisher = FinishBatcher(queue: queue)
         // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
         // makes one attempt per claim.
         pool = DecoderPool(
@@ -51,11 +62,34 @@ struct Worker: Sendable {
 
     func run() async {
         let watcher = Task { await watchBuckets() }
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<configuration.slots {
-                group.addTask { await slot() }
+        let slots = FreeSlots(configuration.slots)
+        let retention = Task { await purgeOldJobs() }
+        await withDiscardingTaskGroup { group in
+            while stop.received == nil {
+                let wanted = await slots.waitForAny()
+                guard stop.received == nil else { break }
+                let claimed: [ClaimedJob]
+                do throws(QueueError) {
+                    claimed = try await queue.claim(owner: owner, limit: wanted, lease: configuration.lease)
+                } catch {
+                    log(WorkEvent(event: "queue_error", message: error.message))
+                    try? await Task.sleep(for: configuration.poll)
+                    continue
+                }
+                for job in claimed {
+                    slots.take()
+                    group.addTask {
+                        await process(job)
+                        slots.give()
+                    }
+                }
+                guard claimed.isEmpty else { continue }
+                if configuration.untilIdle, slots.free == slots.total, await isIdle() { break }
+                await reportLeftovers()
+                await queue.waitForWork(upTo: configuration.poll)
             }
         }
+        retention.cancel()
         watcher.cancel()
         await pool.shutdown()
     }
@@ -74,23 +108,30 @@ struct Worker: Sendable {
         }
     }
 
-    private func slot() async {
-        while stop.received == nil {
-            let claimed: ClaimedJob?
-            do {
-                claimed = try await queue.claim(owner: owner, limit: 1, lease: configuration.lease).first
-            } catch {
-                log(WorkEvent(event: "queue_error", message: error.message))
-                try? await Task.sleep(for: configuration.poll)
-                continue
+    /// Deletes final jobs older than the retention, a small batch per transaction, every
+    /// `retentionInterval` until the worker stops.
+    private func purgeOldJobs() async {
+        guard let retain = configuration.retain else { return }
+        while !Task.isCancelled, stop.received == nil {
+            var purged = 0
+            let cutoff = Timestamp.now.adding(.zero - retain)
+            while !Task.isCancelled {
+                do {
+                    let count = try await queue.purge(finishedBefore: cutoff, limit: Self.purgeBatch)
+                    purged += count
+                    if count < Self.purgeBatch { break }
+                    await Task.yield()
+                } catch {
+                    log(WorkEvent(event: "queue_error", message: error.message))
+                    break
+                }
             }
-            if let claimed {
-                await process(claimed)
-                continue
+            if purged > 0 {
+                var event = WorkEvent(event: "jobs_purged")
+                event.count = purged
+                log(event)
             }
-            if configuration.untilIdle, await isIdle() { return }
-            await reportLeftovers()
-            await queue.waitForWork(upTo: configuration.poll)
+            try? await Task.sleep(for: configuration.retentionInterval)
         }
     }
 
@@ -148,7 +189,7 @@ struct Worker: Sendable {
         var delay = Duration.milliseconds(250)
         for _ in 0..<8 {
             do {
-                return try await queue.finish(lease, with: outcome)
+                return try await finisher.finish(FinishedAttempt(lease: lease, outcome: outcome))
             } catch {
                 log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
                 try? await Task.sleep(for: delay)
@@ -200,6 +241,8 @@ struct WorkEvent: Encodable {
     var error: VariantsError?
     var durationSeconds: Double?
     var message: String?
+    /// Jobs deleted by retention.
+    var count: Int?
 
     init(event: String, job: Int64? = nil, message: String? = nil) {
         self.event = event

@@ -36,6 +36,25 @@ struct PostgresQueueTests {
         #expect((payload["job"] as? [String: Any])?["metadata"] != nil)
     }
 
+    @Test func aPoolOpensNoMoreConnectionsThanItsSize() async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let pool = PostgresPool(url: url, size: 2)
+        // Six calls at once, each holding its connection a moment and counting the database's sessions.
+        let counts = try await (0..<6).asyncMapConcurrently { _ in
+            try await pool.run { connection throws(QueueError) -> Int in
+                try connection.query("SELECT pg_sleep(0.1)")
+                let sessions = try connection.query(
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND backend_type = 'client backend'
+                    """)
+                return sessions.first?[0].flatMap { Int($0) } ?? -1
+            }
+        }
+        #expect(counts.count == 6 && counts.allSatisfy { (1...2).contains($0) })
+        #expect(counts.contains(2))
+    }
+
     @Test func plainSQLEnqueueIsClaimedAndDeduped() async throws {
         let server = try #require(PostgresServer.current)
         let url = try server.freshDatabase()

@@ -172,7 +172,7 @@ import Variants
         let id = try await queue.enqueue(try Self.job("kept.jpg")).id
         let reopened = try await (0..<4).asyncMapConcurrently { _ in try await open(Self.fast) }
         for other in reopened {
-            #expect(try await backend.schemaVersions(other) == [1])
+            #expect(try await backend.schemaVersions(other) == [1, 2])
             #expect(try await other.job(id: id)?.path == "kept.jpg")
         }
     }
@@ -191,6 +191,115 @@ import Variants
         #expect(try await queue.job(id: id)?.reportedAt != nil)
         #expect(try await queue.jobs(in: .completed, limit: 10).map(\.id) == [id])
         #expect(try await queue.jobs(in: .available, limit: 10).isEmpty)
+    }
+
+    @Test(arguments: QueueBackend.available)
+    func enqueuesABatchOnceAndAddsOnlyWhatIsMissing(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        let first = try (0..<1500).map { try Self.job("batch-\($0)") }
+        // A key repeated inside one batch is added once.
+        let repeated = try [Self.job("batch-0"), Self.job("batch-0")]
+        #expect(try await queue.enqueue(batch: repeated) == EnqueuedBatch(added: 1, alreadyQueued: 1))
+        #expect(
+            try await queue.enqueue(batch: first) == EnqueuedBatch(added: 1499, alreadyQueued: 1))
+        let claimed = try await queue.claim(owner: "w", limit: 10, lease: .seconds(30))
+        #expect(claimed.count == 10)
+        for job in claimed.prefix(5) {
+            _ = try await queue.finish(job.lease, with: .success(Self.metadata))
+        }
+        // Running again: the five final ones are re-rendered, everything waiting or running is left alone.
+        let again = try (0..<1600).map { try Self.job("batch-\($0)") }
+        let second = try await queue.enqueue(batch: again)
+        #expect(second == EnqueuedBatch(added: 105, alreadyQueued: 1495))
+        #expect(try await queue.enqueue(batch: []) == EnqueuedBatch())
+    }
+
+    @Test(arguments: QueueBackend.available)
+    func finishesABatchInOneWrite(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        _ = try await queue.enqueue(batch: try (0..<4).map { try Self.job("together-\($0)") })
+        let claimed = try await queue.claim(owner: "w", limit: 4, lease: .seconds(30))
+        #expect(claimed.count == 4)
+        var stale = claimed[3].lease
+        stale.token += 1_000_000
+        let jobs = try await queue.finish([
+            FinishedAttempt(lease: claimed[0].lease, outcome: .success(Self.metadata)),
+            FinishedAttempt(
+                lease: claimed[1].lease, outcome: .failure(VariantsError(.transformBusy, "busy"))),
+            FinishedAttempt(
+                lease: claimed[2].lease, outcome: .failure(.unreadable(.decoderCrash, "signal 11"))),
+            FinishedAttempt(lease: stale, outcome: .success(Self.metadata)),
+        ])
+        #expect(jobs.map { $0?.id } == [claimed[0].job.id, claimed[1].job.id, claimed[2].job.id, nil])
+        #expect(jobs.map { $0?.state } == [.completed, .available, .available, nil])
+        #expect(jobs[2]?.crashes == 1 && jobs[0]?.metadata == Self.metadata)
+        #expect(try await queue.job(id: claimed[3].job.id)?.state == .running)
+        #expect(try await queue.attempts(of: claimed[0].job.id).map(\.outcome) == ["completed"])
+        #expect(try await queue.attempts(of: claimed[3].job.id).map(\.outcome) == [nil])
+        #expect(try await queue.finish([]).isEmpty)
+    }
+
+    @Test(arguments: QueueBackend.available)
+    func pagesThroughJobsByStateAndBucket(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        let jobs = try (0..<1200).map { index in
+            try NewJob(
+                request: ObjectRequest(bucket: index % 3 == 0 ? "three" : "other", path: "page-\(index)"),
+                source: "pictures/gradient.jpg")
+        }
+        _ = try await queue.enqueue(batch: jobs)
+        var seen: [Job] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try await queue.jobs(JobFilter(bucket: "three"), after: cursor, limit: 150)
+            guard let last = page.last else { break }
+            #expect(page.count <= 150)
+            seen += page
+            cursor = last.id
+        }
+        #expect(seen.count == 400 && seen.allSatisfy { $0.bucket == "three" })
+        #expect(seen.map(\.id) == seen.map(\.id).sorted() && Set(seen.map(\.id)).count == 400)
+        let claimed = try await queue.claim(owner: "w", limit: 7, lease: .seconds(30))
+        let running = try await queue.jobs(JobFilter(state: .running), after: 0, limit: 100)
+        #expect(Set(running.map(\.id)) == Set(claimed.map(\.job.id)))
+        let none = try await queue.jobs(JobFilter(state: .running, bucket: "absent"), after: 0, limit: 100)
+        #expect(none.isEmpty)
+    }
+
+    @Test(arguments: QueueBackend.available)
+    func purgesOldFinalJobsWithTheirAttempts(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        _ = try await queue.enqueue(batch: try (0..<30).map { try Self.job("old-\($0)") })
+        let claimed = try await queue.claim(owner: "w", limit: 25, lease: .seconds(30))
+        for job in claimed {
+            _ = try await queue.finish(job.lease, with: .success(Self.metadata))
+        }
+        let ids = claimed.map(\.job.id)
+        try await Task.sleep(for: .milliseconds(20))
+        // Nothing finished before an hour ago.
+        #expect(try await queue.purge(finishedBefore: Timestamp.now.adding(.seconds(-3600)), limit: 10) == 0)
+        let cutoff = Timestamp.now
+        var purged: [Int] = []
+        while true {
+            let count = try await queue.purge(finishedBefore: cutoff, limit: 10)
+            purged.append(count)
+            if count < 10 { break }
+        }
+        #expect(purged == [10, 10, 5])
+        for id in ids {
+            #expect(try await queue.job(id: id) == nil)
+            #expect(try await queue.attempts(of: id).isEmpty)
+        }
+        // Waiting and running jobs stay.
+        #expect(try await queue.jobs(in: .available, limit: 100).count == 5)
     }
 
     @Test(arguments: QueueBackend.available)

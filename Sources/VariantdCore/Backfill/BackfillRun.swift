@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import Variants
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Streams a listing's object paths into the queue in batches, one transaction (SQLite) or one statement
+/// (PostgreSQL) per batch, holding one batch at a time: the memory stays flat however long the listing.
+/// Objects already waiting or running are left alone, so a run interrupted and started again adds only
+/// what is missing.
+struct BackfillRun {
+    var queue: any JobQueue
+    var listing: ObjectListing
+    var bucket: String
+    var version: String
+    var batchSize = 1000
+    /// A bar redrawn in place on a terminal, or nothing.
+    var showsProgress: Bool
+    /// Stops after the batch in hand when it returns true (a signal).
+    var stopRequested: @Sendable () -> Bool = { false }
+
+    /// The summary so far and the listing bytes read, shared with the progress bar.
+    private final class Tally: Sendable {
+        let state = Mutex((summary: BackfillSummary(), bytes: 0))
+    }
+
+    func run() async -> BackfillSummary {
+        let tally = Tally()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let total = listing.totalBytes
+        let progress = showsProgress ? Task { await draw(tally, total: total, started: started) } : nil
+        let unreadable: @Sendable (String) -> Void = { path in
+            tally.state.withLock { $0.summary.unreadable += 1 }
+            Console.error("variantd enqueue: cannot read \(path)")
+        }
+        var batch: [NewJob] = []
+        batch.reserveCapacity(batchSize)
+        var failure: String?
+        for path in listing.paths(unreadable: unreadable) {
+            do {
+                batch.append(
+                    try NewJob(request: ObjectRequest(bucket: bucket, path: path), version: version))
+            } catch {
+                tally.state.withLock { $0.summary.refused += 1 }
+                Console.error("variantd enqueue: refused '\(path)': \(error.message)")
+            }
+            tally.state.withLock {
+                $0.summary.listed += 1
+                $0.bytes += path.utf8.count + 1
+            }
+            guard batch.count >= batchSize else { continue }
+            failure = await flush(&batch, into: tally)
+            if failure != nil || stopRequested() { break }
+        }
+        if failure == nil { failure = await flush(&batch, into: tally) }
+        progress?.cancel()
+        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        return tally.state.withLock { state in
+            var summary = state.summary
+            summary.error = failure ?? (stopRequested() ? "stopped by a signal" : nil)
+            summary.seconds = started.duration(to: clock.now) / .seconds(1)
+            return summary
+        }
+    }
+
+    /// Enqueues the batch and empties it; the queue's error message when it failed.
+    private func flush(_ batch: inout [NewJob], into tally: Tally) async -> String? {
+        guard !batch.isEmpty else { return nil }
+        defer { batch.removeAll(keepingCapacity: true) }
+        do {
+            let enqueued = try await queue.enqueue(batch: batch)
+            tally.state.withLock { state in
+                state.summary.added += enqueued.added
+                state.summary.alreadyQueued += enqueued.alreadyQueued
+            }
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// Redraws the progress line every quarter second: a bar by the bytes of the list read when its size
+    /// is known (`--from FILE`), the counts alone for a walk.
+    private func draw(_ tally: Tally, total: Int?, started: ContinuousClock.Instant) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            var (summary, bytes) = tally.state.withLock { $0 }
+            summary.seconds = started.duration(to: .now) / .seconds(1)
+            var line = summary.progressText
+            if let total, total > 0 {
+                let filled = min(20, 20 * bytes / total)
+                line =
+                    "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
+                    + "] \(min(100, 100 * bytes / total))%  " + line
+            }
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+        }
+    }
+}

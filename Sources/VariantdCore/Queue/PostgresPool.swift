@@ -1,0 +1,94 @@
+import Dispatch
+import Synchronization
+
+/// The PostgreSQL connections of one process: up to `size`, opened when first needed and shared by every
+/// worker slot, so a process holds a handful of connections however many jobs it runs at once, and
+/// concurrent claims and finishes do not queue behind each other on one connection.
+///
+/// A connection is lent to one call at a time and runs it on a Dispatch thread (a database call blocks);
+/// a dropped connection is re-established before its next use.
+final class PostgresPool: Sendable {
+    let url: String
+    let size: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var idle: [Lent] = []
+        var opened = 0
+        var waiting: [CheckedContinuation<Lent, Never>] = []
+    }
+
+    init(url: String, size: Int) {
+        self.url = url
+        self.size = max(1, size)
+    }
+
+    /// Runs `body` on a connection of the pool, waiting for one to be free.
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T)
+        async throws(QueueError) -> T
+    {
+        let lent = try await acquire()
+        let result = await Self.blocking { () throws(QueueError) in
+            if !lent.connection.isConnected { lent.connection.reset() }
+            return try body(lent.connection)
+        }
+        release(lent)
+        return try result.get()
+    }
+
+    private func acquire() async throws(QueueError) -> Lent {
+        let free = state.withLock { state -> Lent?? in
+            if let lent = state.idle.popLast() { return .some(lent) }
+            guard state.opened < size else { return .none }
+            state.opened += 1
+            return .some(nil)
+        }
+        switch free {
+        case .some(.some(let lent)):
+            return lent
+        case .some(.none):
+            let url = url
+            let opened = await Self.blocking { () throws(QueueError) in
+                Lent(connection: try PostgresConnection(url: url))
+            }
+            if case .failure = opened { state.withLock { $0.opened -= 1 } }
+            return try opened.get()
+        case .none:
+            return await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Lent? in
+                    if let lent = state.idle.popLast() { return lent }
+                    state.waiting.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+
+    private func release(_ lent: Lent) {
+        let waiter = state.withLock { state -> CheckedContinuation<Lent, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.idle.append(lent)
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        waiter?.resume(returning: lent)
+    }
+
+    /// Runs a blocking call on a Dispatch thread, off Swift's cooperative threads.
+    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws(QueueError) -> T) async
+        -> Result<T, QueueError>
+    {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(QueueError) in try body() })
+            }
+        }
+    }
+
+    /// A connection crossing threads: only the call it is lent to touches it.
+    private struct Lent: @unchecked Sendable {
+        let connection: PostgresConnection
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import VariantdCore
+
+/// `variantd enqueue --from` / `--walk` and `variantd jobs` as processes on a SQLite queue: batched,
+/// deduplicated, idempotent on a second run, with the summary and exit status saying what happened.
+@Suite struct EnqueueCommandTests {
+    private struct Summary: Decodable {
+        var listed: Int
+        var added: Int
+        var alreadyQueued: Int
+        var refused: Int
+        var unreadable: Int
+    }
+
+    private func summary(_ finished: VariantdProcess.Finished) throws -> Summary {
+        try JSONDecoder().decode(Summary.self, from: Data(finished.stdout.utf8))
+    }
+
+    @Test func enqueuesAListOnceAndListsItPageByPage() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = "sqlite:" + directory.appendingPathComponent("queue.sqlite3").path
+        let list = directory.appendingPathComponent("objects.txt").path
+        // 3,000 objects, one listed twice, CRLF endings and a blank line in between.
+        let lines = (0..<3000).map { "photos/\($0 / 100)/object-\($0).jpg" } + ["photos/0/object-7.jpg"]
+        try (lines.joined(separator: "\r\n") + "\n\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let arguments = [
+            "enqueue", "--queue", queue, "--bucket", "backfill", "--from", list, "--batch", "700",
+        ]
+
+        let first = try await VariantdProcess.run(arguments)
+        #expect(first.status == 0)
+        let added = try summary(first)
+        #expect(added.listed == 3001 && added.added == 3000 && added.alreadyQueued == 1 && added.refused == 0)
+
+        let second = try await VariantdProcess.run(arguments)
+        #expect(second.status == 0)
+        let again = try summary(second)
+        #expect(again.added == 0 && again.alreadyQueued == 3001)
+
+        let listed = try await VariantdProcess.run(["jobs", "--queue", queue, "--bucket", "backfill"])
+        let jobs = listed.stdout.split(separator: "\n")
+        #expect(listed.status == 0 && jobs.count == 3000)
+        let limited = try await VariantdProcess.run([
+            "jobs", "--queue", queue, "--state", "available", "--limit", "1234",
+        ])
+        #expect(limited.stdout.split(separator: "\n").count == 1234)
+        let other = try await VariantdProcess.run(["jobs", "--queue", queue, "--bucket", "other"])
+        #expect(other.status == 0 && other.stdout.isEmpty)
+    }
+
+    @Test func walksAFolderAndRefusesPathsNoWorkerCouldRead() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = "sqlite:" + directory.appendingPathComponent("queue.sqlite3").path
+        let store = directory.appendingPathComponent("store")
+        for path in ["a.jpg", "nested/b.png", "nested/deeper/c.gif"] {
+            let url = store.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: url)
+        }
+        let walked = try await VariantdProcess.run([
+            "enqueue", "--queue", queue, "--bucket", "walked", "--walk", store.path, "--version", "v2",
+        ])
+        #expect(walked.status == 0)
+        #expect(try summary(walked).added == 3)
+        let jobs = try await SQLiteQueue(path: String(queue.dropFirst("sqlite:".count)))
+            .jobs(in: .available, limit: 10)
+        #expect(jobs.map(\.path) == ["a.jpg", "nested/b.png", "nested/deeper/c.gif"])
+        #expect(jobs.allSatisfy { $0.version == "v2" && $0.source == $0.path })
+
+        let list = directory.appendingPathComponent("bad.txt").path
+        try "ok.jpg\n../escape.jpg\n/absolute.jpg\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let refused = try await VariantdProcess.run([
+            "enqueue", "--queue", queue, "--bucket", "walked", "--from", list,
+        ])
+        #expect(refused.status == ExitStatus.failure.rawValue)
+        let counts = try summary(refused)
+        #expect(counts.added == 1 && counts.refused == 2)
+        #expect(refused.stderr.contains("escape.jpg"))
+    }
+
+    @Test func refusesConflictingSources() async throws {
+        let usage = try await VariantdProcess.run([
+            "enqueue", "--bucket", "b", "--path", "p.jpg", "--from", "/dev/null",
+        ])
+        #expect(usage.status == ExitStatus.usage.rawValue)
+        let missing = try await VariantdProcess.run([
+            "enqueue", "--bucket", "b", "--walk", "/nonexistent-dir",
+        ])
+        #expect(missing.status == ExitStatus.usage.rawValue)
+    }
+}
