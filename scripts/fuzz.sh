@@ -4,8 +4,11 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job (default: all)
 #
 # Each target compiles the pure-Swift sources it exercises straight into one fuzzer binary (no C library is
-# involved in these parsers). Corpora grow in .build/fuzz/<target>/corpus; a crash writes a reproducer
-# there and fails the run — turn it into a regression test.
+# involved in these parsers). A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
+# scratch corpus in .build/fuzz/<target>/corpus; at the end the scratch inputs that reach new coverage are
+# merged into Fuzz/corpus/<target>/ (commit them). The whole libFuzzer log is kept in
+# .build/fuzz/<target>/log. A crash writes a reproducer to .build/fuzz/<target>/ and fails the run — turn it
+# into a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -44,7 +47,12 @@ build() {
 
 for target in "${targets[@]}"; do
   build "$target"
+  out=.build/fuzz/$target kept=Fuzz/corpus/$target
+  mkdir -p "$kept"
   echo "fuzz: $target for ${seconds}s"
-  ".build/fuzz/$target/fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix=".build/fuzz/$target/" ".build/fuzz/$target/corpus" 2>&1 | tail -n 2
+  "$out/fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+    -artifact_prefix="$out/" "$out/corpus" "$kept" >"$out/log" 2>&1 || { tail -n 30 "$out/log"; exit 1; }
+  grep -E 'DONE|^Done [0-9]+ runs' "$out/log"
+  "$out/fuzz" -merge=1 -max_len=4096 "$kept" "$out/corpus" >"$out/merge.log" 2>&1
+  echo "fuzz: $target corpus: $(find "$kept" -type f | wc -l) inputs"
 done

@@ -6,19 +6,34 @@ import Variants
 struct DecoderChildCommand: Subcommand {
     static let name = "decoder-child"
     static let abstract = "Decode objects sent by a parent process (internal)."
-    static let usage = "decoder-child [--limits <json>]"
+    static let usage = "decoder-child [--limits <json>] [--confined]"
     static let details = """
         Started by variantd itself: one JSON job per line on stdin, one JSON answer per line on stdout.
 
         OPTIONS:
           --limits <json>         The limits to apply, as JSON.
+          --confined              Seal the process after start-up: no new privileges, no filesystem,
+                                  a system-call allow-list (exit status 78 when the kernel refuses).
         """
 
     let limits: Limits
+    let confined: Bool
+    /// Tests only (`--violate open|socket`): a call the sealed child makes before each job, to prove it dies.
+    let violation: ConfinementViolation?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let text = try arguments.option("--limits")
+        confined = arguments.flag("--confined")
+        let violation = try arguments.option("--violate")
         _ = try arguments.positionals()
+        if let violation {
+            guard let parsed = ConfinementViolation(rawValue: violation) else {
+                throw UsageError("'--violate' takes open or socket")
+            }
+            self.violation = parsed
+        } else {
+            self.violation = nil
+        }
         guard let text else {
             limits = .default
             return
@@ -32,7 +47,16 @@ struct DecoderChildCommand: Subcommand {
     func run() async throws -> ExitStatus {
         let answers = ChildConfinement.apply()
         let pipeline = try Pipeline(limits: limits)
+        if confined {
+            do {
+                try ChildConfinement.seal()
+            } catch {
+                Console.error("variantd decoder-child: cannot confine itself: \(error)")
+                return .configuration
+            }
+        }
         while let line = readLine() {
+            violation?.attempt()
             ChildConfinement.startJobBudget()
             var timings = StageTimings()
             let outcome = Result { () throws(VariantsError) in try process(line, with: pipeline, timings: &timings) }

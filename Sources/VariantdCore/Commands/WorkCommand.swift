@@ -22,6 +22,8 @@ struct WorkCommand: Subcommand {
                                   metadata and no variants.
           --workers <n>           Jobs processed at once, each in its own decoder child (default: cores).
           --out <dir>             The rendition store (default: <data-dir>/renditions).
+          --quarantine <file>     Remembers the sources that killed decoders, across restarts and
+                                  processes (VARIANTD_QUARANTINE; default: <data-dir>/quarantine.sqlite3).
           --callback <url>        POST each final job's JSON here, retried; idempotent by job id.
           --callback-secret-file <file>
                                   Sign callbacks: Variantd-Signature: sha256=HMAC(secret, "<ts>.<body>").
@@ -54,6 +56,9 @@ struct WorkCommand: Subcommand {
         var configuration = Worker.Configuration(
             storeRoot: try StoreRoot(root), buckets: try BucketRegistry(directory: buckets),
             renditions: try arguments.option("--out") ?? dataDirectory + "/renditions", slots: slots)
+        configuration.quarantine =
+            try arguments.option("--quarantine") ?? ProcessInfo.processInfo.environment["VARIANTD_QUARANTINE"]
+            ?? Quarantine.defaultFile(in: dataDirectory)
         if let lease = try arguments.integer("--lease", in: 1...3600) {
             configuration.lease = .seconds(lease)
         }
@@ -94,6 +99,13 @@ struct WorkCommand: Subcommand {
         let stop = InterruptSignal(
             onFirst: { _ in Console.error("variantd work: stopping after the jobs in hand; signal again to quit now") },
             onSecond: { exit(128 + $0) })
+        if let file = configuration.quarantine {
+            do {
+                _ = try Quarantine(file: file)
+            } catch {
+                throw UsageError("The quarantine file cannot be opened: \(error.message)")
+            }
+        }
         let queue = try await location.open(policy: policy)
         await Worker(queue: queue, configuration: configuration, stop: stop).run()
         return .success

@@ -20,11 +20,23 @@ final class ChildProcess {
     private let output = Pipe()
     private var buffered: [UInt8] = []
 
+    /// Writing to a child that has died (or exited before reading, as one that cannot confine itself does)
+    /// must be an error on the write, not SIGPIPE killing every command that runs children.
+    private static let ignoreBrokenPipes: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
     init(executable: String, arguments: [String]) throws {
+        Self.ignoreBrokenPipes
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_WARNING"] = "0"
+        // One malloc arena: glibc shrinks a thread's extra arena by first reading /proc/sys/vm/
+        // overcommit_memory, a file a sealed child may not open; one arena also returns memory more fully.
+        environment["MALLOC_ARENA_MAX"] = "1"
+        // A fixed time zone for C libraries' log lines: read once before sealing, never looked up again.
+        environment["TZ"] = "UTC0"
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

@@ -21,10 +21,19 @@ public actor DecoderPool {
         /// and sets 1.
         public var attemptsPerObject: Int
         public var limits: Limits
+        /// Children seal themselves after start-up (`ChildConfinement.seal`): no filesystem, no network, a
+        /// system-call allow-list.
+        public var confined: Bool
+        /// The SQLite file that remembers files which killed decoders, shared by every process given it;
+        /// nil keeps the quarantine in memory for this pool's life.
+        public var quarantineFile: String?
+        /// Tests only: a call each sealed child makes before every job, which must kill it.
+        var violation: ConfinementViolation?
 
         public init(
             executable: String, size: Int = 2, deadline: Duration = .seconds(60), jobsPerChild: Int = 500,
-            attemptsPerObject: Int = 2, limits: Limits = .default
+            attemptsPerObject: Int = 2, limits: Limits = .default, confined: Bool = false,
+            quarantineFile: String? = nil
         ) {
             self.executable = executable
             self.size = size
@@ -32,6 +41,18 @@ public actor DecoderPool {
             self.jobsPerChild = jobsPerChild
             self.attemptsPerObject = attemptsPerObject
             self.limits = limits
+            self.confined = confined
+            self.quarantineFile = quarantineFile
+        }
+
+        /// The child's command line after the executable.
+        var childArguments: [String] {
+            get throws {
+                var arguments = ["decoder-child", "--limits", try WireJSON.line(limits)]
+                if confined { arguments.append("--confined") }
+                if let violation { arguments += ["--violate", violation.rawValue] }
+                return arguments
+            }
         }
     }
 
@@ -47,19 +68,22 @@ public actor DecoderPool {
     private var idle: [DecoderSlot] = []
     private var created = 0
     private var waiting: [CheckedContinuation<DecoderSlot, Never>] = []
-    private var quarantine = Quarantine()
+    /// Nil only if even an in-memory SQLite database could not be opened.
+    private let quarantine: Quarantine?
     /// Children that died or were killed, for metrics.
     public private(set) var crashes = 0
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        quarantine =
+            (try? Quarantine(file: configuration.quarantineFile)) ?? (try? Quarantine(file: nil))
     }
 
     /// Decodes one object in a child.
     public func process(_ job: DecodeJob) async -> Answer {
         // Hashing in the parent costs a read, so it is paid only once some file has been quarantined.
-        var checksum = quarantine.isEmpty ? nil : Self.checksum(of: job)
-        if let checksum, quarantine.isRefused(checksum, after: configuration.attemptsPerObject) {
+        var checksum = quarantine?.isEmpty ?? true ? nil : Self.checksum(of: job)
+        if let checksum, quarantine?.isRefused(checksum, after: configuration.attemptsPerObject) == true {
             return Answer(
                 outcome: .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: StageTimings(), peakResidentKiB: nil)
@@ -69,7 +93,9 @@ public actor DecoderPool {
         while answer.isDecoderFailure {
             crashes += 1
             checksum = checksum ?? Self.checksum(of: job)
-            if let checksum { quarantine.recordFailure(checksum) }
+            if let checksum, case .failure(let error) = answer.outcome {
+                quarantine?.recordFailure(checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+            }
             guard attempts < configuration.attemptsPerObject else { break }
             attempts += 1
             answer = await attempt(job)
@@ -155,6 +181,8 @@ final class DecoderSlot: @unchecked Sendable {
         switch error {
         case ChildProcess.Failure.timedOut:
             return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")
+        case ChildProcess.Failure.died(nil, ExitStatus.configuration.rawValue):
+            return VariantsError(.internalError, "the decoder process could not confine itself (see its log)")
         case ChildProcess.Failure.died(let signal, let status):
             let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
             return .unreadable(.decoderCrash, "the decoder process died (\(how)) on this file")
@@ -172,9 +200,8 @@ final class DecoderSlot: @unchecked Sendable {
     private func current(_ configuration: DecoderPool.Configuration) throws -> ChildProcess {
         if let child, child.isRunning { return child }
         jobs = 0
-        let limits = try WireJSON.line(configuration.limits)
         let started = try ChildProcess(
-            executable: configuration.executable, arguments: ["decoder-child", "--limits", limits])
+            executable: configuration.executable, arguments: try configuration.childArguments)
         child = started
         return started
     }

@@ -21,9 +21,15 @@ struct Daemon: Sendable {
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
+        do {
+            _ = try Quarantine(file: configuration.quarantine)
+        } catch {
+            throw UsageError("The quarantine file cannot be opened: \(error.message)")
+        }
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
-        )
+            .init(
+                executable: Executable.current, size: configuration.slots, deadline: configuration.deadline,
+                quarantineFile: configuration.quarantine))
         let router = Router(
             secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
             root: root,

@@ -8,6 +8,8 @@ struct ServeConfiguration: Sendable {
     var root: String
     /// The rendition store's root.
     var out: String
+    /// The file remembering sources that killed decoders (`Quarantine`).
+    var quarantine: String
     /// A directory of bucket declarations, `<name>.json`.
     var buckets: String?
     /// The durable queue `POST /v1/jobs?async=1` enqueues into (`sqlite:PATH` or `postgres://…`); nil refuses
@@ -42,6 +44,7 @@ struct ServeConfiguration: Sendable {
         }
         self.root = root
         out = try source.string("--out") ?? root
+        quarantine = try source.string("--quarantine") ?? out + "/.quarantine.sqlite3"
         buckets = try source.string("--buckets")
         queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text) }
         slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount

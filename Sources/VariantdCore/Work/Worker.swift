@@ -25,6 +25,8 @@ struct Worker: Sendable {
         /// Final jobs left unreported this long (their worker died before its callback) are reported by
         /// whichever worker is idle.
         var reportSweepAge: Duration = .seconds(30)
+        /// The file remembering sources that killed decoders; nil keeps it in memory.
+        var quarantine: String?
     }
 
     let queue: any JobQueue
@@ -39,7 +41,10 @@ struct Worker: Sendable {
         self.stop = stop
         // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
         // makes one attempt per claim.
-        pool = DecoderPool(.init(executable: Executable.current, size: configuration.slots, attemptsPerObject: 1))
+        pool = DecoderPool(
+            .init(
+                executable: Executable.current, size: configuration.slots, attemptsPerObject: 1,
+                quarantineFile: configuration.quarantine))
         owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
     }
 
