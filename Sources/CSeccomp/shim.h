@@ -1,11 +1,13 @@
-// The kernel doors a decoder child closes behind itself: libseccomp (Debian libseccomp-dev), and the
-// prctl and Landlock system calls, which glibc offers only through variadic functions Swift cannot call.
+// What a decoder child does to itself at the C level: the kernel doors it closes behind itself (libseccomp,
+// Debian libseccomp-dev; the prctl and Landlock system calls, which glibc offers only through variadic
+// functions or not at all), and glibc's malloc_trim, which Swift's Glibc module does not export.
 #ifndef CSECCOMP_SHIM_H
 #define CSECCOMP_SHIM_H
 
 #include <errno.h>
 #include <linux/landlock.h>
 #include <linux/sched.h>
+#include <malloc.h>
 #include <seccomp.h>
 #include <stdint.h>
 #include <sys/ioctl.h>

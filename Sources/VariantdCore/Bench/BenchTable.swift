@@ -140,8 +140,10 @@ enum BenchTable {
             }
             let growth = fixed(soak.growthMB, 1)
             lines.append(
-                "  daemon RSS growth after the first \(ServeLoad.soakInterval) jobs: \(growth) MB "
-                    + "(bound \(fixed(soak.boundMB, 0)) MB: \(soak.withinBound ? "within" : "EXCEEDED"))")
+                "  RSS growth after the first \(ServeLoad.soakInterval) jobs: daemon \(growth) MB "
+                    + "(bound \(fixed(soak.boundMB, 0)) MB), children "
+                    + "\(fixed(soak.childrenGrowthMB ?? 0, 1)) MB (bound \(fixed(soak.childrenBoundMB ?? 0, 0)) MB): "
+                    + (soak.withinBound ? "within" : "EXCEEDED"))
         }
         lines.append("")
         lines.append(

@@ -19,6 +19,9 @@ struct ServeLoad: Sendable {
     static let soakInterval = 1000
     /// The daemon's RSS may grow by at most this much between the first interval and the end of a soak.
     static let soakBoundMB = 50.0
+    /// The decoder children's RSS, all together, may grow by at most this much over the same span (they
+    /// trim after every job and are replaced after 500 jobs or past 1 GiB).
+    static let soakChildrenBoundMB = 100.0
 
     func run() async throws -> ServeLoadReport {
         let daemon = try BenchDaemon(slots: slots)
@@ -96,14 +99,17 @@ struct ServeLoad: Sendable {
             samples.append(DaemonMemory.sample(daemon.id, at: "soak", jobs: done))
             Console.error(
                 "bench: serve soak: \(done)/\(total) jobs, daemon "
-                    + "\(BenchTable.fixed(samples.last!.daemonMB, 1)) MB")
+                    + "\(BenchTable.fixed(samples.last!.daemonMB, 1)) MB, children "
+                    + "\(BenchTable.fixed(samples.last!.childrenMB, 1)) MB")
         }
         let first = samples.count > 2 ? samples[1] : samples[0]
         let growth = (samples.last?.daemonMB ?? 0) - first.daemonMB
+        let childrenGrowth = (samples.last?.childrenMB ?? 0) - first.childrenMB
         return ServeLoadReport.Soak(
             jobs: done, files: jobs.count,
             imagesPerSecond: seconds > 0 ? Double(statuses["200"] ?? 0) / seconds : 0, statuses: statuses,
             samples: samples, growthMB: growth, boundMB: Self.soakBoundMB,
-            withinBound: growth <= Self.soakBoundMB)
+            childrenGrowthMB: childrenGrowth, childrenBoundMB: Self.soakChildrenBoundMB,
+            withinBound: growth <= Self.soakBoundMB && childrenGrowth <= Self.soakChildrenBoundMB)
     }
 }

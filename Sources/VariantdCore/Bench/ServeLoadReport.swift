@@ -41,6 +41,10 @@ struct ServeLoadReport: Sendable, Codable, Equatable {
         /// Daemon RSS at the end minus at the first interval (or at jobs 0 for a soak of one interval).
         var growthMB: Double
         var boundMB: Double
+        /// The decoder children's RSS, all together, over the same span.
+        var childrenGrowthMB: Double?
+        var childrenBoundMB: Double?
+        /// Both growths within their bounds.
         var withinBound: Bool
 
         enum CodingKeys: String, CodingKey {
@@ -48,6 +52,8 @@ struct ServeLoadReport: Sendable, Codable, Equatable {
             case imagesPerSecond = "images_per_s"
             case growthMB = "growth_mb"
             case boundMB = "bound_mb"
+            case childrenGrowthMB = "children_growth_mb"
+            case childrenBoundMB = "children_bound_mb"
             case withinBound = "within_bound"
         }
     }

@@ -62,6 +62,7 @@ struct DecoderChildCommand: Subcommand {
             let outcome = Result { () throws(VariantsError) in try process(line, with: pipeline, timings: &timings) }
             let answer = try WireJSON.encode(
                 DecodeAnswer(outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB))
+            ChildConfinement.returnMemory()
             ChildConfinement.write(answer + [0x0A], to: answers)
         }
         return .success

@@ -17,6 +17,8 @@ public actor DecoderPool {
         public var deadline: Duration
         /// A child is replaced after this many jobs, bounding what a slow leak in a C library can cost.
         public var jobsPerChild: Int
+        /// A child whose resident set is still above this after a job (and its trim) is replaced.
+        public var residentLimitBytes: Int
         /// Attempts per object when children crash or overrun; the durable queue counts its own attempts
         /// and sets 1.
         public var attemptsPerObject: Int
@@ -33,7 +35,7 @@ public actor DecoderPool {
         public init(
             executable: String, size: Int = 2, deadline: Duration = .seconds(60), jobsPerChild: Int = 500,
             attemptsPerObject: Int = 2, limits: Limits = .default, confined: Bool = false,
-            quarantineFile: String? = nil
+            quarantineFile: String? = nil, residentLimitBytes: Int = 1 << 30
         ) {
             self.executable = executable
             self.size = size
@@ -43,6 +45,7 @@ public actor DecoderPool {
             self.limits = limits
             self.confined = confined
             self.quarantineFile = quarantineFile
+            self.residentLimitBytes = residentLimitBytes
         }
 
         /// The child's command line after the executable.
@@ -161,7 +164,11 @@ final class DecoderSlot: @unchecked Sendable {
             jobs += 1
             let reply = try child.exchange(try WireJSON.encode(job), deadline: started + configuration.deadline)
             let answer = try WireJSON.decode(DecodeAnswer.self, from: reply)
-            if jobs >= configuration.jobsPerChild { stop() }
+            if jobs >= configuration.jobsPerChild
+                || ProcessMemory.residentBytes(of: "\(child.processID)") ?? 0 > configuration.residentLimitBytes
+            {
+                stop()
+            }
             return DecoderPool.Answer(
                 outcome: answer.outcome, timings: answer.timings, peakResidentKiB: answer.peakResidentKiB)
         } catch {
