@@ -10,7 +10,7 @@ struct WorkCommand: Subcommand {
     static let abstract = "Process jobs from the durable queue (SQLite or PostgreSQL)."
     static let usage =
         "work [--queue sqlite:<path> | --queue postgres://…] --root <store> --buckets <dir> [--workers <n>] "
-        + "[--out <dir>] [--callback <url>] [--callback-secret-file <file>]"
+        + "[--out <dir>] [--callback <url>] [--callback-secret-file <file>] [--listen <address>]"
     static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH, or postgres://… shared by workers on many machines
@@ -31,6 +31,9 @@ struct WorkCommand: Subcommand {
           --poll <seconds>        Polling backstop when no notification arrives (default: 1).
           --backoff-ms <n>        Backoff unit: retry n waits min(300 s, unit × n⁴) ± 10 % (default: 1000).
           --until-idle            Exit once no job is available or running (backfills, tests).
+          --listen <address>      Serve GET /livez, /readyz and /metrics here: 127.0.0.1:PORT, [::1]:PORT,
+                                  localhost:PORT or unix:PATH (port 0 picks a free one, printed in the
+                                  "listening" line). No secret: health and metrics only.
           -h, --help              Show help information.
 
         Prints one JSON line per finished attempt. SIGTERM or SIGINT stops claiming; jobs in flight are
@@ -40,6 +43,7 @@ struct WorkCommand: Subcommand {
     let location: QueueLocation
     let configuration: Worker.Configuration
     let policy: RetryPolicy
+    let listen: ListenAddress?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let (location, dataDirectory) = try QueueLocation.parse(&arguments)
@@ -66,6 +70,9 @@ struct WorkCommand: Subcommand {
             configuration.poll = .seconds(poll)
         }
         configuration.untilIdle = arguments.flag("--until-idle")
+        listen = try arguments.option("--listen").map { text throws(UsageError) in
+            try ListenAddress(parsing: text)
+        }
         var policy = RetryPolicy()
         if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) {
             policy.backoffUnit = .milliseconds(unit)
@@ -107,7 +114,24 @@ struct WorkCommand: Subcommand {
             }
         }
         let queue = try await location.open(policy: policy)
-        await Worker(queue: queue, configuration: configuration, stop: stop).run()
+        let worker = Worker(queue: queue, configuration: configuration, stop: stop)
+        var server: HTTPServer?
+        if let listen {
+            let router = WorkStatusRouter(queue: queue, metrics: worker.metrics, pool: worker.pool, stop: stop)
+            let options = HTTPServer.Options(
+                threads: 1, connectionLimit: 32, connectionMemoryLimit: 16 << 10, connectionTimeout: 10,
+                maxBodyBytes: 1024)
+            do {
+                server = try HTTPServer(listen: listen, options: options, responder: router)
+            } catch {
+                throw UsageError("Cannot listen on \(listen): \(error)")
+            }
+            var event = WorkEvent(event: "listening")
+            event.listen = server?.address.description
+            Console.out(try WireJSON.line(event))
+        }
+        await worker.run()
+        server?.stop()
         return .success
     }
 }

@@ -174,6 +174,11 @@ public final class PostgresQueue: JobQueue {
         return try await select("ORDER BY id LIMIT $1", [String(limit)])
     }
 
+    public func stateCounts() async throws(QueueError) -> [JobState: Int] {
+        let rows = try await run { connection throws(QueueError) in try connection.query(QueueSQL.stateCounts) }
+        return QueueSQL.stateCounts(rows)
+    }
+
     public func unreported(limit: Int) async throws(QueueError) -> [Job] {
         try await select(
             "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT $1",

@@ -32,6 +32,8 @@ struct Worker: Sendable {
     let queue: any JobQueue
     let configuration: Configuration
     let pool: DecoderPool
+    /// What `--listen` reports; counted whether or not anything listens.
+    let metrics = WorkerMetrics()
     let owner: String
     let stop: InterruptSignal
 
@@ -61,8 +63,10 @@ struct Worker: Sendable {
     private func slot() async {
         while stop.received == nil {
             let claimed: ClaimedJob?
+            let claiming = ContinuousClock.now
             do {
                 claimed = try await queue.claim(owner: owner, limit: 1, lease: configuration.lease).first
+                metrics.claimed(after: claiming.duration(to: .now) / .seconds(1))
             } catch {
                 log(WorkEvent(event: "queue_error", message: error.message))
                 try? await Task.sleep(for: configuration.poll)
@@ -96,6 +100,11 @@ struct Worker: Sendable {
         event.attempt = claimed.lease.attempt
         event.state = job?.state
         if case .failure(let error) = outcome { event.error = error }
+        if let job {
+            metrics.finished(job.state, code: event.error?.code.rawValue ?? "ok")
+        } else {
+            metrics.leaseLost()
+        }
         event.durationSeconds = started.duration(to: .now) / .seconds(1)
         log(event)
         if let job, job.state.isFinal { await report(job) }
@@ -158,6 +167,7 @@ struct Worker: Sendable {
         if await callback.report(job) {
             try? await queue.markReported(id: job.id)
         } else {
+            metrics.callbackFailed()
             log(WorkEvent(event: "callback_failed", job: job.id))
         }
     }
@@ -209,6 +219,8 @@ struct WorkEvent: Encodable {
     var error: VariantsError?
     var durationSeconds: Double?
     var message: String?
+    /// Where `--listen` serves health and metrics (the `listening` event).
+    var listen: String?
 
     init(event: String, job: Int64? = nil, message: String? = nil) {
         self.event = event
