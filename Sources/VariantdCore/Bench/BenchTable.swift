@@ -145,6 +145,18 @@ enum BenchTable {
                     + "\(fixed(soak.childrenGrowthMB ?? 0, 1)) MB (bound \(fixed(soak.childrenBoundMB ?? 0, 0)) MB): "
                     + (soak.withinBound ? "within" : "EXCEEDED"))
         }
+        if let overload = serve.overload {
+            lines.append("")
+            lines.append(
+                "Overload: \(fixed(overload.offeredPerSecond, 1)) jobs/s offered (\(fixed(overload.sustainablePerSecond, 1)) "
+                    + "sustained) for \(fixed(overload.seconds, 0)) s over \(overload.clients) connections: "
+                    + statuses(overload.statuses))
+            lines.append(
+                "  p99 of 503: \(overload.p99BusyMilliseconds.map { fixed($0, 1) } ?? "-") ms (target ≤ 50), "
+                    + "p99 of 200: \(overload.p99OkMilliseconds.map { fixed($0, 0) } ?? "-") ms, "
+                    + "503 without Retry-After: \(overload.busyWithoutRetryAfter)")
+            lines.append("  memory before: \(memory(overload.before)), after: \(memory(overload.after))")
+        }
         lines.append("")
         lines.append(
             "Daemon exit status after SIGTERM: \(serve.exitStatus.map { "\($0)" } ?? "none (killed)")")
