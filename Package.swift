@@ -42,7 +42,6 @@ let package = Package(
                 "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
                 "CSeccomp",
             ],
-            exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
@@ -51,6 +50,7 @@ let package = Package(
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants"],
+            exclude: ["CLI/HelpText"],
             swiftSettings: swiftSettings
         ),
     ]

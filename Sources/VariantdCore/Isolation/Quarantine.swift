@@ -54,11 +54,6 @@ final class Quarantine {
             """)
     }
 
-    /// Whether nothing is recorded: until then the parent need not hash what it sends.
-    var isEmpty: Bool {
-        ((try? connection.query("SELECT 1 FROM quarantine LIMIT 1")) ?? []).isEmpty
-    }
-
     func recordFailure(_ checksum: String, reason: String, at time: Timestamp = .now) {
         let now = Int64(time.milliseconds)
         _ = try? connection.query(

@@ -13,10 +13,6 @@ import Variants
 @Suite struct QuarantineTests {
     private let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
-    private func job() -> DecodeJob {
-        DecodeJob(sourcePath: picture, request: ObjectRequest(bucket: "b", path: "gradient.jpg"))
-    }
-
     @Test func aKillerStaysRefusedAfterARestartUntilReleased() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -25,13 +21,14 @@ import Variants
         try "#!/bin/sh\nread line; kill -SEGV $$\n".write(toFile: crasher, atomically: true, encoding: .utf8)
         chmod(crasher, 0o755)
 
-        let first = DecoderPool(.init(executable: crasher, size: 1, quarantineFile: file))
-        #expect(await first.process(job()).failure?.reason == .decoderCrash)
+        let first = DecoderPool.overFiles(.init(executable: crasher, size: 1, quarantineFile: file))
+        #expect(await first.process(file: picture).error?.reason == .decoderCrash)
         await first.shutdown()
 
         // A new pool (as after a restart) refuses the file before any child sees it.
-        let restarted = DecoderPool(.init(executable: TestPaths.variantd, size: 1, quarantineFile: file))
-        #expect(await restarted.process(job()).failure?.reason == .quarantined)
+        let restarted = DecoderPool.overFiles(
+            .init(executable: TestPaths.variantd, size: 1, quarantineFile: file))
+        #expect(await restarted.process(file: picture).error?.reason == .quarantined)
         #expect(await restarted.crashes == 0)
 
         let checksum = try #require(SourceChecksum.of(picture))
@@ -47,14 +44,13 @@ import Variants
         #expect(released.status == 0)
         let again = try await VariantdProcess.run(["quarantine", "release", checksum, "--file", file])
         #expect(again.status == 1)
-        let decoded = try await restarted.process(job()).outcome.get()
+        let decoded = try await restarted.process(file: picture).outcome.get()
         #expect(decoded.width == 320)
         await restarted.shutdown()
     }
 
     @Test func theOldestFailuresLeaveFirstPastTheCapacity() throws {
         let quarantine = try Quarantine(file: nil, capacity: 5)
-        #expect(quarantine.isEmpty)
         for index in 0..<7 {
             quarantine.recordFailure(
                 String(format: "%064x", index), reason: "decoder_crash: test",
