@@ -33,7 +33,9 @@ enum SyscallFilter {
     /// `PR_SET_NO_NEW_PRIVS`: no exec can ever grant this process more than it has. The kernel requires it
     /// of an unprivileged process before a seccomp filter or a Landlock domain.
     static func forbidNewPrivileges() throws(ConfinementError) {
-        guard cs_no_new_privs() == 0 else { throw ConfinementError("PR_SET_NO_NEW_PRIVS failed (errno \(errno))") }
+        guard cs_no_new_privs() == 0 else {
+            throw ConfinementError("PR_SET_NO_NEW_PRIVS failed (errno \(errno))")
+        }
     }
 
     /// Installs the filter on every thread of the process.

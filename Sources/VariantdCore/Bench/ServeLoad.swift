@@ -99,7 +99,8 @@ struct ServeLoad: Sendable {
         let connections = 64
         Console.error(
             "bench: serve overload: \(BenchTable.fixed(offered, 1)) jobs/s (\(BenchTable.fixed(factor, 0)) × "
-                + "\(BenchTable.fixed(sustainable, 1))) for \(overloadSeconds) s over \(connections) connections")
+                + "\(BenchTable.fixed(sustainable, 1))) for \(overloadSeconds) s over \(connections) connections"
+        )
         let before = DaemonMemory.sample(daemon.id, at: "before overload")
         let answers = await client.offer(
             jobs, perSecond: offered, for: .seconds(overloadSeconds), clients: connections, label: "overload")
@@ -110,7 +111,8 @@ struct ServeLoad: Sendable {
             sustainablePerSecond: sustainable, offeredPerSecond: offered, seconds: Double(overloadSeconds),
             clients: connections, statuses: BenchStatistics.statuses(answers),
             busyWithoutRetryAfter: busy.filter { ($0.retryAfter ?? "").isEmpty }.count,
-            p99BusyMilliseconds: busy.isEmpty ? nil : BenchStatistics.percentile(busy.map(\.seconds), 0.99) * 1000,
+            p99BusyMilliseconds: busy.isEmpty
+                ? nil : BenchStatistics.percentile(busy.map(\.seconds), 0.99) * 1000,
             p99OkMilliseconds: ok.isEmpty ? nil : BenchStatistics.percentile(ok.map(\.seconds), 0.99) * 1000,
             before: before, after: after)
     }

@@ -109,7 +109,8 @@ struct BatchCommand: Subcommand {
                 manifest.whileNotWriting { exit(128 + number) }
             })
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: jobs, quarantineFile: quarantineFile), objects: objects,
+            .init(executable: Executable.current, size: jobs, quarantineFile: quarantineFile),
+            objects: objects,
             renditions: renditions)
         let batch = BatchRun(
             folder: folder, excluded: [outputURL.resolvingSymlinksInPath().path], bucket: bucket,

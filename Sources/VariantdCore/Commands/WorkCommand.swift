@@ -129,7 +129,8 @@ struct WorkCommand: Subcommand {
         let worker = Worker(queue: queue, configuration: configuration, stop: stop)
         var server: HTTPServer?
         if let listen {
-            let router = WorkStatusRouter(queue: queue, metrics: worker.metrics, pool: worker.pool, stop: stop)
+            let router = WorkStatusRouter(
+                queue: queue, metrics: worker.metrics, pool: worker.pool, stop: stop)
             let options = HTTPServer.Options(
                 threads: 1, connectionLimit: 32, connectionMemoryLimit: 16 << 10, connectionTimeout: 10,
                 maxBodyBytes: 1024)

@@ -210,7 +210,8 @@ final class DecoderSlot: @unchecked Sendable {
                     RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
             }
             if jobs >= configuration.jobsPerChild
-                || ProcessMemory.residentBytes(of: "\(child.processID)") ?? 0 > configuration.residentLimitBytes
+                || ProcessMemory.residentBytes(of: "\(child.processID)") ?? 0
+                    > configuration.residentLimitBytes
             {
                 stop()
             }

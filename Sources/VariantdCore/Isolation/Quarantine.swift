@@ -71,7 +71,9 @@ final class Quarantine {
 
     /// Whether the file has failed `attempts` times already.
     func isRefused(_ checksum: String, after attempts: Int) -> Bool {
-        let rows = (try? connection.query("SELECT failures FROM quarantine WHERE sha256 = ?", [.text(checksum)])) ?? []
+        let rows =
+            (try? connection.query("SELECT failures FROM quarantine WHERE sha256 = ?", [.text(checksum)]))
+            ?? []
         guard let text = rows.first?.first ?? nil, let failures = Int(text) else { return false }
         return failures >= attempts
     }

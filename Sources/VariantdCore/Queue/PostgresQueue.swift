@@ -175,7 +175,8 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func stateCounts() async throws(QueueError) -> [JobState: Int] {
-        let rows = try await run { connection throws(QueueError) in try connection.query(QueueSQL.stateCounts) }
+        let rows = try await run { connection throws(QueueError) in try connection.query(QueueSQL.stateCounts)
+        }
         return QueueSQL.stateCounts(rows)
     }
 

@@ -193,7 +193,9 @@ public final class SQLiteQueue: JobQueue {
     }
 
     public func stateCounts() async throws(QueueError) -> [JobState: Int] {
-        let rows = try await database.run { connection throws(QueueError) in try connection.query(QueueSQL.stateCounts) }
+        let rows = try await database.run { connection throws(QueueError) in
+            try connection.query(QueueSQL.stateCounts)
+        }
         return QueueSQL.stateCounts(rows)
     }
 

@@ -35,7 +35,9 @@ struct WorkStatusRouter: HTTPResponder {
             return .json(["status": "queue_unreachable"], status: 503)
         }
         return .json(
-            ["status": .string("ready"), "available": .integer(jobs[.available] ?? 0),
-             "running": .integer(jobs[.running] ?? 0)] as [String: JSONDocument])
+            [
+                "status": .string("ready"), "available": .integer(jobs[.available] ?? 0),
+                "running": .integer(jobs[.running] ?? 0),
+            ] as [String: JSONScalar])
     }
 }

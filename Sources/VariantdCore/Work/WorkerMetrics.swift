@@ -71,7 +71,8 @@ final class WorkerMetrics: Sendable {
             "variantd_work_callback_failures_total", "counter",
             "Callbacks that still failed after their retries.", state.callbackFailures)
         text.single(
-            "variantd_decoder_crashes_total", "counter", "Decoder children that died or overran the deadline.",
+            "variantd_decoder_crashes_total", "counter",
+            "Decoder children that died or overran the deadline.",
             gauges.decoderCrashes)
         if let resident = gauges.residentBytes {
             text.single(

@@ -14,7 +14,8 @@ import Testing
         let finished = try await VariantdProcess.run(
             [
                 "bench", "--serve", "--serve-requests", "20", "--serve-clients", "3", "--jobs", "2",
-                "--serve-soak", "30", "--overload", "--overload-seconds", "3", "--corpus", TestPaths.samples.appendingPathComponent("pictures").path,
+                "--serve-soak", "30", "--overload", "--overload-seconds", "3", "--corpus",
+                TestPaths.samples.appendingPathComponent("pictures").path,
                 "--json",
             ], within: .seconds(280))
         #expect(finished.status == 0, "\(finished.stderr)")

@@ -14,7 +14,8 @@ import Variants
     private let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
     @Test func aSealedChildDecodesUnderTheKernelsFilter() throws {
-        let child = try ChildProcess(executable: TestPaths.variantd, arguments: ["decoder-child", "--confined"])
+        let child = try ChildProcess(
+            executable: TestPaths.variantd, arguments: ["decoder-child", "--confined"])
         defer { child.terminate() }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture)))
         let job = DecodeJob(

@@ -26,7 +26,8 @@ import Testing
     private func installedRoot() throws -> URL {
         let root = try TestPaths.temporaryDirectory()
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/install.sh").path
-        let installed = try run("/bin/bash", [script, "--binary", TestPaths.variantd], environment: ["DESTDIR": root.path])
+        let installed = try run(
+            "/bin/bash", [script, "--binary", TestPaths.variantd], environment: ["DESTDIR": root.path])
         try #require(installed.status == 0, "\(installed.output)")
         let library = root.appendingPathComponent("usr/lib/systemd")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
@@ -39,7 +40,9 @@ import Testing
         return root
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyzer), "systemd-analyze is not installed"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: analyzer), "systemd-analyze is not installed"))
     func theInstalledUnitsPassSystemdsVerifier() throws {
         let root = try installedRoot()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -51,9 +54,10 @@ import Testing
             ])
         #expect(verified.status == 0, "\(verified.output)")
         #expect(verified.output.isEmpty, "a warning is a unit mistake: \(verified.output)")
-        for file in ["usr/local/bin/variantd", "etc/variantd/variantd.env", "etc/variantd/secret",
-            "etc/variantd/buckets/post-images.json", "var/lib/variantd/renditions"]
-        {
+        for file in [
+            "usr/local/bin/variantd", "etc/variantd/variantd.env", "etc/variantd/secret",
+            "etc/variantd/buckets/post-images.json", "var/lib/variantd/renditions",
+        ] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path), "\(file)")
         }
     }
@@ -61,10 +65,12 @@ import Testing
     @Test func theUnitsKeepTheirHardening() throws {
         for unit in ["variantd-serve.service", "variantd-work@.service"] {
             let text = try String(
-                contentsOf: TestPaths.packageRoot.appendingPathComponent("scripts/systemd/\(unit)"), encoding: .utf8)
+                contentsOf: TestPaths.packageRoot.appendingPathComponent("scripts/systemd/\(unit)"),
+                encoding: .utf8)
             let lines = Set(text.split(separator: "\n").map(String.init))
             for setting in [
-                "User=variantd", "NoNewPrivileges=yes", "ProtectSystem=strict", "ReadWritePaths=/var/lib/variantd",
+                "User=variantd", "NoNewPrivileges=yes", "ProtectSystem=strict",
+                "ReadWritePaths=/var/lib/variantd",
                 "PrivateTmp=yes", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "LimitCORE=0",
                 "Restart=on-failure", "MemoryMax=4G",
                 "SystemCallFilter=@system-service seccomp landlock_create_ruleset landlock_restrict_self",

@@ -38,7 +38,8 @@ import Variants
         #expect(try worker.metric("variantd_work_jobs{state=\"available\"}") == 0)
         #expect(try worker.metric("variantd_work_attempts_total{state=\"completed\",code=\"ok\"}") == 1)
         #expect(
-            try worker.metric("variantd_work_attempts_total{state=\"unreadable\",code=\"unreadable_picture\"}") == 1)
+            try worker.metric(
+                "variantd_work_attempts_total{state=\"unreadable\",code=\"unreadable_picture\"}") == 1)
         #expect((try worker.metric("variantd_work_claim_duration_seconds_count") ?? 0) >= 2)
         #expect(try worker.metric("variantd_work_lease_losses_total") == 0)
         #expect(try worker.metric("variantd_work_callback_failures_total") == 0)
