@@ -5,8 +5,9 @@
 #
 # Each target compiles the pure-Swift sources it exercises straight into one fuzzer binary (no C library is
 # involved in these parsers). A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
-# scratch corpus in .build/fuzz/<target>/corpus; at the end the scratch inputs that reach new coverage are
-# merged into Fuzz/corpus/<target>/ (commit them). The whole libFuzzer log is kept in
+# scratch corpus in .build/fuzz/<target>/corpus; with VARIANTD_FUZZ_KEEP=1, at the end the scratch inputs
+# that reach new coverage are merged into Fuzz/corpus/<target>/ (commit them; short CI runs leave the tree
+# alone). The whole libFuzzer log is kept in
 # .build/fuzz/<target>/log. A crash writes a reproducer to .build/fuzz/<target>/ and fails the run — turn it
 # into a regression test.
 set -euo pipefail
@@ -37,7 +38,7 @@ build() {
       # The job types import Variants: build the pure part of it as that module first.
       swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
         -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
-        $V/Pipeline/StageTimings.swift $V/Report/*.swift $V/Specs/*.swift
+        $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
         Sources/VariantdCore/Isolation/DecodeJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
@@ -53,6 +54,8 @@ for target in "${targets[@]}"; do
   "$out/fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
     -artifact_prefix="$out/" "$out/corpus" "$kept" >"$out/log" 2>&1 || { tail -n 30 "$out/log"; exit 1; }
   grep -E 'DONE|^Done [0-9]+ runs' "$out/log"
-  "$out/fuzz" -merge=1 -max_len=4096 "$kept" "$out/corpus" >"$out/merge.log" 2>&1
-  echo "fuzz: $target corpus: $(find "$kept" -type f | wc -l) inputs"
+  if [ "${VARIANTD_FUZZ_KEEP:-0}" = 1 ]; then
+    "$out/fuzz" -merge=1 -max_len=4096 "$kept" "$out/corpus" >"$out/merge.log" 2>&1
+    echo "fuzz: $target corpus: $(find "$kept" -type f | wc -l) inputs"
+  fi
 done
