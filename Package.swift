@@ -24,6 +24,7 @@ let package = Package(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         .target(name: "CWebPShims", dependencies: ["CWebP"]),
@@ -39,6 +40,7 @@ let package = Package(
             name: "VariantdCore",
             dependencies: [
                 "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+                "CSeccomp",
             ],
             swiftSettings: swiftSettings
         ),

@@ -4,8 +4,12 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job (default: all)
 #
 # Each target compiles the pure-Swift sources it exercises straight into one fuzzer binary (no C library is
-# involved in these parsers). Corpora grow in .build/fuzz/<target>/corpus; a crash writes a reproducer
-# there and fails the run — turn it into a regression test.
+# involved in these parsers). A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
+# scratch corpus in .build/fuzz/<target>/corpus; with VARIANTD_FUZZ_KEEP=1, at the end the scratch inputs
+# that reach new coverage are merged into Fuzz/corpus/<target>/ (commit them; short CI runs leave the tree
+# alone). The whole libFuzzer log is kept in
+# .build/fuzz/<target>/log. A crash writes a reproducer to .build/fuzz/<target>/ and fails the run — turn it
+# into a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -34,7 +38,7 @@ build() {
       # The job types import Variants: build the pure part of it as that module first.
       swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
         -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
-        $V/Pipeline/StageTimings.swift $V/Report/*.swift $V/Specs/*.swift
+        $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
         Sources/VariantdCore/Isolation/DecodeJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
@@ -44,7 +48,14 @@ build() {
 
 for target in "${targets[@]}"; do
   build "$target"
+  out=.build/fuzz/$target kept=Fuzz/corpus/$target
+  mkdir -p "$kept"
   echo "fuzz: $target for ${seconds}s"
-  ".build/fuzz/$target/fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix=".build/fuzz/$target/" ".build/fuzz/$target/corpus" 2>&1 | tail -n 2
+  "$out/fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+    -artifact_prefix="$out/" "$out/corpus" "$kept" >"$out/log" 2>&1 || { tail -n 30 "$out/log"; exit 1; }
+  grep -E 'DONE|^Done [0-9]+ runs' "$out/log"
+  if [ "${VARIANTD_FUZZ_KEEP:-0}" = 1 ]; then
+    "$out/fuzz" -merge=1 -max_len=4096 "$kept" "$out/corpus" >"$out/merge.log" 2>&1
+    echo "fuzz: $target corpus: $(find "$kept" -type f | wc -l) inputs"
+  fi
 done

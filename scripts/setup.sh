@@ -12,7 +12,7 @@ packages=(
   libvips-dev libvips-tools
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265
-  libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql
+  libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
 )
 
 debian_uris() {

@@ -140,8 +140,22 @@ enum BenchTable {
             }
             let growth = fixed(soak.growthMB, 1)
             lines.append(
-                "  daemon RSS growth after the first \(ServeLoad.soakInterval) jobs: \(growth) MB "
-                    + "(bound \(fixed(soak.boundMB, 0)) MB: \(soak.withinBound ? "within" : "EXCEEDED"))")
+                "  RSS growth after the first \(ServeLoad.soakInterval) jobs: daemon \(growth) MB "
+                    + "(bound \(fixed(soak.boundMB, 0)) MB), children "
+                    + "\(fixed(soak.childrenGrowthMB ?? 0, 1)) MB (bound \(fixed(soak.childrenBoundMB ?? 0, 0)) MB): "
+                    + (soak.withinBound ? "within" : "EXCEEDED"))
+        }
+        if let overload = serve.overload {
+            lines.append("")
+            lines.append(
+                "Overload: \(fixed(overload.offeredPerSecond, 1)) jobs/s offered (\(fixed(overload.sustainablePerSecond, 1)) "
+                    + "sustained) for \(fixed(overload.seconds, 0)) s over \(overload.clients) connections: "
+                    + statuses(overload.statuses))
+            lines.append(
+                "  p99 of 503: \(overload.p99BusyMilliseconds.map { fixed($0, 1) } ?? "-") ms (target ≤ 50), "
+                    + "p99 of 200: \(overload.p99OkMilliseconds.map { fixed($0, 0) } ?? "-") ms, "
+                    + "503 without Retry-After: \(overload.busyWithoutRetryAfter)")
+            lines.append("  memory before: \(memory(overload.before)), after: \(memory(overload.after))")
         }
         lines.append("")
         lines.append(

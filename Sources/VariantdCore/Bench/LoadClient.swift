@@ -23,6 +23,8 @@ struct LoadClient: Sendable {
         var megapixels: Double
         /// The error's message, or what went wrong on the way.
         var message: String
+        /// The `Retry-After` header, when the answer had one.
+        var retryAfter: String? = nil
     }
 
     /// Every job posted once, client `c` taking jobs c, c + clients, …; the answers in no particular order,
@@ -48,6 +50,33 @@ struct LoadClient: Sendable {
             return await group.reduce(into: []) { $0 += $1 }
         }
         return (answers, BenchWorker.seconds(ContinuousClock.now - start))
+    }
+
+    /// Open loop: starts one job every 1/`perSecond` s for `duration`, whatever the answers, through at
+    /// most `clients` connections (further requests wait in the session for a free one, and that wait
+    /// counts in their time). Jobs are taken round-robin; returns every answer.
+    func offer(_ jobs: [Job], perSecond: Double, for duration: Duration, clients: Int, label: String) async
+        -> [Answer]
+    {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = clients
+        configuration.timeoutIntervalForRequest = 600
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        guard !jobs.isEmpty, perSecond > 0 else { return [] }
+        let start = ContinuousClock.now
+        let interval = Duration.seconds(1 / perSecond)
+        return await withTaskGroup(of: Answer.self) { group in
+            var index = 0
+            while start.duration(to: .now) < duration {
+                let job = jobs[index % jobs.count]
+                let id = "\(label)-\(index)"
+                group.addTask { await send(job, id: id, session: session) }
+                index += 1
+                try? await Task.sleep(until: start + interval * index)
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
     }
 
     private func send(_ job: Job, id: String, session: URLSession) async -> Answer {
@@ -76,7 +105,8 @@ struct LoadClient: Sendable {
             let megapixels = Double((reply?.width ?? 0) * (reply?.height ?? 0)) / 1e6
             return Answer(
                 file: job.file, status: status, seconds: seconds, megapixels: status == 200 ? megapixels : 0,
-                message: reply?.message ?? String(decoding: data.prefix(200), as: UTF8.self))
+                message: reply?.message ?? String(decoding: data.prefix(200), as: UTF8.self),
+                retryAfter: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
         } catch {
             return Answer(
                 file: job.file, status: nil, seconds: BenchWorker.seconds(ContinuousClock.now - start),

@@ -14,11 +14,17 @@ struct ServeLoad: Sendable {
     /// `--serve-soak J`: J jobs on `soakFiles` after the rows.
     var soakJobs: Int?
     var soakFiles: [String]
+    /// `--overload`: after the rows, offer this many times the busiest row's rate for `overloadSeconds`.
+    var overloadFactor: Double? = nil
+    var overloadSeconds = 120
 
     /// Soak memory is sampled every this many jobs.
     static let soakInterval = 1000
     /// The daemon's RSS may grow by at most this much between the first interval and the end of a soak.
     static let soakBoundMB = 50.0
+    /// The decoder children's RSS, all together, may grow by at most this much over the same span (they
+    /// trim after every job and are replaced after 500 jobs or past 1 GiB).
+    static let soakChildrenBoundMB = 100.0
 
     func run() async throws -> ServeLoadReport {
         let daemon = try BenchDaemon(slots: slots)
@@ -46,10 +52,18 @@ struct ServeLoad: Sendable {
         }
         var soak: ServeLoadReport.Soak?
         if let soakJobs { soak = try await self.soak(soakJobs, daemon: daemon, client: client) }
+        var overload: ServeLoadReport.Overload?
+        if let overloadFactor, let busiest = runs.last(where: { $0.corpus == corpora.first?.name }) {
+            let (jobs, _) = try await warmUp(
+                corpora[0].files, daemon: daemon, client: client, label: "overload")
+            overload = await self.overload(
+                jobs, factor: overloadFactor, sustainable: busiest.imagesPerSecond, daemon: daemon,
+                client: client)
+        }
         memory.append(DaemonMemory.sample(daemon.id, at: "end"))
         Console.error("bench: serve: SIGTERM, waiting for the daemon to drain")
         return ServeLoadReport(
-            slots: slots, requests: requests, runs: runs, memory: memory, soak: soak,
+            slots: slots, requests: requests, runs: runs, memory: memory, soak: soak, overload: overload,
             exitStatus: daemon.stop())
     }
 
@@ -78,6 +92,31 @@ struct ServeLoad: Sendable {
         )
     }
 
+    private func overload(
+        _ jobs: [LoadClient.Job], factor: Double, sustainable: Double, daemon: BenchDaemon, client: LoadClient
+    ) async -> ServeLoadReport.Overload {
+        let offered = sustainable * factor
+        let connections = 64
+        Console.error(
+            "bench: serve overload: \(BenchTable.fixed(offered, 1)) jobs/s (\(BenchTable.fixed(factor, 0)) × "
+                + "\(BenchTable.fixed(sustainable, 1))) for \(overloadSeconds) s over \(connections) connections"
+        )
+        let before = DaemonMemory.sample(daemon.id, at: "before overload")
+        let answers = await client.offer(
+            jobs, perSecond: offered, for: .seconds(overloadSeconds), clients: connections, label: "overload")
+        let after = DaemonMemory.sample(daemon.id, at: "after overload")
+        let busy = answers.filter { $0.status == 503 }
+        let ok = answers.filter { $0.status == 200 }
+        return ServeLoadReport.Overload(
+            sustainablePerSecond: sustainable, offeredPerSecond: offered, seconds: Double(overloadSeconds),
+            clients: connections, statuses: BenchStatistics.statuses(answers),
+            busyWithoutRetryAfter: busy.filter { ($0.retryAfter ?? "").isEmpty }.count,
+            p99BusyMilliseconds: busy.isEmpty
+                ? nil : BenchStatistics.percentile(busy.map(\.seconds), 0.99) * 1000,
+            p99OkMilliseconds: ok.isEmpty ? nil : BenchStatistics.percentile(ok.map(\.seconds), 0.99) * 1000,
+            before: before, after: after)
+    }
+
     private func soak(_ total: Int, daemon: BenchDaemon, client: LoadClient) async throws
         -> ServeLoadReport.Soak
     {
@@ -96,14 +135,17 @@ struct ServeLoad: Sendable {
             samples.append(DaemonMemory.sample(daemon.id, at: "soak", jobs: done))
             Console.error(
                 "bench: serve soak: \(done)/\(total) jobs, daemon "
-                    + "\(BenchTable.fixed(samples.last!.daemonMB, 1)) MB")
+                    + "\(BenchTable.fixed(samples.last!.daemonMB, 1)) MB, children "
+                    + "\(BenchTable.fixed(samples.last!.childrenMB, 1)) MB")
         }
         let first = samples.count > 2 ? samples[1] : samples[0]
         let growth = (samples.last?.daemonMB ?? 0) - first.daemonMB
+        let childrenGrowth = (samples.last?.childrenMB ?? 0) - first.childrenMB
         return ServeLoadReport.Soak(
             jobs: done, files: jobs.count,
             imagesPerSecond: seconds > 0 ? Double(statuses["200"] ?? 0) / seconds : 0, statuses: statuses,
             samples: samples, growthMB: growth, boundMB: Self.soakBoundMB,
-            withinBound: growth <= Self.soakBoundMB)
+            childrenGrowthMB: childrenGrowth, childrenBoundMB: Self.soakChildrenBoundMB,
+            withinBound: growth <= Self.soakBoundMB && childrenGrowth <= Self.soakChildrenBoundMB)
     }
 }

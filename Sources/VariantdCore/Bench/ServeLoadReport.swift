@@ -10,6 +10,7 @@ struct ServeLoadReport: Sendable, Codable, Equatable {
     /// The daemon's and its children's memory at `start`, after the `warm-up` and after each row, at `end`.
     var memory: [MemorySample]
     var soak: Soak?
+    var overload: Overload?
     /// The daemon's exit status after SIGTERM; nil when it had to be killed.
     var exitStatus: Int32?
 
@@ -41,6 +42,10 @@ struct ServeLoadReport: Sendable, Codable, Equatable {
         /// Daemon RSS at the end minus at the first interval (or at jobs 0 for a soak of one interval).
         var growthMB: Double
         var boundMB: Double
+        /// The decoder children's RSS, all together, over the same span.
+        var childrenGrowthMB: Double?
+        var childrenBoundMB: Double?
+        /// Both growths within their bounds.
         var withinBound: Bool
 
         enum CodingKeys: String, CodingKey {
@@ -48,12 +53,39 @@ struct ServeLoadReport: Sendable, Codable, Equatable {
             case imagesPerSecond = "images_per_s"
             case growthMB = "growth_mb"
             case boundMB = "bound_mb"
+            case childrenGrowthMB = "children_growth_mb"
+            case childrenBoundMB = "children_bound_mb"
             case withinBound = "within_bound"
         }
     }
 
+    /// `--overload`: jobs offered at a multiple of the rate the daemon sustained, from many clients.
+    struct Overload: Sendable, Codable, Equatable {
+        /// Images per second of the busiest row of the run (the most clients on the first corpus).
+        var sustainablePerSecond: Double
+        var offeredPerSecond: Double
+        var seconds: Double
+        var clients: Int
+        var statuses: [String: Int]
+        /// 503 answers without a `Retry-After` header (must be 0).
+        var busyWithoutRetryAfter: Int
+        var p99BusyMilliseconds: Double?
+        var p99OkMilliseconds: Double?
+        var before: MemorySample
+        var after: MemorySample
+
+        enum CodingKeys: String, CodingKey {
+            case seconds, clients, statuses, before, after
+            case sustainablePerSecond = "sustainable_per_s"
+            case offeredPerSecond = "offered_per_s"
+            case busyWithoutRetryAfter = "busy_without_retry_after"
+            case p99BusyMilliseconds = "p99_503_ms"
+            case p99OkMilliseconds = "p99_200_ms"
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
-        case slots, requests, runs, memory, soak
+        case slots, requests, runs, memory, soak, overload
         case exitStatus = "exit_status"
     }
 }

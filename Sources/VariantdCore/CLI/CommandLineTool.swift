@@ -13,6 +13,7 @@ public enum CommandLineTool {
         ProbeCommand.self,
         ThumbHashCommand.self,
         QueueBenchCommand.self,
+        QuarantineCommand.self,
         DecoderChildCommand.self,
         BenchWorkerCommand.self,
     ]

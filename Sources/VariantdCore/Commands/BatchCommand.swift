@@ -20,6 +20,8 @@ struct BatchCommand: Subcommand {
           --bucket <file>         The bucket declaration (JSON): its name, policy and variants.
           --out <dir>             Where results go: renditions in <dir>/renditions, one JSON line per file
                                   in <dir>/manifest.jsonl. Created if needed.
+          --quarantine <file>     Remembers the files that killed decoders, across runs and processes
+                                  (VARIANTD_QUARANTINE; default: <out>/quarantine.sqlite3).
           -j, --jobs <n>          Files decoded at once, each in its own decoder process (default: the
                                   number of cores).
           --quiet                 No progress and no summary table (errors are still reported).
@@ -43,6 +45,7 @@ struct BatchCommand: Subcommand {
     let folder: String
     let bucket: BucketSpec
     let output: String
+    let quarantine: String?
     let jobs: Int
     let quiet: Bool
     let json: Bool
@@ -56,6 +59,8 @@ struct BatchCommand: Subcommand {
             throw UsageError("Missing expected option '--out <dir>'")
         }
         self.output = output
+        quarantine =
+            try arguments.option("--quarantine") ?? ProcessInfo.processInfo.environment["VARIANTD_QUARANTINE"]
         jobs =
             try arguments.integer("--jobs", "-j", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         quiet = arguments.flag("--quiet")
@@ -76,6 +81,7 @@ struct BatchCommand: Subcommand {
     func run() async throws -> ExitStatus {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let manifestPath = outputURL.appendingPathComponent("manifest.jsonl").path
+        let quarantineFile = quarantine ?? outputURL.appendingPathComponent("quarantine.sqlite3").path
         let manifest: ManifestWriter
         let earlier: ManifestReader.Contents
         let renditions: RenditionFolder
@@ -84,6 +90,7 @@ struct BatchCommand: Subcommand {
             try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
             (manifest, earlier) = try ManifestWriter.open(manifestPath)
             renditions = try RenditionFolder(root: outputURL.appendingPathComponent("renditions").path)
+            _ = try Quarantine(file: quarantineFile)
         } catch {
             Console.error("Error: the output \(output) cannot be written: \(error)")
             return .ioError
@@ -102,7 +109,9 @@ struct BatchCommand: Subcommand {
                 manifest.whileNotWriting { exit(128 + number) }
             })
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: jobs), objects: objects, renditions: renditions)
+            .init(executable: Executable.current, size: jobs, quarantineFile: quarantineFile),
+            objects: objects,
+            renditions: renditions)
         let batch = BatchRun(
             folder: folder, excluded: [outputURL.resolvingSymlinksInPath().path], bucket: bucket,
             fingerprint: try DeclarationFingerprint.of(bucket), jobs: jobs,

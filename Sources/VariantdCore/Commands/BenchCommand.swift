@@ -14,7 +14,7 @@ struct BenchCommand: Subcommand {
     static let usage =
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
-        + "[--report <file>] [--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>]]"
+        + "[--report <file>] [--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload]]"
     static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -44,6 +44,10 @@ struct BenchCommand: Subcommand {
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows
                                   by more than 50 MB after the first 1000, or it does not exit 0 on
                                   SIGTERM.
+          --overload              Then offer 5 × the rate of the busiest row, open loop, for
+                                  --overload-seconds (default 120) over 64 connections: statuses (only
+                                  200 and 503 with Retry-After expected; exit 1 otherwise), p99 of the
+                                  503s (target ≤ 50 ms) and of the 200s, memory before and after.
 
         Rows: variantd (W1 in memory, renditions checked, not written), variantd-write (the same, written
         durably to a rendition store in a temporary directory), variantd-decode (sniff, probe and decode to
@@ -66,6 +70,7 @@ struct BenchCommand: Subcommand {
     let serveRequests: Int
     let serveClients: Int
     let serveSoak: Int?
+    let overloadSeconds: Int?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         corpusDirectory = try arguments.option("--corpus")
@@ -84,6 +89,9 @@ struct BenchCommand: Subcommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         serveClients = try arguments.integer("--serve-clients", in: 1...256) ?? 2 * cores
         serveSoak = try arguments.integer("--serve-soak", in: 1...10_000_000)
+        let overload = arguments.flag("--overload")
+        let overloadSeconds = try arguments.integer("--overload-seconds", in: 1...3600)
+        self.overloadSeconds = overload ? overloadSeconds ?? 120 : nil
         let extra = try arguments.positionals()
         guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
     }
@@ -103,7 +111,11 @@ struct BenchCommand: Subcommand {
                 ? "pyvips-once-8.14" : "variantd-decode")
         Console.out(json ? try WireJSON.line(report) : BenchTable.render(report, reference: reference))
         if let load = report.serve, savedReport == nil {
-            guard load.exitStatus == 0, load.soak?.withinBound ?? true else {
+            let overloadClean = load.overload.map { overload in
+                overload.busyWithoutRetryAfter == 0
+                    && overload.statuses.keys.allSatisfy { $0 == "200" || $0 == "503" }
+            }
+            guard load.exitStatus == 0, load.soak?.withinBound ?? true, overloadClean ?? true else {
                 Console.error(
                     "bench: the daemon did not exit 0 on SIGTERM, or its memory grew past the bound")
                 return .failure
@@ -210,7 +222,8 @@ struct BenchCommand: Subcommand {
                 ? []
                 : CorpusDiscovery.pictures(
                     under: BenchPaths.root + "/" + CorpusDiscovery.samples
-                ).map(\.path).sorted())
+                ).map(\.path).sorted(),
+            overloadFactor: overloadSeconds.map { _ in 5 }, overloadSeconds: overloadSeconds ?? 120)
         let serve = try await load.run()
         return BenchReport(
             runs: [],

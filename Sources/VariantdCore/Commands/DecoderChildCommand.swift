@@ -7,20 +7,35 @@ import Variants
 struct DecoderChildCommand: Subcommand {
     static let name = "decoder-child"
     static let abstract = "Decode objects sent by a parent process (internal)."
-    static let usage = "decoder-child [--limits <json>]"
+    static let usage = "decoder-child [--limits <json>] [--confined]"
     static let details = """
         Started by variantd itself: one JSON job line and the object's bytes on stdin, one JSON answer
         line and the renditions' bytes on stdout.
 
         OPTIONS:
           --limits <json>         The limits to apply, as JSON.
+          --confined              Seal the process after start-up: no new privileges, no filesystem,
+                                  a system-call allow-list (exit status 78 when the kernel refuses).
         """
 
     let limits: Limits
+    let confined: Bool
+    /// Tests only (`--violate open|socket`): a call the sealed child makes before each job, to prove it dies.
+    let violation: ConfinementViolation?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let text = try arguments.option("--limits")
+        confined = arguments.flag("--confined")
+        let violation = try arguments.option("--violate")
         _ = try arguments.positionals()
+        if let violation {
+            guard let parsed = ConfinementViolation(rawValue: violation) else {
+                throw UsageError("'--violate' takes open or socket")
+            }
+            self.violation = parsed
+        } else {
+            self.violation = nil
+        }
         guard let text else {
             limits = .default
             return
@@ -34,8 +49,18 @@ struct DecoderChildCommand: Subcommand {
     func run() async throws -> ExitStatus {
         let answers = ChildConfinement.apply()
         let pipeline = try Pipeline(limits: limits)
+        if confined {
+            DecoderWarmUp.run(pipeline)
+            do {
+                try ChildConfinement.seal()
+            } catch {
+                Console.error("variantd decoder-child: cannot confine itself: \(error)")
+                return .configuration
+            }
+        }
         let input = ChildInput()
         while let line = input.line() {
+            violation?.attempt()
             ChildConfinement.startJobBudget()
             let job: DecodeJob
             do {
@@ -64,6 +89,7 @@ struct DecoderChildCommand: Subcommand {
             let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
             let answer = DecodeAnswer(
                 outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB)
+            ChildConfinement.returnMemory()
             reply(answer, files: files, to: answers)
         }
         return .success

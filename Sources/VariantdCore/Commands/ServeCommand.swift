@@ -12,6 +12,8 @@ struct ServeCommand: Subcommand {
           --root <dir>            Where stored objects live; a job's source is confined to it
                                   (VARIANTD_ROOT; required).
           --out <dir>             The rendition store (VARIANTD_OUT; default: the root).
+          --quarantine <file>     Remembers the sources that killed decoders, across restarts and
+                                  processes (VARIANTD_QUARANTINE; default: <out>/.quarantine.sqlite3).
           --buckets <dir>         Bucket declarations, <name>.json each; reloaded on SIGHUP
                                   (VARIANTD_BUCKETS).
           --slots <n>             Render slots: decoder children at work at once (VARIANTD_SLOTS;

@@ -11,7 +11,7 @@ struct WorkCommand: Subcommand {
     static let abstract = "Process jobs from the durable queue (SQLite or PostgreSQL)."
     static let usage =
         "work [--queue sqlite:<path> | --queue postgres://…] --root <store> --buckets <dir> [--workers <n>] "
-        + "[--out <dir>] [--callback <url>] [--callback-secret-file <file>]"
+        + "[--out <dir>] [--callback <url>] [--callback-secret-file <file>] [--listen <address>]"
     static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH, or postgres://… shared by workers on many machines
@@ -23,6 +23,8 @@ struct WorkCommand: Subcommand {
                                   change; a bucket without one gets metadata and no variants.
           --workers <n>           Jobs processed at once, each in its own decoder child (default: cores).
           --out <dir>             The rendition store (default: <data-dir>/renditions).
+          --quarantine <file>     Remembers the sources that killed decoders, across restarts and
+                                  processes (VARIANTD_QUARANTINE; default: <data-dir>/quarantine.sqlite3).
           --callback <url>        POST each final job's JSON here, retried; idempotent by job id.
           --callback-secret-file <file>
                                   Sign callbacks: Variantd-Signature: sha256=HMAC(secret, "<ts>.<body>").
@@ -32,6 +34,9 @@ struct WorkCommand: Subcommand {
           --retain <age>          Delete final jobs (and their attempt log) finished longer ago than this:
                                   45s, 30m, 12h, 7d, or never (default: 7d).
           --until-idle            Exit once no job is available or running (backfills, tests).
+          --listen <address>      Serve GET /livez, /readyz and /metrics here: 127.0.0.1:PORT, [::1]:PORT,
+                                  localhost:PORT or unix:PATH (port 0 picks a free one, printed in the
+                                  "listening" line). No secret: health and metrics only.
           -h, --help              Show help information.
 
         Prints one JSON line per finished attempt. SIGTERM or SIGINT stops claiming; jobs in flight are
@@ -41,6 +46,7 @@ struct WorkCommand: Subcommand {
     let location: QueueLocation
     let configuration: Worker.Configuration
     let policy: RetryPolicy
+    let listen: ListenAddress?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let (location, dataDirectory) = try QueueLocation.parse(&arguments)
@@ -58,6 +64,9 @@ struct WorkCommand: Subcommand {
         var configuration = Worker.Configuration(
             objects: try ObjectFolder(root), buckets: try BucketRegistry(directory: buckets),
             renditions: try Self.renditionFolder(renditions), slots: slots)
+        configuration.quarantine =
+            try arguments.option("--quarantine") ?? ProcessInfo.processInfo.environment["VARIANTD_QUARANTINE"]
+            ?? Quarantine.defaultFile(in: dataDirectory)
         if let lease = try arguments.integer("--lease", in: 1...3600) {
             configuration.lease = .seconds(lease)
         }
@@ -67,6 +76,9 @@ struct WorkCommand: Subcommand {
         configuration.untilIdle = arguments.flag("--until-idle")
         if let retain = try arguments.option("--retain") {
             configuration.retain = retain == "never" ? nil : try AgeArgument.parse(retain, option: "--retain")
+        }
+        listen = try arguments.option("--listen").map { text throws(UsageError) in
+            try ListenAddress(parsing: text)
         }
         var policy = RetryPolicy()
         if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) {
@@ -111,9 +123,34 @@ struct WorkCommand: Subcommand {
                 Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")
             },
             onSecond: { exit(128 + $0) })
+        if let file = configuration.quarantine {
+            do {
+                _ = try Quarantine(file: file)
+            } catch {
+                throw UsageError("The quarantine file cannot be opened: \(error.message)")
+            }
+        }
         // One pool per process: as many connections as jobs run at once, plus one for the claim loop.
         let queue = try await location.open(policy: policy, connections: configuration.slots + 1)
-        await Worker(queue: queue, configuration: configuration, stop: stop).run()
+        let worker = Worker(queue: queue, configuration: configuration, stop: stop)
+        var server: HTTPServer?
+        if let listen {
+            let router = WorkStatusRouter(
+                queue: queue, metrics: worker.metrics, pool: worker.pool, stop: stop)
+            let options = HTTPServer.Options(
+                threads: 1, connectionLimit: 32, connectionMemoryLimit: 16 << 10, connectionTimeout: 10,
+                maxBodyBytes: 1024)
+            do {
+                server = try HTTPServer(listen: listen, options: options, responder: router)
+            } catch {
+                throw UsageError("Cannot listen on \(listen): \(error)")
+            }
+            var event = WorkEvent(event: "listening")
+            event.listen = server?.address.description
+            Console.out(try WireJSON.line(event))
+        }
+        await worker.run()
+        server?.stop()
         return .success
     }
 }

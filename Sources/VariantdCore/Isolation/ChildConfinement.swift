@@ -3,7 +3,8 @@
 #endif
 
 /// What a decoder child does to itself before it reads its first job: no core dumps, caps on its address
-/// space and open files, a CPU-time budget per job, and its standard output kept for the protocol alone.
+/// space and open files, a CPU-time budget per job, and its standard output kept for the protocol alone;
+/// then, once its libraries are loaded, `seal()`.
 enum ChildConfinement {
     /// Address space a child may map: a 200-megapixel HEIC decode with its libvips threads fits in 4 GiB.
     static let addressSpace: rlim_t = 4 << 30
@@ -23,6 +24,21 @@ enum ChildConfinement {
         let answers = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         return answers
+    }
+
+    /// Gives up for good what decoding never needs, once start-up has loaded every library, plugin and
+    /// codec: no new privileges, no filesystem at all (Landlock, where the kernel offers it), and only the
+    /// system calls of `SyscallFilter` — any other kills the process with SIGSYS.
+    static func seal() throws(ConfinementError) {
+        try SyscallFilter.forbidNewPrivileges()
+        _ = try Landlock.denyFileSystem()
+        try SyscallFilter.install()
+    }
+
+    /// Hands the memory freed by a job back to the kernel: glibc keeps freed heap pages mapped, so without
+    /// this a child's resident set stays at its largest picture's for the rest of its life.
+    static func returnMemory() {
+        Heap.trim()
     }
 
     /// Moves the CPU-time limit to what this process has used so far plus one job's budget.

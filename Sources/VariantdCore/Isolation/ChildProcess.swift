@@ -27,6 +27,11 @@ final class ChildProcess {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_WARNING"] = "0"
+        // One malloc arena: glibc shrinks a thread's extra arena by first reading /proc/sys/vm/
+        // overcommit_memory, a file a sealed child may not open; one arena also returns memory more fully.
+        environment["MALLOC_ARENA_MAX"] = "1"
+        // A fixed time zone for C libraries' log lines: read once before sealing, never looked up again.
+        environment["TZ"] = "UTC0"
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

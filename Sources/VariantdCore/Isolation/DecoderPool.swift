@@ -17,14 +17,25 @@ public actor DecoderPool {
         public var deadline: Duration
         /// A child is replaced after this many jobs, bounding what a slow leak in a C library can cost.
         public var jobsPerChild: Int
+        /// A child whose resident set is still above this after a job (and its trim) is replaced.
+        public var residentLimitBytes: Int
         /// Attempts per object when children crash or overrun; the durable queue counts its own attempts
         /// and sets 1.
         public var attemptsPerObject: Int
         public var limits: Limits
+        /// Children seal themselves after start-up (`ChildConfinement.seal`): no filesystem, no network, a
+        /// system-call allow-list.
+        public var confined: Bool
+        /// The SQLite file that remembers files which killed decoders, shared by every process given it;
+        /// nil keeps the quarantine in memory for this pool's life.
+        public var quarantineFile: String?
+        /// Tests only: a call each sealed child makes before every job, which must kill it.
+        var violation: ConfinementViolation?
 
         public init(
             executable: String, size: Int = 2, deadline: Duration = .seconds(60), jobsPerChild: Int = 500,
-            attemptsPerObject: Int = 2, limits: Limits = .default
+            attemptsPerObject: Int = 2, limits: Limits = .default, confined: Bool = true,
+            quarantineFile: String? = nil, residentLimitBytes: Int = 1 << 30
         ) {
             self.executable = executable
             self.size = size
@@ -32,6 +43,19 @@ public actor DecoderPool {
             self.jobsPerChild = jobsPerChild
             self.attemptsPerObject = attemptsPerObject
             self.limits = limits
+            self.confined = confined
+            self.quarantineFile = quarantineFile
+            self.residentLimitBytes = residentLimitBytes
+        }
+
+        /// The child's command line after the executable.
+        var childArguments: [String] {
+            get throws {
+                var arguments = ["decoder-child", "--limits", try WireJSON.line(limits)]
+                if confined { arguments.append("--confined") }
+                if let violation { arguments += ["--violate", violation.rawValue] }
+                return arguments
+            }
         }
     }
 
@@ -41,7 +65,8 @@ public actor DecoderPool {
     private var idle: [DecoderSlot] = []
     private var created = 0
     private var waiting: [CheckedContinuation<DecoderSlot, Never>] = []
-    private var quarantine = Quarantine()
+    /// Nil only if even an in-memory SQLite database could not be opened.
+    private let quarantine: Quarantine?
     /// Children that died or were killed, for metrics.
     public private(set) var crashes = 0
 
@@ -51,6 +76,7 @@ public actor DecoderPool {
         self.configuration = configuration
         self.objects = objects
         self.renditions = renditions
+        quarantine = (try? Quarantine(file: configuration.quarantineFile)) ?? (try? Quarantine(file: nil))
     }
 
     /// Processes the stored object `source` for a bucket: this process reads it and the renditions stored
@@ -69,7 +95,7 @@ public actor DecoderPool {
         case .success(let loaded): object = loaded
         case .failure(let error): return DecodeAnswer(.failure(error), timings: StageTimings())
         }
-        if quarantine.isRefused(object.job.sourceChecksum, after: configuration.attemptsPerObject) {
+        if quarantine?.isRefused(object.job.sourceChecksum, after: configuration.attemptsPerObject) == true {
             return DecodeAnswer(
                 .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: object.timings)
@@ -79,7 +105,10 @@ public actor DecoderPool {
         var attempts = 1
         while answer.error?.isDecoderFailure == true {
             crashes += 1
-            quarantine.recordFailure(object.job.sourceChecksum)
+            if case .failure(let error) = answer.outcome {
+                quarantine?.recordFailure(
+                    object.job.sourceChecksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+            }
             guard attempts < configuration.attemptsPerObject else { break }
             attempts += 1
             answer = await slot.perform { slot.run(object, configuration: configuration) }
@@ -180,7 +209,12 @@ final class DecoderSlot: @unchecked Sendable {
                 files.append(
                     RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
             }
-            if jobs >= configuration.jobsPerChild { stop() }
+            if jobs >= configuration.jobsPerChild
+                || ProcessMemory.residentBytes(of: "\(child.processID)") ?? 0
+                    > configuration.residentLimitBytes
+            {
+                stop()
+            }
             timings.merge(reply.answer.timings)
             var outcome = reply.answer.outcome
             if case .success = outcome, let renditions, !files.isEmpty {
@@ -205,6 +239,8 @@ final class DecoderSlot: @unchecked Sendable {
         switch error {
         case ChildProcess.Failure.timedOut:
             return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")
+        case ChildProcess.Failure.died(nil, ExitStatus.configuration.rawValue):
+            return VariantsError(.internalError, "the decoder process could not confine itself (see its log)")
         case ChildProcess.Failure.died(let signal, let status):
             let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
             return .unreadable(.decoderCrash, "the decoder process died (\(how)) on this file")
@@ -222,9 +258,8 @@ final class DecoderSlot: @unchecked Sendable {
     private func current(_ configuration: DecoderPool.Configuration) throws -> ChildProcess {
         if let child, child.isRunning { return child }
         jobs = 0
-        let limits = try WireJSON.line(configuration.limits)
         let started = try ChildProcess(
-            executable: configuration.executable, arguments: ["decoder-child", "--limits", limits])
+            executable: configuration.executable, arguments: try configuration.childArguments)
         child = started
         return started
     }

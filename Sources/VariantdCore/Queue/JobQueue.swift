@@ -48,6 +48,9 @@ public protocol JobQueue: Sendable {
 
     /// Returns when new work may be due, or after `timeout` at the latest (the polling backstop).
     func waitForWork(upTo timeout: Duration) async
+
+    /// How many jobs are in each state (states without jobs are absent), for metrics.
+    func stateCounts() async throws(QueueError) -> [JobState: Int]
 }
 
 extension JobQueue {

@@ -205,6 +205,12 @@ public final class PostgresQueue: JobQueue {
         }
     }
 
+    public func stateCounts() async throws(QueueError) -> [JobState: Int] {
+        let rows = try await run { connection throws(QueueError) in try connection.query(QueueSQL.stateCounts)
+        }
+        return QueueSQL.stateCounts(rows)
+    }
+
     public func unreported(limit: Int) async throws(QueueError) -> [Job] {
         try await select(
             "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT $1",

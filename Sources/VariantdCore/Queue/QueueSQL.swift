@@ -10,6 +10,20 @@ enum QueueSQL {
         "(" + states.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
     }
 
+    /// The statement behind `JobQueue.stateCounts()`, in both dialects.
+    static let stateCounts = "SELECT state, count(*) FROM variantd_jobs GROUP BY state"
+
+    /// Reads its rows: a state and a count each.
+    static func stateCounts(_ rows: [[String?]]) -> [JobState: Int] {
+        var counts: [JobState: Int] = [:]
+        for row in rows where row.count == 2 {
+            if let state = row[0].flatMap(JobState.init(rawValue:)), let count = row[1].flatMap({ Int($0) }) {
+                counts[state] = count
+            }
+        }
+        return counts
+    }
+
     /// The stored form of an attempt's outcome: the metadata JSON or the error JSON.
     static func resultJSON(_ outcome: Result<CompletionMetadata, VariantsError>) throws(QueueError)
         -> String

@@ -233,6 +233,13 @@ public final class SQLiteQueue: JobQueue {
         }
     }
 
+    public func stateCounts() async throws(QueueError) -> [JobState: Int] {
+        let rows = try await database.run { connection throws(QueueError) in
+            try connection.query(QueueSQL.stateCounts)
+        }
+        return QueueSQL.stateCounts(rows)
+    }
+
     public func unreported(limit: Int) async throws(QueueError) -> [Job] {
         try await select(
             "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT ?",

@@ -28,9 +28,15 @@ struct Daemon: Sendable {
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
+        do {
+            _ = try Quarantine(file: configuration.quarantine)
+        } catch {
+            throw StartupError("The quarantine file cannot be opened: \(error.message)")
+        }
         let pool = DecoderPool(
             .init(
-                executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
+                executable: Executable.current, size: configuration.slots, deadline: configuration.deadline,
+                quarantineFile: configuration.quarantine),
             objects: objects, renditions: renditions)
         let router = Router(
             secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,

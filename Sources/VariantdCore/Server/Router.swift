@@ -21,7 +21,7 @@ struct Router: HTTPResponder {
             return .now(readiness())
         case ("GET", "/metrics"):
             return .now(
-                .text(metrics.render(gauges), contentType: "text/plain; version=0.0.4; charset=utf-8"))
+                .text(metrics.render(gauges), contentType: PrometheusText.contentType))
         case ("POST", "/v1/jobs"):
             return submit(request)
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):

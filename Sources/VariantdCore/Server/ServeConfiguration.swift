@@ -8,6 +8,8 @@ struct ServeConfiguration: Sendable {
     var objects: String
     /// The rendition store: the folder renditions are written to.
     var renditions: String
+    /// The file remembering sources that killed decoders (`Quarantine`).
+    var quarantine: String
     /// A directory of bucket declarations, `<name>.json`.
     var buckets: String?
     /// The durable queue `POST /v1/jobs?async=1` enqueues into (`sqlite:PATH` or `postgres://…`); nil refuses
@@ -42,6 +44,7 @@ struct ServeConfiguration: Sendable {
         }
         objects = root
         renditions = try source.string("--out") ?? root
+        quarantine = try source.string("--quarantine") ?? renditions + "/.quarantine.sqlite3"
         buckets = try source.string("--buckets")
         queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text)
         }

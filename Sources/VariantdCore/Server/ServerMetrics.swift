@@ -57,20 +57,17 @@ final class ServerMetrics: Sendable {
 
     func render(_ gauges: Gauges) -> String {
         let state = state.withLock { $0 }
-        var lines: [String] = []
-        func family(_ name: String, _ type: String, _ help: String, _ body: [String]) {
-            lines += ["# HELP \(name) \(help)", "# TYPE \(name) \(type)"] + body
-        }
-        family(
+        var text = PrometheusText()
+        text.family(
             "variantd_jobs_total", "counter", "Jobs answered, by outcome (ok, failed, rejected) and code.",
             state.jobs.keys.sorted().map { key in
                 "variantd_jobs_total{outcome=\"\(key.outcome)\",code=\"\(key.code)\"} \(state.jobs[key] ?? 0)"
             })
-        family(
+        text.family(
             "variantd_job_duration_seconds", "histogram",
             "Seconds from admission to answer of jobs that ran.",
             state.jobDuration.lines("variantd_job_duration_seconds", labels: ""))
-        family(
+        text.family(
             "variantd_stage_duration_seconds", "histogram", "Seconds per pipeline stage of jobs that ran.",
             Stage.allCases.compactMap { stage in
                 state.stages[stage]?.lines(
@@ -108,8 +105,8 @@ final class ServerMetrics: Sendable {
                 ))
         }
         for metric in single {
-            family(metric.name, metric.type, metric.help, ["\(metric.name) \(metric.value)"])
+            text.single(metric.name, metric.type, metric.help, metric.value)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return text.text
     }
 }

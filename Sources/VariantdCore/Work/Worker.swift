@@ -35,6 +35,8 @@ struct Worker: Sendable {
         var retentionInterval: Duration = .seconds(60)
         /// How often the bucket declaration files are checked for changes.
         var bucketCheck: Duration = .seconds(1)
+        /// The file remembering sources that killed decoders; nil keeps it in memory.
+        var quarantine: String?
     }
 
     /// Final jobs deleted per transaction: small, so a claim never waits long behind a purge.
@@ -44,6 +46,8 @@ struct Worker: Sendable {
     let configuration: Configuration
     let pool: DecoderPool
     let finisher: FinishBatcher
+    /// What `--listen` reports; counted whether or not anything listens.
+    let metrics = WorkerMetrics()
     let owner: String
     let stop: InterruptSignal
 
@@ -55,7 +59,9 @@ struct Worker: Sendable {
         // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
         // makes one attempt per claim.
         pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, attemptsPerObject: 1),
+            .init(
+                executable: Executable.current, size: configuration.slots, attemptsPerObject: 1,
+                quarantineFile: configuration.quarantine),
             objects: configuration.objects, renditions: configuration.renditions)
         owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
     }
@@ -69,8 +75,10 @@ struct Worker: Sendable {
                 let wanted = await slots.waitForAny()
                 guard stop.received == nil else { break }
                 let claimed: [ClaimedJob]
+                let claiming = ContinuousClock.now
                 do throws(QueueError) {
                     claimed = try await queue.claim(owner: owner, limit: wanted, lease: configuration.lease)
+                    metrics.claimed(after: claiming.duration(to: .now) / .seconds(1))
                 } catch {
                     log(WorkEvent(event: "queue_error", message: error.message))
                     try? await Task.sleep(for: configuration.poll)
@@ -153,6 +161,11 @@ struct Worker: Sendable {
         event.attempt = claimed.lease.attempt
         event.state = job?.state
         if case .failure(let error) = outcome { event.error = error }
+        if let job {
+            metrics.finished(job.state, code: event.error?.code.rawValue ?? "ok")
+        } else {
+            metrics.leaseLost()
+        }
         event.durationSeconds = started.duration(to: .now) / .seconds(1)
         log(event)
         if let job, job.state.isFinal { await report(job) }
@@ -205,6 +218,7 @@ struct Worker: Sendable {
             try? await queue.markReported(id: job.id)
         } else {
             log(WorkEvent(event: "callback_failed", job: job.id))
+            metrics.callbackFailed()
         }
     }
 
@@ -243,6 +257,8 @@ struct WorkEvent: Encodable {
     var message: String?
     /// Jobs deleted by retention.
     var count: Int?
+    /// Where `--listen` serves health and metrics (the `listening` event).
+    var listen: String?
 
     init(event: String, job: Int64? = nil, message: String? = nil) {
         self.event = event

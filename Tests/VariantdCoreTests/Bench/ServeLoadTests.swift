@@ -14,7 +14,8 @@ import Testing
         let finished = try await VariantdProcess.run(
             [
                 "bench", "--serve", "--serve-requests", "20", "--serve-clients", "3", "--jobs", "2",
-                "--serve-soak", "30", "--corpus", TestPaths.samples.appendingPathComponent("pictures").path,
+                "--serve-soak", "30", "--overload", "--overload-seconds", "3", "--corpus",
+                TestPaths.samples.appendingPathComponent("pictures").path,
                 "--json",
             ], within: .seconds(280))
         #expect(finished.status == 0, "\(finished.stderr)")
@@ -45,12 +46,24 @@ import Testing
         // Every sample picture but truncated.jpg.
         #expect(soak.files == 7)
         #expect(soak.samples.map(\.jobs) == [0, 30])
-        #expect(soak.boundMB == 50 && soak.withinBound == (soak.growthMB <= 50))
+        let childrenGrowth = try #require(soak.childrenGrowthMB)
+        #expect(soak.childrenBoundMB == 100)
+        #expect(soak.boundMB == 50 && soak.withinBound == (soak.growthMB <= 50 && childrenGrowth <= 100))
+
+        let overload = try #require(serve.overload)
+        let busiest = try #require(serve.runs.last)
+        #expect(overload.sustainablePerSecond == busiest.imagesPerSecond)
+        #expect(overload.offeredPerSecond == 5 * busiest.imagesPerSecond && overload.seconds == 3)
+        #expect(Set(overload.statuses.keys).isSubset(of: ["200", "503"]), "\(overload.statuses)")
+        #expect(overload.statuses.values.reduce(0, +) >= Int(overload.offeredPerSecond * 3) - 1)
+        #expect(overload.busyWithoutRetryAfter == 0)
+        #expect(overload.before.at == "before overload" && overload.after.at == "after overload")
         #expect(serve.exitStatus == 0)
 
         let table = BenchTable.render(report, reference: nil)
         #expect(table.contains("| jpeg   | 3       | 2      |"))
         #expect(table.contains("Daemon exit status after SIGTERM: 0"))
+        #expect(table.contains("Overload: ") && table.contains("503 without Retry-After: 0"))
     }
 
     @Test func theServeSectionHasTheDocumentedKeys() throws {

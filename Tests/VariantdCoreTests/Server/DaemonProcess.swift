@@ -5,8 +5,8 @@ import Testing
     import Glibc
 #endif
 
-/// A `variantd serve` started for one test on an ephemeral loopback port (or a Unix socket), driven over
-/// real HTTP with Debian's `curl`, and always killed when the test lets go of it.
+/// A `variantd serve` (or `variantd work --listen`) started for one test on an ephemeral loopback port (or a
+/// Unix socket), driven over real HTTP with Debian's `curl`, and always killed when the test lets go of it.
 final class DaemonProcess {
     static let secret = "test-secret-0123456789abcdef"
 
@@ -16,18 +16,20 @@ final class DaemonProcess {
     private(set) var address = ""
     let isUnix: Bool
 
-    /// Starts the daemon with `arguments` after `serve` and waits (at most 20 s) for its listening line.
-    init(_ arguments: [String], directory: URL, secret: Bool = true) throws {
+    /// Starts the daemon with `arguments` after `command` and waits (at most 20 s) for its listening line.
+    /// `work` logs its JSON lines on stdout, `serve` on stderr.
+    init(_ arguments: [String], directory: URL, secret: Bool = true, command: String = "serve") throws {
         self.directory = directory
         isUnix = arguments.contains { $0.hasPrefix("unix:") }
         process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
-        process.arguments = ["serve"] + arguments
+        process.arguments = [command] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VARIANTD_SECRET"] = secret ? Self.secret : nil
         process.environment = environment
         FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = FileHandle.nullDevice
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardError = command == "work" ? FileHandle.nullDevice : log
+        process.standardOutput = command == "work" ? log : FileHandle.nullDevice
         try process.run()
         let listening = try waitForLog(event: "listening")
         address = (listening["listen"] as? String ?? "").replacingOccurrences(of: "unix:", with: "")

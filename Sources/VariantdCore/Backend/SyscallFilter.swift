@@ -1,0 +1,91 @@
+internal import CSeccomp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The seccomp filter a decoder child installs once its libraries and plugins are loaded (libseccomp, the
+/// only file that calls it). What remains is what decoding a picture from bytes already in memory needs:
+/// reading and writing descriptors it already holds, memory, threads, futexes, clocks, signals to itself and
+/// exit. Every other call — `open`, `openat`, `socket`, `connect`, `execve`, `fork`, `ptrace`, `mount`, `bpf`,
+/// … — kills the whole process with SIGSYS, so a decoder exploit cannot reach a file, the network or another
+/// program.
+enum SyscallFilter {
+    /// Calls allowed whatever their arguments. Names absent on an architecture are skipped.
+    static let allowed = [
+        // Descriptors the child holds: its pipes, stderr.
+        "read", "readv", "write", "writev", "close", "fstat", "newfstatat", "statx", "lseek", "fcntl",
+        "poll", "ppoll", "getpeername",
+        // The event loop of libdispatch, which Swift's runtime and Foundation start.
+        "epoll_wait", "epoll_pwait", "epoll_ctl", "timerfd_settime",
+        // Memory.
+        "brk", "mmap", "munmap", "mremap", "mprotect", "madvise",
+        // Threads and their synchronisation (thread creation itself is checked below).
+        "futex", "set_robust_list", "rseq", "set_tid_address", "sched_yield", "sched_getaffinity",
+        "getcpu",
+        // Signals to itself, time, identity, randomness, resource accounting.
+        "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "restart_syscall",
+        "clock_gettime", "clock_getres", "gettimeofday", "clock_nanosleep", "nanosleep",
+        "getpid", "gettid", "getuid", "geteuid", "getgid", "getegid", "getrandom", "getrusage", "uname",
+        "exit", "exit_group",
+    ]
+
+    /// `PR_SET_NO_NEW_PRIVS`: no exec can ever grant this process more than it has. The kernel requires it
+    /// of an unprivileged process before a seccomp filter or a Landlock domain.
+    static func forbidNewPrivileges() throws(ConfinementError) {
+        guard cs_no_new_privs() == 0 else {
+            throw ConfinementError("PR_SET_NO_NEW_PRIVS failed (errno \(errno))")
+        }
+    }
+
+    /// Installs the filter on every thread of the process.
+    static func install() throws(ConfinementError) {
+        guard let filter = seccomp_init(SCMP_ACT_KILL_PROCESS) else {
+            throw ConfinementError("seccomp_init failed")
+        }
+        defer { seccomp_release(filter) }
+        try check(seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1), "synchronising threads")
+        for name in allowed {
+            try rule(filter, name, SCMP_ACT_ALLOW)
+        }
+        // Threads, never processes: clone must carry CLONE_THREAD. clone3 passes its flags in memory a
+        // filter cannot read, so it fails with ENOSYS and glibc falls back to clone.
+        let thread = UInt64(CLONE_THREAD)
+        try rule(filter, "clone", SCMP_ACT_ALLOW, [compare(0, SCMP_CMP_MASKED_EQ, thread, thread)])
+        try rule(filter, "clone3", cs_act_errno(ENOSYS))
+        // Signals only to itself (abort() raises SIGABRT through tgkill).
+        try rule(filter, "tgkill", SCMP_ACT_ALLOW, [compare(0, SCMP_CMP_EQ, UInt64(getpid()))])
+        // Its own resource limits (the CPU budget moves before every job).
+        try rule(filter, "prlimit64", SCMP_ACT_ALLOW, [compare(0, SCMP_CMP_EQ, 0)])
+        // Its own threads' priority (libdispatch resets it on a new worker).
+        try rule(filter, "setpriority", SCMP_ACT_ALLOW, [compare(1, SCMP_CMP_EQ, 0)])
+        // Thread names, which libvips' thread pool and dav1d set.
+        for option in [PR_SET_NAME, PR_GET_NAME] {
+            try rule(filter, "prctl", SCMP_ACT_ALLOW, [compare(0, SCMP_CMP_EQ, UInt64(option))])
+        }
+        // Terminal queries glibc makes on stdio streams, answered "not a terminal" without asking.
+        try rule(filter, "ioctl", cs_act_errno(ENOTTY), [compare(1, SCMP_CMP_EQ, UInt64(TCGETS))])
+        try check(seccomp_load(filter), "loading the filter")
+    }
+
+    /// A condition on one argument; for `SCMP_CMP_MASKED_EQ` the first value is the mask.
+    private static func compare(
+        _ argument: UInt32, _ operation: scmp_compare, _ value: UInt64, _ masked: UInt64 = 0
+    ) -> scmp_arg_cmp {
+        scmp_arg_cmp(arg: argument, op: operation, datum_a: value, datum_b: masked)
+    }
+
+    private static func rule(
+        _ filter: scmp_filter_ctx, _ name: String, _ action: UInt32, _ conditions: [scmp_arg_cmp] = []
+    ) throws(ConfinementError) {
+        let number = seccomp_syscall_resolve_name(name)
+        guard number != __NR_SCMP_ERROR else { return }
+        try check(
+            seccomp_rule_add_array(filter, action, number, UInt32(conditions.count), conditions),
+            "allowing \(name)")
+    }
+
+    private static func check(_ status: Int32, _ what: String) throws(ConfinementError) {
+        guard status == 0 else { throw ConfinementError("seccomp: \(what) failed (\(-status))") }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Variants
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a decoder child does once before it seals itself: decode a tiny picture of each kind and render it
+/// to every output format, so each library loads its plugins and codecs, starts its threads and builds its
+/// lazy tables while the filesystem is still reachable. A picture that fails here fails the same way in a
+/// job, where it gets its typed answer, so failures are not reported twice.
+enum DecoderWarmUp {
+    /// 8×8 grey pictures, made with libvips for this purpose.
+    static let pictures: [(kind: String, base64: String)] = [
+        (
+            "jpg",
+            "/9j/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/"
+                + "2wBDAQkJCQwLDBgNDRgyIRwhMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjL/wAAR"
+                + "CAAIAAgDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQID"
+                + "AAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNk"
+                + "ZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl"
+                + "5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAEC"
+                + "AxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpj"
+                + "ZGVmZ2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk"
+                + "5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEAPwCvRRRQB//Z"
+        ),
+        (
+            "png",
+            "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWOowAEYhpYE"
+                + "ACrVWgHfA7Y0AAAAAElFTkSuQmCC"
+        ),
+        (
+            "gif",
+            "R0lGODlhCAAIAIAAAEdwTHh4eCH/C05FVFNDQVBFMi4wAwEAAAAh+QQFAAAAACwAAAAACAAIAAACB4yPqcvtXQAAOw=="
+        ),
+        (
+            "webp",
+            "UklGRvgAAABXRUJQVlA4WAoAAAAIAAAABwAABwAAVlA4IBgAAAAwAQCdASoIAAgAAgA0JaQAA3AA/tc8AABFWElGugAAAEV4"
+                + "aWYAAElJKgAIAAAABgASAQMAAQAAAAEAAAAaAQUAAQAAAFYAAAAbAQUAAQAAAF4AAAAoAQMAAQAAAAIAAAATAgMAAQAAAAEA"
+                + "AABphwQAAQAAAGYAAAAAAAAAOGMAAOgDAAA4YwAA6AMAAAYAAJAHAAQAAAAwMjEwAZEHAAQAAAABAgMAAKAHAAQAAAAwMTAw"
+                + "AaADAAEAAAD//wAAAqAEAAEAAAAIAAAAA6AEAAEAAAAIAAAAAAAAAA=="
+        ),
+    ]
+
+    /// A bucket that renders every output format.
+    static let bucket = """
+        {"name": "warm-up", "allowedMimeTypes": ["image/*"], "variants": {
+         "webp": {"width": 4, "format": "webp"}, "jpeg": {"width": 4, "format": "jpeg"},
+         "png": {"width": 4, "format": "png"}, "avif": {"width": 4, "format": "avif"}}}
+        """
+
+    static func run(_ pipeline: Pipeline) {
+        // glibc reads the time zone (for C libraries' log lines) once; with TZ set it never looks again.
+        tzset()
+        let bucket = try? BucketSpec(parsing: bucket.utf8)
+        var pipeline = pipeline
+        pipeline.store = nil
+        for picture in pictures {
+            guard let data = Data(base64Encoded: picture.base64) else { continue }
+            var timings = StageTimings()
+            _ = try? pipeline.process(
+                [UInt8](data), request: ObjectRequest(bucket: "warm-up", path: "warm-up.\(picture.kind)"),
+                bucket: bucket, timings: &timings)
+        }
+    }
+}

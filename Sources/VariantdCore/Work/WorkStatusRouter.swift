@@ -1,0 +1,43 @@
+import Variants
+
+/// `variantd work --listen`: the daemon's health and metrics endpoints for a worker, on the daemon's HTTP
+/// server. Every answer waits only for one small query of the queue.
+struct WorkStatusRouter: HTTPResponder {
+    let queue: any JobQueue
+    let metrics: WorkerMetrics
+    let pool: DecoderPool
+    let stop: InterruptSignal
+
+    func respond(to request: HTTPRequest) -> HTTPReply {
+        switch (request.method, request.path) {
+        case ("GET", "/livez"):
+            return .now(.json(["status": "ok"]))
+        case ("GET", "/readyz"):
+            return .later { await readiness() }
+        case ("GET", "/metrics"):
+            return .later {
+                let gauges = WorkerMetrics.Gauges(
+                    jobs: try? await queue.stateCounts(), decoderCrashes: await pool.crashes,
+                    residentBytes: ProcessMemory.residentBytes)
+                return .text(metrics.render(gauges), contentType: PrometheusText.contentType)
+            }
+        case (_, "/livez"), (_, "/readyz"), (_, "/metrics"):
+            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes GET")))
+        default:
+            return .now(.error(VariantsError(.notFound, "no route for \(request.method) \(request.path)")))
+        }
+    }
+
+    /// Ready while claiming and the queue answers; `503` once stopping or when the queue is unreachable.
+    private func readiness() async -> HTTPResponse {
+        guard stop.received == nil else { return .json(["status": "draining"], status: 503) }
+        guard let jobs = try? await queue.stateCounts() else {
+            return .json(["status": "queue_unreachable"], status: 503)
+        }
+        return .json(
+            [
+                "status": .string("ready"), "available": .integer(jobs[.available] ?? 0),
+                "running": .integer(jobs[.running] ?? 0),
+            ] as [String: JSONScalar])
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import Variants
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Sealed decoder children: the kernel holds the filter, a sealed child still decodes, and a child that
+/// reaches for a file or the network after sealing dies by SIGSYS while its parent answers the job.
+@Suite struct ChildConfinementTests {
+    private let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+
+    @Test func aSealedChildDecodesUnderTheKernelsFilter() throws {
+        let child = try ChildProcess(
+            executable: TestPaths.variantd, arguments: ["decoder-child", "--confined"])
+        defer { child.terminate() }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture)))
+        let job = DecodeJob(
+            request: ObjectRequest(bucket: "b", path: "gradient.jpg"), bucket: nil, sourceSize: bytes.count,
+            sourceChecksum: SHA256.hex(bytes), stored: nil)
+        let deadline = ContinuousClock.now + .seconds(60)
+        try child.send([try WireJSON.encode(job) + [0x0A], bytes], deadline: deadline)
+        let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
+        let metadata = try reply.answer.outcome.get()
+        #expect(metadata.width == 320 && metadata.height == 200)
+        // Still waiting for its next job: the kernel reports the filter and the lost privileges.
+        let status = try String(contentsOfFile: "/proc/\(child.processID)/status", encoding: .utf8)
+        #expect(status.contains("NoNewPrivs:\t1"))
+        #expect(status.contains("Seccomp:\t2"), "seccomp mode 2 is a filter")
+    }
+
+    @Test(arguments: [ConfinementViolation.open, .socket])
+    func aSealedChildThatReachesOutIsKilledAndItsJobAnswered(_ violation: ConfinementViolation) async throws {
+        var configuration = DecoderPool.Configuration(
+            executable: TestPaths.variantd, size: 1, attemptsPerObject: 1)
+        configuration.violation = violation
+        let sealed = DecoderPool.overFiles(configuration)
+        let answer = await sealed.process(file: picture)
+        #expect(answer.error?.reason == .decoderCrash, "\(String(describing: answer.error))")
+        #expect(answer.error?.message.contains("signal \(SIGSYS)") == true)
+        #expect(await sealed.crashes == 1)
+
+        // The parent is unharmed: the next child of an ordinary pool in this process decodes.
+        let plain = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        let decoded = try await plain.process(
+            file: TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg").path
+        ).outcome.get()
+        #expect(decoded.width == 200 && decoded.height == 320)
+        await plain.shutdown()
+    }
+
+    @Test func aKernelThatRefusesConfinementIsAnInternalErrorNotACrash() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("child.sh").path
+        try "#!/bin/sh\nexit 78\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        let pool = DecoderPool.overFiles(.init(executable: path, size: 1))
+        let answer = await pool.process(file: picture)
+        #expect(answer.error?.code == .internalError)
+        #expect(await pool.crashes == 0)
+    }
+}

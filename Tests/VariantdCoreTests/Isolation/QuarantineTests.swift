@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import Variants
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The quarantine file: a source that killed decoders stays refused across pools and processes until the
+/// operator releases it.
+@Suite struct QuarantineTests {
+    private let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+
+    @Test func aKillerStaysRefusedAfterARestartUntilReleased() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("state/quarantine.sqlite3").path
+        let crasher = directory.appendingPathComponent("child.sh").path
+        try "#!/bin/sh\nread line; kill -SEGV $$\n".write(toFile: crasher, atomically: true, encoding: .utf8)
+        chmod(crasher, 0o755)
+
+        let first = DecoderPool.overFiles(.init(executable: crasher, size: 1, quarantineFile: file))
+        #expect(await first.process(file: picture).error?.reason == .decoderCrash)
+        await first.shutdown()
+
+        // A new pool (as after a restart) refuses the file before any child sees it.
+        let restarted = DecoderPool.overFiles(
+            .init(executable: TestPaths.variantd, size: 1, quarantineFile: file))
+        #expect(await restarted.process(file: picture).error?.reason == .quarantined)
+        #expect(await restarted.crashes == 0)
+
+        let checksum = try #require(SourceChecksum.of(picture))
+        let listed = try await VariantdProcess.run(["quarantine", "list", "--file", file])
+        #expect(listed.status == 0)
+        let entry = try WireJSON.decode(Quarantine.Entry.self, from: Array(listed.stdout.utf8))
+        #expect(entry.checksumSha256 == checksum)
+        #expect(entry.failures == 2)
+        #expect(entry.reason.hasPrefix("decoder_crash: "), "\(entry.reason)")
+        #expect(entry.firstFailure <= entry.lastFailure)
+
+        let released = try await VariantdProcess.run(["quarantine", "release", checksum, "--file", file])
+        #expect(released.status == 0)
+        let again = try await VariantdProcess.run(["quarantine", "release", checksum, "--file", file])
+        #expect(again.status == 1)
+        let decoded = try await restarted.process(file: picture).outcome.get()
+        #expect(decoded.width == 320)
+        await restarted.shutdown()
+    }
+
+    @Test func theOldestFailuresLeaveFirstPastTheCapacity() throws {
+        let quarantine = try Quarantine(file: nil, capacity: 5)
+        for index in 0..<7 {
+            quarantine.recordFailure(
+                String(format: "%064x", index), reason: "decoder_crash: test",
+                at: Timestamp(milliseconds: Int64(index)))
+        }
+        let entries = try quarantine.entries()
+        #expect(entries.map(\.checksumSha256) == (2..<7).reversed().map { String(format: "%064x", $0) })
+        #expect(!quarantine.isRefused(String(format: "%064x", 0), after: 1))
+        #expect(quarantine.isRefused(String(format: "%064x", 6), after: 1))
+    }
+}
