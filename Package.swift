@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
+        .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
             dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CCrypto", "ThumbHash"],
@@ -37,12 +38,15 @@ let package = Package(
         ),
         .target(
             name: "VariantdCore",
-            dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto"],
+            dependencies: [
+                "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+            ],
             exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
         .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantdCoreTests",
