@@ -25,15 +25,16 @@ extension BarChart {
         let hasBaseline = groups.contains { $0.bars.contains(where: \.isBaseline) }
         let legendEntries = series + (hasBaseline ? [baselineLegend] : [])
         let legendWidth = 30 + Self.textWidth(legendEntries.max { $0.count < $1.count } ?? "", size: 12)
-        let width = max(legendX + legendWidth + 16, 16 + Self.textWidth(title, size: 16) + 16)
-        let height = max(plotBottom + 56, Layout.top + Double(legendEntries.count) * 20 + 16)
+        // Whole pixels, so a rasteriser's output is exactly the document's size.
+        let width = max(legendX + legendWidth + 16, 16 + Self.textWidth(title, size: 16) + 16).rounded(.up)
+        let height = max(plotBottom + 56, Layout.top + Double(legendEntries.count) * 20 + 16).rounded(.up)
         var document = SVGDocument(width: width, height: height)
         document.rect(x: 0, y: 0, width: width, height: height, fill: "#ffffff")
         document.text(title, x: 16, y: 26, size: 16, bold: true)
         if let subtitle { document.text(subtitle, x: 16, y: 44, size: 11, fill: "#555") }
 
         let largest = groups.flatMap(\.bars).map(\.total).max() ?? 0
-        let scale = AxisScale(covering: largest * Layout.headroom)
+        let scale = AxisScale(covering: axisMaximum ?? largest * Layout.headroom)
         func y(_ value: Double) -> Double { plotBottom - value / scale.maximum * Layout.plotHeight }
         for tick in scale.ticks {
             document.line(

@@ -13,6 +13,8 @@ public struct BarChart: Sendable, Equatable {
     public var groups: [Group]
     /// The legend's words for a baseline bar, shown when any bar is one.
     public var baselineLegend = "faded: baseline run"
+    /// The top of the y axis (100 for shares); nil fits the tallest bar with room for its caption.
+    public var axisMaximum: Double?
     /// Nil: wide enough for a label under each bar when there are labels, narrow otherwise.
     public var barWidth: Double?
 

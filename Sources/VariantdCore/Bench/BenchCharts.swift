@@ -76,6 +76,7 @@ enum BenchCharts {
             subtitle: "share of one pass; above each bar, the time per image. " + subtitle(report, baseline),
             axisLabel: "% of the time", series: stages, groups: groups)
         chart.barWidth = 40
+        chart.axisMaximum = 100
         return chart
     }
 
