@@ -18,7 +18,8 @@ public struct BarChart: Sendable, Equatable {
     /// Nil: wide enough for a label under each bar when there are labels, narrow otherwise.
     public var barWidth: Double?
 
-    public init(title: String, subtitle: String? = nil, axisLabel: String, series: [String], groups: [Group]) {
+    public init(title: String, subtitle: String? = nil, axisLabel: String, series: [String], groups: [Group])
+    {
         self.title = title
         self.subtitle = subtitle
         self.axisLabel = axisLabel
@@ -45,7 +46,8 @@ public struct BarChart: Sendable, Equatable {
         /// Written above the bar; nil writes the total of its segments.
         public var caption: String?
 
-        public init(label: String = "", segments: [Segment], isBaseline: Bool = false, caption: String? = nil) {
+        public init(label: String = "", segments: [Segment], isBaseline: Bool = false, caption: String? = nil)
+        {
             self.label = label
             self.segments = segments
             self.isBaseline = isBaseline

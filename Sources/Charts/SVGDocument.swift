@@ -51,7 +51,8 @@ public struct SVGDocument: Sendable {
         ]
         if bold { attributes.append(("font-weight", "bold")) }
         if let rotation {
-            attributes.append(("transform", "rotate(\(Self.number(rotation)) \(Self.number(x)) \(Self.number(y)))"))
+            attributes.append(
+                ("transform", "rotate(\(Self.number(rotation)) \(Self.number(x)) \(Self.number(y)))"))
         }
         element("text", attributes, Self.escaped(content))
     }

@@ -48,7 +48,11 @@ import Testing
             groups: [
                 .init(
                     label: "jpeg",
-                    bars: [.init(label: "now", segments: [.init(series: 0, value: 60), .init(series: 1, value: 40)])])
+                    bars: [
+                        .init(
+                            label: "now",
+                            segments: [.init(series: 0, value: 60), .init(series: 1, value: 40)])
+                    ])
             ])
         chart.axisMaximum = 100
         let svg = try SVGOutline(chart.svg())

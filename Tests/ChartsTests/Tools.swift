@@ -13,7 +13,8 @@ enum Tools {
     }
 
     /// Runs and returns the exit status and stdout (small outputs only: it is read after the exit).
-    static func output(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    static func output(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

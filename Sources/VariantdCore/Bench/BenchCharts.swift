@@ -10,10 +10,13 @@ enum BenchCharts {
 
     /// Stages as the stacked chart groups them, bottom up: `render.<variant>` and `encode.<variant>` are
     /// summed over the variants.
-    private static let stages = ["read", "hash", "sniff", "probe", "decode", "thumbhash", "render", "encode", "write"]
+    private static let stages = [
+        "read", "hash", "sniff", "probe", "decode", "thumbhash", "render", "encode", "write",
+    ]
 
     /// Writes both charts into `directory` (created if needed) and returns their paths.
-    static func write(_ report: BenchReport, baseline: BenchReport?, to directory: String) throws -> [String] {
+    static func write(_ report: BenchReport, baseline: BenchReport?, to directory: String) throws -> [String]
+    {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let charts = [throughput(report, baseline: baseline), stageSplit(report, baseline: baseline)]
         return try zip(fileNames, charts).map { name, chart in
@@ -108,11 +111,14 @@ enum BenchCharts {
     private static func subtitle(_ report: BenchReport, _ baseline: BenchReport?) -> String {
         var text = ""
         if let conditions = report.conditions {
-            text = "\(conditions.iterations) timed passes, \(conditions.cores) cores, load average "
+            text =
+                "\(conditions.iterations) timed passes, \(conditions.cores) cores, load average "
                 + "\(oneDecimal(conditions.loadBefore))–\(oneDecimal(conditions.loadAfter)), "
                 + "libvips \(conditions.libvips), libheif \(conditions.libheif)"
         }
-        if baseline != nil { text += (text.isEmpty ? "" : "; ") + "faded bars and 'before': the baseline run" }
+        if baseline != nil {
+            text += (text.isEmpty ? "" : "; ") + "faded bars and 'before': the baseline run"
+        }
         return text
     }
 

@@ -29,7 +29,9 @@ struct ChartCommand: Subcommand {
         }
         self.output = output
         let operands = try arguments.positionals()
-        guard let report = operands.first else { throw UsageError("Missing expected argument '<bench.json>'") }
+        guard let report = operands.first else {
+            throw UsageError("Missing expected argument '<bench.json>'")
+        }
         guard operands.count == 1 else { throw UsageError("Unexpected argument '\(operands[1])'") }
         self.report = report
     }

@@ -38,7 +38,8 @@ struct ReportCommand: Subcommand {
             output: folder,
             html: URL(fileURLWithPath: html ?? folder + "/report.html").standardizedFileURL.path, run: nil)
         guard FileManager.default.fileExists(atPath: sheet.manifestPath) else {
-            Console.error("Error: \(sheet.manifestPath) does not exist; is '\(output)' a batch output folder?")
+            Console.error(
+                "Error: \(sheet.manifestPath) does not exist; is '\(output)' a batch output folder?")
             return .noInput
         }
         return Self.write(sheet, announce: Console.out)

@@ -144,16 +144,23 @@ struct ContactSheet {
         if totals.bytesIn > 0 {
             out += " (\(Int((Double(totals.bytesOut) / Double(totals.bytesIn) * 100).rounded())) % of in)"
         }
-        rows += [("bytes in", HTMLText.bytes(totals.bytesIn) + " of sources with metadata"), ("bytes out", out)]
+        rows += [
+            ("bytes in", HTMLText.bytes(totals.bytesIn) + " of sources with metadata"), ("bytes out", out),
+        ]
         if let run {
             let seconds = ProgressLine.oneDecimal(run.seconds)
             rows.append(
-                ("this run", (run.interrupted ? "interrupted after " : "") + "\(seconds) s: "
-                    + "\(HTMLText.count(run.processed)) files processed, \(HTMLText.count(run.skipped)) skipped"))
+                (
+                    "this run",
+                    (run.interrupted ? "interrupted after " : "") + "\(seconds) s: "
+                        + "\(HTMLText.count(run.processed)) files processed, \(HTMLText.count(run.skipped)) skipped"
+                ))
         }
-        let modified = try FileManager.default.attributesOfItem(atPath: manifestPath)[.modificationDate] as? Date
+        let modified =
+            try FileManager.default.attributesOfItem(atPath: manifestPath)[.modificationDate] as? Date
         rows.append(
-            ("manifest", "written until " + (modified.map { ISO8601DateFormatter().string(from: $0) } ?? "?")))
+            ("manifest", "written until " + (modified.map { ISO8601DateFormatter().string(from: $0) } ?? "?"))
+        )
         if totals.superseded > 0 {
             rows.append(("earlier lines", "\(HTMLText.count(totals.superseded)) replaced by a later line"))
         }
@@ -170,7 +177,8 @@ struct ContactSheet {
     private static func article(_ entry: ContactSheetEntry, store: String) -> String {
         var meta = [entry.contentType ?? "?", "\(HTMLText.count(entry.size ?? 0)) bytes"]
         if let width = entry.width, let height = entry.height { meta.append("\(width) × \(height)") }
-        var html = "<article><h3>\(HTMLText.escaped(entry.path))</h3>\n<p class=\"meta\">"
+        var html =
+            "<article><h3>\(HTMLText.escaped(entry.path))</h3>\n<p class=\"meta\">"
             + HTMLText.escaped(meta.joined(separator: " · ")) + "</p>\n<div class=\"row\">\n"
         if let text = entry.thumbhash {
             html += placeholder(text, width: entry.width, height: entry.height)
@@ -182,7 +190,8 @@ struct ContactSheet {
             let (width, height) = fitted(rendition.width, rendition.height, within: displayBound)
             let source = HTMLText.escaped(HTMLText.urlPath(store + "/" + rendition.key))
             let format = rendition.contentType.split(separator: "/").last.map(String.init) ?? "?"
-            html += "<figure><a href=\"\(source)\"><img src=\"\(source)\" width=\"\(width)\" "
+            html +=
+                "<figure><a href=\"\(source)\"><img src=\"\(source)\" width=\"\(width)\" "
                 + "height=\"\(height)\" loading=\"lazy\" decoding=\"async\" alt=\"\(HTMLText.escaped(name))\">"
                 + "</a><figcaption><b>\(HTMLText.escaped(name))</b> · \(HTMLText.escaped(format)) · "
                 + "\(rendition.width) × \(rendition.height) · \(HTMLText.count(rendition.size)) bytes"
@@ -206,10 +215,13 @@ struct ContactSheet {
     }
 
     /// A size scaled to fit `bound` on its longer side, kept as it is when it fits unless `enlarging`.
-    static func fitted(_ width: Int, _ height: Int, within bound: Int, enlarging: Bool = false) -> (Int, Int) {
+    static func fitted(_ width: Int, _ height: Int, within bound: Int, enlarging: Bool = false) -> (Int, Int)
+    {
         let longer = max(width, height, 1)
         guard longer > bound || enlarging else { return (width, height) }
         let scale = Double(bound) / Double(longer)
-        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        return (
+            max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded()))
+        )
     }
 }

@@ -36,7 +36,7 @@ enum ContactSheetPage {
                      overflow-wrap: anywhere; }
         .meta { color: #555; margin: 0 0 8px; }
         .row { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-end; }
-        figure { margin: 0; }
+        figure { margin: 0; width: min-content; }
         figcaption { font-size: 12px; color: #555; margin-top: 3px; }
         figure img { display: block; border: 1px solid #e4e4e4;
                      background: repeating-conic-gradient(#e9e9e9 0 25%, #fff 0 50%) 0 0 / 16px 16px; }

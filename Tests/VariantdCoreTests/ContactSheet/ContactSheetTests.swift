@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import ThumbHash
 
-@testable import Variants
 @testable import VariantdCore
+@testable import Variants
 
 /// The contact sheet from hand-written manifests: what it shows, what it leaves out, and that every piece
 /// of a line's text is escaped.
@@ -35,7 +35,8 @@ import ThumbHash
 
         init(_ lines: [String]) throws {
             root = try TestPaths.temporaryDirectory()
-            try FileManager.default.createDirectory(atPath: root.path + "/out", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root.path + "/out", withIntermediateDirectories: true)
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(
                 to: URL(fileURLWithPath: root.path + "/out/manifest.jsonl"))
         }
@@ -58,17 +59,22 @@ import ThumbHash
         #expect(page.contains("<code>b/&lt;script&gt;x.jpg</code> ends &lt;early&gt;"))
         #expect(!page.contains("internal_error"))
         // Renditions link from the page's folder to the store, the smallest first, at most 256 px a side.
-        let thumb = try #require(page.range(of: #"src="../out/renditions/ab/abc/1.webp" width="160" height="100""#))
-        let large = try #require(page.range(of: #"src="../out/renditions/ab/abc/2.jpg" width="256" height="160""#))
+        let thumb = try #require(
+            page.range(of: #"src="../out/renditions/ab/abc/1.webp" width="160" height="100""#))
+        let large = try #require(
+            page.range(of: #"src="../out/renditions/ab/abc/2.jpg" width="256" height="160""#))
         #expect(thumb.lowerBound < large.lowerBound)
         #expect(page.components(separatedBy: #"loading="lazy""#).count == 3)
         // The groups come largest first, then by status: 415 before 422 when both hold one file.
         let unsupported = try #require(page.range(of: "<code>415 unsupported_media_type</code> — 1 file"))
-        let unreadable = try #require(page.range(of: "<code>422 unreadable_picture</code> · truncated — 1 file"))
+        let unreadable = try #require(
+            page.range(of: "<code>422 unreadable_picture</code> · truncated — 1 file"))
         #expect(unsupported.lowerBound < unreadable.lowerBound)
         #expect(page.contains("<h3>d.bin</h3>"))
         // Nothing is left beside the page.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.root.path + "/pages") == ["sheet.html"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.root.path + "/pages") == ["sheet.html"]
+        )
     }
 
     /// The inline placeholder is our ThumbHash decode, as a PNG that libvips reads back pixel for pixel.

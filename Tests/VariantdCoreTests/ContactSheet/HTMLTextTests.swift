@@ -5,7 +5,9 @@ import Testing
 
 @Suite struct HTMLTextTests {
     @Test func markupInNamesAndMessagesIsEscaped() {
-        #expect(HTMLText.escaped("<img src=x onerror='a&b'>\"") == "&lt;img src=x onerror=&#39;a&amp;b&#39;&gt;&quot;")
+        #expect(
+            HTMLText.escaped("<img src=x onerror='a&b'>\"")
+                == "&lt;img src=x onerror=&#39;a&amp;b&#39;&gt;&quot;")
         #expect(HTMLText.escaped("photos/été.jpg") == "photos/été.jpg")
     }
 

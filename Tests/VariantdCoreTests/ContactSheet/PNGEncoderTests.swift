@@ -1,7 +1,7 @@
 import Testing
 
-@testable import Variants
 @testable import VariantdCore
+@testable import Variants
 
 @Suite struct PNGEncoderTests {
     @Test func checksumsMatchTheirKnownVectors() {

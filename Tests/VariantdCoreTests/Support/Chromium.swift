@@ -25,7 +25,10 @@ enum Chromium {
     /// A PNG of the page's first `width × height` CSS pixels.
     static func screenshot(_ page: URL, to png: String, width: Int, height: Int) throws {
         _ = try run(
-            ["--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(png)", page.absoluteString],
+            [
+                "--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(png)",
+                page.absoluteString,
+            ],
             within: .seconds(60))
     }
 
