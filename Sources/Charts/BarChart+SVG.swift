@@ -2,7 +2,6 @@ extension BarChart {
     /// Sizes of the drawing, in SVG user units (pixels at 100 %).
     private enum Layout {
         static let left = 72.0
-        static let top = 70.0
         static let plotHeight = 240.0
         static let groupGap = 28.0
         /// Room above the tallest bar for its caption.
@@ -20,18 +19,24 @@ extension BarChart {
         }
         let plotWidth = max(
             160, groupWidths.reduce(0, +) + Double(groups.count + 1) * Layout.groupGap)
-        let plotBottom = Layout.top + Layout.plotHeight
+        let subtitles = subtitle?.split(separator: "\n").map(String.init) ?? []
+        // Below the title and each subtitle line, with room for the captions of the tallest bars.
+        let top = 58 + 14 * Double(subtitles.count)
+        let plotBottom = top + Layout.plotHeight
         let legendX = Layout.left + plotWidth + 24
         let hasBaseline = groups.contains { $0.bars.contains(where: \.isBaseline) }
         let legendEntries = series + (hasBaseline ? [baselineLegend] : [])
         let legendWidth = 30 + Self.textWidth(legendEntries.max { $0.count < $1.count } ?? "", size: 12)
         // Whole pixels, so a rasteriser's output is exactly the document's size.
-        let width = max(legendX + legendWidth + 16, 16 + Self.textWidth(title, size: 16) + 16).rounded(.up)
-        let height = max(plotBottom + 56, Layout.top + Double(legendEntries.count) * 20 + 16).rounded(.up)
+        let headings = [Self.textWidth(title, size: 16)] + subtitles.map { Self.textWidth($0, size: 11) }
+        let width = max(legendX + legendWidth + 16, 32 + (headings.max() ?? 0)).rounded(.up)
+        let height = max(plotBottom + 56, top + Double(legendEntries.count) * 20 + 16).rounded(.up)
         var document = SVGDocument(width: width, height: height)
         document.rect(x: 0, y: 0, width: width, height: height, fill: "#ffffff")
         document.text(title, x: 16, y: 26, size: 16, bold: true)
-        if let subtitle { document.text(subtitle, x: 16, y: 44, size: 11, fill: "#555") }
+        for (index, line) in subtitles.enumerated() {
+            document.text(line, x: 16, y: 44 + 14 * Double(index), size: 11, fill: "#555")
+        }
 
         let largest = groups.flatMap(\.bars).map(\.total).max() ?? 0
         let scale = AxisScale(covering: axisMaximum ?? largest * Layout.headroom)
@@ -42,7 +47,7 @@ extension BarChart {
                 stroke: tick == 0 ? "#444" : "#ddd")
             document.text(FigureText.of(tick), x: Layout.left - 6, y: y(tick) + 4, size: 10, anchor: .end)
         }
-        let axisMiddle = Layout.top + Layout.plotHeight / 2
+        let axisMiddle = top + Layout.plotHeight / 2
         document.text(axisLabel, x: 20, y: axisMiddle, size: 11, anchor: .middle, rotation: -90)
 
         var x = Layout.left + Layout.groupGap
@@ -81,12 +86,12 @@ extension BarChart {
         }
 
         for (index, entry) in legendEntries.enumerated() {
-            let top = Layout.top + Double(index) * 20
+            let entryTop = top + Double(index) * 20
             let isBaselineEntry = index >= series.count
             document.rect(
-                x: legendX, y: top, width: 12, height: 12,
+                x: legendX, y: entryTop, width: 12, height: 12,
                 fill: isBaselineEntry ? "#666" : Palette.colour(index), opacity: isBaselineEntry ? 0.35 : 1)
-            document.text(entry, x: legendX + 18, y: top + 10, size: 12)
+            document.text(entry, x: legendX + 18, y: entryTop + 10, size: 12)
         }
         return document.rendered(title: title)
     }

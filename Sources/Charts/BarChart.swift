@@ -4,7 +4,7 @@
 /// per bar, a series per tool) and stacked bars (a segment per stage) alike.
 public struct BarChart: Sendable, Equatable {
     public var title: String
-    /// A second line under the title: how the figures were taken.
+    /// Lines under the title (separated by newlines): how to read the chart, how the figures were taken.
     public var subtitle: String?
     /// What the y axis counts (`images/s`, `% of the time`).
     public var axisLabel: String

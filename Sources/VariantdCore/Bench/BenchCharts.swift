@@ -76,7 +76,8 @@ enum BenchCharts {
         }
         var chart = BarChart(
             title: "Where variantd's time goes (W1, one job), per corpus",
-            subtitle: "share of one pass; above each bar, the time per image. " + subtitle(report, baseline),
+            subtitle: "each stage's share of one pass; above each bar, the time per image\n"
+                + subtitle(report, baseline),
             axisLabel: "% of the time", series: stages, groups: groups)
         chart.barWidth = 40
         chart.axisMaximum = 100

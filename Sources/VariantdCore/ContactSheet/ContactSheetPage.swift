@@ -35,7 +35,7 @@ enum ContactSheetPage {
         article h3 { font: 600 13px/1.3 "DejaVu Sans Mono", monospace; margin: 0 0 2px;
                      overflow-wrap: anywhere; }
         .meta { color: #555; margin: 0 0 8px; }
-        .row { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-end; }
+        .row { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
         figure { margin: 0; width: min-content; }
         figcaption { font-size: 12px; color: #555; margin-top: 3px; }
         figure img { display: block; border: 1px solid #e4e4e4;
