@@ -75,6 +75,14 @@ import Testing
             let parser = try #require(XMLParser(contentsOf: URL(fileURLWithPath: out + "/" + name)))
             #expect(parser.parse(), "\(name): \(String(describing: parser.parserError))")
         }
+        // `bench --charts` draws the report it prints (here a saved one, so nothing is measured).
+        let bench = try await VariantdProcess.run([
+            "bench", "--report", report, "--baseline", baseline, "--charts", root.path + "/bench-charts",
+        ])
+        #expect(bench.stderr.contains("bench: chart \(root.path)/bench-charts/stages.svg"), "\(bench.stderr)")
+        #expect(
+            try String(contentsOfFile: root.path + "/bench-charts/stages.svg", encoding: .utf8)
+                == String(contentsOfFile: out + "/stages.svg", encoding: .utf8))
         let missing = try await VariantdProcess.run(["chart", root.path + "/none.json", "--out", out])
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("is not a saved variantd bench --json report"))
