@@ -52,7 +52,7 @@ struct ContactSheet {
 
     /// Writes the page and returns its figures.
     func write() throws -> Totals {
-        let last = try lastLines()
+        let (last, seen) = try lastLines()
         let directory = (html as NSString).deletingLastPathComponent
         let parts = directory + "/.\((html as NSString).lastPathComponent).parts-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
@@ -65,7 +65,8 @@ struct ContactSheet {
         var number = 0
         try ManifestLines.forEach(in: manifestPath) { line in
             defer { number += 1 }
-            guard !line.isEmpty else { return }
+            // Lines a running batch appended after the first pass are left for the next report.
+            guard !line.isEmpty, number < seen else { return }
             guard let entry = try? WireJSON.decode(ContactSheetEntry.self, from: line) else {
                 totals.unreadableLines += 1
                 return
@@ -112,9 +113,10 @@ struct ContactSheet {
         return totals
     }
 
-    /// First pass: for each path, the number of its last line. Paths are kept as 64-bit hashes (seeded
-    /// per process); two paths sharing one would show only the later, with odds near 10⁻¹² at 10,000.
-    private func lastLines() throws -> [Int: Int] {
+    /// First pass: for each path, the number of its last line, and how many lines there were. Paths are
+    /// kept as 64-bit hashes (seeded per process); two paths sharing one would show only the later, with
+    /// odds near 10⁻¹² at 10,000.
+    private func lastLines() throws -> (last: [Int: Int], lines: Int) {
         var last: [Int: Int] = [:]
         var number = 0
         try ManifestLines.forEach(in: manifestPath) { line in
@@ -123,7 +125,7 @@ struct ContactSheet {
             }
             number += 1
         }
-        return last
+        return (last, number)
     }
 
     private static func key(_ path: String) -> Int {
