@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `make bench` of variantd: installs the anchors, builds a release binary, runs the whole benchmark with
 # the anchors, keeps the JSON report in .build/bench/latest.json, puts its table into docs/Benchmarks.md
-# between the "latest table" markers and its charts into docs/images/bench/. Extra arguments go to `variantd bench` (e.g. --iterations 5).
+# between the "latest table" markers and its charts into docs/images/bench/. Extra arguments go to
+# `variantd bench` (e.g. --iterations 5).
 #
 #   bash scripts/bench.sh                                   # measure, update the docs
 #   bash scripts/bench.sh --baseline docs/bench-baseline.json   # and fail on a regression against it
