@@ -77,6 +77,21 @@ import ThumbHash
         )
     }
 
+    @Test func reportCommandWritesWhereToldAndRefusesAFolderWithoutAManifest() async throws {
+        let folder = try Folder(Self.lines)
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        let html = folder.root.path + "/elsewhere/page.html"
+        try FileManager.default.createDirectory(
+            atPath: folder.root.path + "/elsewhere", withIntermediateDirectories: true)
+        let run = try await VariantdProcess.run(["report", folder.output, "--html", html])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Report: \(html) (4 objects, 2 failed)\n")
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("../out/renditions/ab/abc/1.webp"))
+        let empty = try await VariantdProcess.run(["report", folder.root.path + "/elsewhere"])
+        #expect(empty.status == 66)
+        #expect(empty.stderr.contains("manifest.jsonl does not exist"))
+    }
+
     /// The inline placeholder is our ThumbHash decode, as a PNG that libvips reads back pixel for pixel.
     @Test func thePlaceholderIsTheDecodedHashAsAnInlinePNG() throws {
         let folder = try Folder([Self.picture("p.jpg")])
