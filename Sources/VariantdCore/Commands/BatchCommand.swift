@@ -10,7 +10,8 @@ import Variants
 struct BatchCommand: Subcommand {
     static let name = "batch"
     static let abstract = "Process every file under a folder: metadata, renditions and a resumable manifest."
-    static let usage = "batch --bucket <file> --out <dir> [--jobs <n>] [--quiet] [--json] [--strict] [--report] <dir>"
+    static let usage =
+        "batch --bucket <file> --out <dir> [--jobs <n>] [--quiet] [--json] [--strict] [--report] <dir>"
     static let details = """
         ARGUMENTS:
           <dir>                   The folder to walk; every regular file under it is processed (symbolic

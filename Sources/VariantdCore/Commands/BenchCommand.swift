@@ -14,7 +14,8 @@ struct BenchCommand: Subcommand {
     static let usage =
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
-        + "[--report <file>] [--charts <dir>] [--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>]]"
+        + "[--report <file>] [--charts <dir>] "
+        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>]]"
     static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,

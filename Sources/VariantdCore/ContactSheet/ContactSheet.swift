@@ -155,7 +155,8 @@ struct ContactSheet {
                 (
                     "this run",
                     (run.interrupted ? "interrupted after " : "") + "\(seconds) s: "
-                        + "\(HTMLText.count(run.processed)) files processed, \(HTMLText.count(run.skipped)) skipped"
+                        + "\(HTMLText.count(run.processed)) files processed, "
+                        + "\(HTMLText.count(run.skipped)) skipped"
                 ))
         }
         let modified =
@@ -194,7 +195,8 @@ struct ContactSheet {
             let format = rendition.contentType.split(separator: "/").last.map(String.init) ?? "?"
             html +=
                 "<figure><a href=\"\(source)\"><img src=\"\(source)\" width=\"\(width)\" "
-                + "height=\"\(height)\" loading=\"lazy\" decoding=\"async\" alt=\"\(HTMLText.escaped(name))\">"
+                + "height=\"\(height)\" loading=\"lazy\" decoding=\"async\" "
+                + "alt=\"\(HTMLText.escaped(name))\">"
                 + "</a><figcaption><b>\(HTMLText.escaped(name))</b> · \(HTMLText.escaped(format)) · "
                 + "\(rendition.width) × \(rendition.height) · \(HTMLText.count(rendition.size)) bytes"
                 + "</figcaption></figure>\n"

@@ -13,7 +13,8 @@ import Testing
     private static let harness = """
         <script>
         const seen = [];
-        addEventListener("error", e => seen.push(e.message || "failed to load " + (e.target && e.target.src)), true);
+        addEventListener("error", e =>
+          seen.push(e.message || "failed to load " + (e.target && e.target.src)), true);
         addEventListener("securitypolicyviolation", e => seen.push("CSP blocked " + e.blockedURI));
         addEventListener("unhandledrejection", e => seen.push("unhandled " + e.reason));
         for (const level of ["error", "warn"]) {
