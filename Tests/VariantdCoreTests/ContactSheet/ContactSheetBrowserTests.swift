@@ -78,7 +78,7 @@ import Testing
         let checked = output.appendingPathComponent("harness.html")
         try Data(relaxed.replacingOccurrences(of: "<head>\n", with: "<head>\n" + Self.harness + "\n").utf8)
             .write(to: checked)
-        let dom = try Chromium.dumpDOM(checked)
+        let dom = try await Chromium.dumpDOM(checked)
         let json = try #require(
             dom.range(of: #"<pre id="harness">"#).flatMap { start in
                 dom[start.upperBound...].range(of: "</pre>").map { dom[start.upperBound..<$0.lowerBound] }
@@ -96,7 +96,7 @@ import Testing
         #expect(truncated.title.hasPrefix("422 unreadable_picture · truncated"))
 
         let shot = root.appendingPathComponent("shot.png").path
-        try Chromium.screenshot(report, to: shot, width: 1000, height: 800)
+        try await Chromium.screenshot(report, to: shot, width: 1000, height: 800)
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
         #expect(png.count > 10_000)
         #expect(png.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

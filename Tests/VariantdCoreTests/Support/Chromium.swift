@@ -18,13 +18,13 @@ enum Chromium {
     }
 
     /// The DOM after the page loaded and `--virtual-time-budget` of page time ran (promises settle).
-    static func dumpDOM(_ page: URL, within limit: Duration = .seconds(60)) throws -> String {
-        try run(["--virtual-time-budget=5000", "--dump-dom", page.absoluteString], within: limit)
+    static func dumpDOM(_ page: URL, within limit: Duration = .seconds(60)) async throws -> String {
+        try await run(["--virtual-time-budget=5000", "--dump-dom", page.absoluteString], within: limit)
     }
 
     /// A PNG of the page's first `width × height` CSS pixels.
-    static func screenshot(_ page: URL, to png: String, width: Int, height: Int) throws {
-        _ = try run(
+    static func screenshot(_ page: URL, to png: String, width: Int, height: Int) async throws {
+        _ = try await run(
             [
                 "--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(png)",
                 page.absoluteString,
@@ -32,7 +32,8 @@ enum Chromium {
             within: .seconds(60))
     }
 
-    private static func run(_ arguments: [String], within limit: Duration) throws -> String {
+    /// Waits with `Task.sleep`, not blocking a thread of the cooperative pool other tests share.
+    private static func run(_ arguments: [String], within limit: Duration) async throws -> String {
         guard let path else { throw Failed(description: "chromium is not installed") }
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,7 +50,9 @@ enum Chromium {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
