@@ -41,7 +41,6 @@ let package = Package(
             dependencies: [
                 "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
             ],
-            exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
@@ -51,6 +50,7 @@ let package = Package(
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants"],
+            exclude: ["CLI/HelpText"],
             swiftSettings: swiftSettings
         ),
     ]
