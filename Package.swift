@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
+        .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
             dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CCrypto", "ThumbHash"],
@@ -39,13 +40,14 @@ let package = Package(
         .target(
             name: "VariantdCore",
             dependencies: [
-                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+                "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
                 "CSeccomp",
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
         .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantdCoreTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `make bench` of variantd: installs the anchors, builds a release binary, runs the whole benchmark with
-# the anchors, keeps the JSON report in .build/bench/latest.json and puts its table into docs/Benchmarks.md
-# between the "latest table" markers. Extra arguments go to `variantd bench` (e.g. --iterations 5).
+# the anchors, keeps the JSON report in .build/bench/latest.json, puts its table into docs/Benchmarks.md
+# between the "latest table" markers and its charts into docs/images/bench/. Extra arguments go to
+# `variantd bench` (e.g. --iterations 5).
 #
 #   bash scripts/bench.sh                                   # measure, update the docs
 #   bash scripts/bench.sh --baseline docs/bench-baseline.json   # and fail on a regression against it
@@ -18,6 +19,7 @@ status=0
 .build/release/variantd bench --anchors --json "$@" >.build/bench/latest.json || status=$?
 [ -s .build/bench/latest.json ] || exit "$status"
 table=$(.build/release/variantd bench --report .build/bench/latest.json)
+.build/release/variantd chart .build/bench/latest.json --out docs/images/bench >/dev/null
 
 python3 - "$table" <<'PY'
 import sys
@@ -28,5 +30,5 @@ head, rest = text.split(begin, 1)
 _, tail = rest.split(end, 1)
 open(path, "w", encoding="utf-8").write(f"{head}{begin}\n```\n{table}\n```\n{end}{tail}")
 PY
-echo "bench: wrote .build/bench/latest.json and the table in docs/Benchmarks.md"
+echo "bench: wrote .build/bench/latest.json, the table in docs/Benchmarks.md and docs/images/bench/*.svg"
 exit "$status"

@@ -13,6 +13,7 @@ packages=(
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265
   libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
+  chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
 )
 
 debian_uris() {

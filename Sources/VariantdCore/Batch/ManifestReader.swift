@@ -17,19 +17,8 @@ struct ManifestReader {
     static func read(_ path: String) throws -> Contents {
         var contents = Contents()
         guard FileManager.default.fileExists(atPath: path) else { return contents }
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        var pending: [UInt8] = []
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            pending.append(contentsOf: chunk)
-            var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
-                add(pending[start..<newline], to: &contents)
-                contents.completeLength += UInt64(newline - start + 1)
-                start = newline + 1
-            }
-            pending.removeSubrange(..<start)
-        }
+        let length = try ManifestLines.forEach(in: path) { add($0, to: &contents) }
+        contents.completeLength = length
         return contents
     }
 

@@ -5,11 +5,13 @@ public enum CommandLineTool {
     /// Every subcommand, in the order the overview lists them.
     static let subcommands: [any Subcommand.Type] = [
         BatchCommand.self,
+        ReportCommand.self,
         ServeCommand.self,
         WorkCommand.self,
         EnqueueCommand.self,
         JobsCommand.self,
         BenchCommand.self,
+        ChartCommand.self,
         ProbeCommand.self,
         ThumbHashCommand.self,
         QueueBenchCommand.self,

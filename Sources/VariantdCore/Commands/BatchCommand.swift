@@ -10,7 +10,8 @@ import Variants
 struct BatchCommand: Subcommand {
     static let name = "batch"
     static let abstract = "Process every file under a folder: metadata, renditions and a resumable manifest."
-    static let usage = "batch --bucket <file> --out <dir> [--jobs <n>] [--quiet] [--json] [--strict] <dir>"
+    static let usage =
+        "batch --bucket <file> --out <dir> [--jobs <n>] [--quiet] [--json] [--strict] [--report] <dir>"
     static let details = """
         ARGUMENTS:
           <dir>                   The folder to walk; every regular file under it is processed (symbolic
@@ -27,6 +28,8 @@ struct BatchCommand: Subcommand {
           --quiet                 No progress and no summary table (errors are still reported).
           --json                  Print the summary as one JSON object on stdout instead of the table.
           --strict                Exit 1 when any file is unreadable or failed.
+          --report                At the end, write report.html into the --out folder: the contact
+                                  sheet of `variantd report`, with this run's time.
           -h, --help              Show help information.
 
         A re-run skips the files whose path, bytes (SHA-256) and bucket declaration match a line of the
@@ -50,6 +53,7 @@ struct BatchCommand: Subcommand {
     let quiet: Bool
     let json: Bool
     let strict: Bool
+    let report: Bool
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         guard let bucketPath = try arguments.option("--bucket") else {
@@ -66,6 +70,7 @@ struct BatchCommand: Subcommand {
         quiet = arguments.flag("--quiet")
         json = arguments.flag("--json")
         strict = arguments.flag("--strict")
+        report = arguments.flag("--report")
         let positionals = try arguments.positionals()
         guard let folder = positionals.first else { throw UsageError("Missing expected argument '<dir>'") }
         guard positionals.count == 1 else { throw UsageError("Unexpected argument '\(positionals[1])'") }
@@ -144,6 +149,15 @@ struct BatchCommand: Subcommand {
         if let writeFailure {
             Console.error("Error: the manifest \(manifestPath) cannot be written: \(writeFailure)")
             return .ioError
+        }
+        if report {
+            let run = ContactSheet.Run(
+                seconds: summary.seconds, processed: summary.processed, skipped: summary.skipped,
+                interrupted: summary.interrupted)
+            let sheet = ContactSheet(
+                output: outputURL.path, html: outputURL.appendingPathComponent("report.html").path, run: run)
+            let written = ReportCommand.write(sheet, announce: quiet ? { _ in } : Console.error)
+            if written != .success { return written }
         }
         return status(tally, signal: signals.received)
     }

@@ -14,7 +14,8 @@ struct BenchCommand: Subcommand {
     static let usage =
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
-        + "[--report <file>] [--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload]]"
+        + "[--report <file>] [--charts <dir>] "
+        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload]]"
     static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -34,6 +35,9 @@ struct BenchCommand: Subcommand {
                                   --tolerance percent (default 10), or when peak RSS grows by as much.
           --reference <tool>      Default: pyvips-once-8.14 when measured, else variantd-decode.
           --report <file>         Print the table of a saved --json report without measuring.
+          --charts <dir>          Also write SVG charts into <dir>: throughput.svg (images/s per tool per
+                                  corpus) and stages.svg (variantd's stage split per corpus), with the
+                                  --baseline run drawn beside as before/after (see `variantd chart`).
           --serve                 Measure the daemon instead: start `variantd serve` (--slots: --jobs) on
                                   a loopback port and post W1 jobs over HTTP at 1 and --serve-clients
                                   concurrent clients; images/s, p50/p95/p99, statuses, memory of the
@@ -66,6 +70,7 @@ struct BenchCommand: Subcommand {
     let reference: String?
     let tolerance: Double
     let savedReport: String?
+    let charts: String?
     let serve: Bool
     let serveRequests: Int
     let serveClients: Int
@@ -84,6 +89,7 @@ struct BenchCommand: Subcommand {
         baseline = try arguments.option("--baseline")
         reference = try arguments.option("--reference")
         savedReport = try arguments.option("--report")
+        charts = try arguments.option("--charts")
         serve = arguments.flag("--serve")
         serveRequests = try arguments.integer("--serve-requests", in: 1...1_000_000) ?? 120
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -121,9 +127,15 @@ struct BenchCommand: Subcommand {
                 return .failure
             }
         }
-        guard let baseline else { return .success }
+        let saved = try baseline.map(Self.load)
+        if let charts {
+            for path in try BenchCharts.write(report, baseline: saved, to: charts) {
+                Console.error("bench: chart \(path)")
+            }
+        }
+        guard let saved else { return .success }
         let comparison = BaselineComparison(reference: reference, tolerance: tolerance)
-            .compare(report, with: try Self.load(baseline))
+            .compare(report, with: saved)
         for label in comparison.skipped {
             Console.error("bench: \(label): not in both runs with \(reference), not compared")
         }
@@ -131,7 +143,7 @@ struct BenchCommand: Subcommand {
         return comparison.regressions.isEmpty ? .success : .failure
     }
 
-    private static func load(_ path: String) throws(UsageError) -> BenchReport {
+    static func load(_ path: String) throws(UsageError) -> BenchReport {
         guard let data = FileManager.default.contents(atPath: path),
             let report = try? WireJSON.decode(BenchReport.self, from: data)
         else { throw UsageError("'\(path)' is not a saved variantd bench --json report") }

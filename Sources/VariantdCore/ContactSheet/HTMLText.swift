@@ -1,0 +1,65 @@
+/// Text put into the contact sheet's HTML: every path, message and type comes from a manifest, which
+/// comes from file names and bytes anyone could have chosen, so all of it goes through here.
+enum HTMLText {
+    /// Safe inside an element or a double-quoted attribute.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A relative path as a URL path: every byte but unreserved characters and `/` percent-encoded, so a
+    /// `#`, `?`, `%` or space in a folder name still links to the file.
+    static func urlPath(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(digits[Int(byte >> 4)])
+                result.unicodeScalars.append(digits[Int(byte & 0xF)])
+            }
+        }
+        return result
+    }
+
+    /// A count with thousands separators: `12,345`.
+    static func count(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return (value < 0 ? "-" : "") + result
+    }
+
+    /// Bytes for people: `930 B`, `12.3 kB`, `4.56 MB`, `1.2 GB` (powers of 1000).
+    static func bytes(_ value: Int) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var scaled = Double(value)
+        var unit = 0
+        while scaled >= 1000, unit < units.count - 1 {
+            scaled /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(value) B" }
+        let tenths = Int((scaled * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+}
