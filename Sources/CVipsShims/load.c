@@ -94,3 +94,14 @@ vv_image_set_icc(VipsImage *image, const void *profile, size_t length)
 {
     vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
 }
+
+size_t
+vv_image_get_icc(VipsImage *image, const void **profile)
+{
+    size_t length = 0;
+    *profile = NULL;
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME)
+        || vips_image_get_blob(image, VIPS_META_ICC_NAME, profile, &length))
+        return 0;
+    return length;
+}

@@ -76,12 +76,24 @@ int vv_image_new_from_pixels(void *pixels, int width, int height, int bands,
 /* Attaches an ICC profile (copied) so vv_to_srgb can honour it. */
 void vv_image_set_icc(VipsImage *image, const void *profile, size_t length);
 
+/* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
+size_t vv_image_get_icc(VipsImage *image, const void **profile);
+
 /* Applies the EXIF orientation and removes the tag. */
 int vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error);
 
-/* Converts to 8-bit sRGB (3 bands, or 4 with alpha): an embedded ICC profile is honoured, CMYK,
- * 16-bit and grey are converted, alpha is kept. */
-int vv_to_srgb(VipsImage *in, VipsImage **out, vv_error *error);
+/* What became of an image's colour profile in vv_to_srgb. */
+typedef enum vv_profile {
+    VV_PROFILE_NONE = 0,       /* none embedded (CMYK then goes through libvips' built-in CMYK profile) */
+    VV_PROFILE_CONVERTED = 1,  /* the embedded profile was honoured */
+    VV_PROFILE_IGNORED = 2,    /* lcms could not use it; the pixels were treated as having none */
+} vv_profile;
+
+/* Converts to 8-bit sRGB (3 bands, or 4 with alpha): an embedded ICC profile is honoured with the given
+ * rendering intent (VipsIntent: 0 perceptual, 1 relative colorimetric, 2 saturation, 3 absolute), CMYK,
+ * 16-bit and grey are converted, alpha is kept, and 16-bit samples are reduced only after conversion.
+ * A negative intent leaves the embedded profile unapplied (the caller found it to be sRGB). */
+int vv_to_srgb(VipsImage *in, int intent, VipsImage **out, int *profile, vv_error *error);
 
 /* Resamples by independent horizontal and vertical factors with a Lanczos-3 kernel. */
 int vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error);

@@ -141,8 +141,35 @@ final class VipsImage {
         try Vips.image("autorotate") { vv_autorotate(pointer, &$0, &$1) }
     }
 
-    func convertedToSRGB() throws(BackendError) -> VipsImage {
-        try Vips.image("to_srgb") { vv_to_srgb(pointer, &$0, &$1) }
+    /// The attached ICC profile's bytes, if any.
+    var iccProfile: [UInt8]? {
+        var profile: UnsafeRawPointer?
+        let length = vv_image_get_icc(pointer, &profile)
+        guard length > 0, let profile else { return nil }
+        return Array(UnsafeRawBufferPointer(start: profile, count: length))
+    }
+
+    /// What became of an embedded profile when converting to sRGB.
+    enum ProfileOutcome: Sendable, Equatable {
+        /// None was applied: there was none, or the caller asked to skip an sRGB one.
+        case none
+        case converted
+        /// lcms could not use it; the pixels were treated as having no profile.
+        case ignored
+    }
+
+    /// Converts to 8-bit sRGB through the embedded profile with `intent`; nil `intent` leaves the profile
+    /// unapplied (the caller found it to be sRGB already).
+    func convertedToSRGB(intent: ICCProfile.Intent?) throws(BackendError) -> (image: VipsImage, profile: ProfileOutcome) {
+        var outcome = Int32(VV_PROFILE_NONE.rawValue)
+        let image = try Vips.image("to_srgb") { vv_to_srgb(pointer, Int32(intent?.rawValue ?? -1), &$0, &outcome, &$1) }
+        let profile: ProfileOutcome =
+            switch UInt32(outcome) {
+            case VV_PROFILE_CONVERTED.rawValue: .converted
+            case VV_PROFILE_IGNORED.rawValue: .ignored
+            default: .none
+            }
+        return (image, profile)
     }
 
     func resized(horizontal: Double, vertical: Double) throws(BackendError) -> VipsImage {

@@ -5,4 +5,6 @@ struct DecodedPicture {
     /// The displayed size of the full picture, which `image` may be a reduction of.
     let width: Int
     let height: Int
+    /// The picture carried a colour profile lcms could not use; its pixels were taken as sRGB.
+    let profileIgnored: Bool
 }

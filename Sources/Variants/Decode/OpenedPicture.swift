@@ -13,6 +13,9 @@ struct OpenedPicture {
     private let bytes: [UInt8]
     private let decodingThreads: Int
     private let backend: Backend
+    /// CMYK pixels and lookup-table profiles convert non-linearly: averaging pixels before converting them
+    /// shifts colours, so these pictures are converted at full size, before any reduction.
+    private let convertsBeforeReducing: Bool
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
     private static let heifCodings: Set<String> = ["hvc1", "av01", "iden", "iovl"]
@@ -27,6 +30,7 @@ struct OpenedPicture {
         if type.isHEIFFamily {
             let container = try Self.openHEIF(bytes, limits: limits)
             backend = .heif(container)
+            convertsBeforeReducing = false
             let info = container.info
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: 1, hasAlpha: info.hasAlpha,
@@ -41,6 +45,7 @@ struct OpenedPicture {
                 throw Self.classify(bytes, type, failedStep: "header", error)
             }
             let info = image.header
+            convertsBeforeReducing = info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
@@ -69,17 +74,28 @@ struct OpenedPicture {
                     ? container.decodeReduced(factor: factor, threads: decodingThreads)
                     : container.decode()
             case .vips(let loader):
-                let shrink = loader == .jpeg ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
-                let scale = loader == .webp ? Double(storedWidth) / Double(header.storedWidth) : 1
+                let reduces = !convertsBeforeReducing
+                let shrink = loader == .jpeg && reduces ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
+                let scale = loader == .webp && reduces ? Double(storedWidth) / Double(header.storedWidth) : 1
                 loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
             }
-            // Colour conversion after the reduction: an ICC transform costs per pixel, and a 200-megapixel
-            // photo has a hundred times the pixels of its largest rendition.
-            let image = try loaded.resized(toWidth: storedWidth, height: storedHeight)
-                .convertedToSRGB()
-                .materialized()
-                .autorotated()
-            return DecodedPicture(image: image, width: header.displayedWidth, height: header.displayedHeight)
+            // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
+            // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
+            // profile is not applied at all.
+            let profile = loaded.iccProfile.flatMap(ICCProfile.init)
+            let intent: ICCProfile.Intent? = profile?.isSRGB == true ? nil : profile?.intent ?? .perceptual
+            let converted: (image: VipsImage, profile: VipsImage.ProfileOutcome)
+            if convertsBeforeReducing || profile?.isLUTBased == true {
+                let full = try loaded.convertedToSRGB(intent: intent)
+                converted = (try full.image.resized(toWidth: storedWidth, height: storedHeight), full.profile)
+            } else {
+                converted = try loaded.resized(toWidth: storedWidth, height: storedHeight)
+                    .convertedToSRGB(intent: intent)
+            }
+            let image = try converted.image.materialized().autorotated()
+            return DecodedPicture(
+                image: image, width: header.displayedWidth, height: header.displayedHeight,
+                profileIgnored: converted.profile == .ignored)
         } catch {
             throw Self.classify(bytes, type, failedStep: "decode", error)
         }

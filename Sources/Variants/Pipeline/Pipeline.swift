@@ -56,6 +56,7 @@ public struct Pipeline: Sendable {
         metadata.width = decoded.width
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
+        if decoded.profileIgnored { metadata.colourProfile = "ignored" }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
             try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
