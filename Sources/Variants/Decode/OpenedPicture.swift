@@ -82,8 +82,13 @@ struct OpenedPicture {
             // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
             // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
             // profile is not applied at all.
-            let profile = loaded.iccProfile.flatMap(ICCProfile.init)
-            let intent: ICCProfile.Intent? = profile?.isSRGB == true ? nil : profile?.intent ?? .perceptual
+            let embedded = loaded.iccProfile
+            let profile = embedded.flatMap(ICCProfile.init)
+            // Bytes that are not even an ICC profile are not handed to lcms (libvips would quietly put sRGB in
+            // their place).
+            let unusable = embedded != nil && profile == nil
+            let intent: ICCProfile.Intent? =
+                unusable || profile?.isSRGB == true ? nil : profile?.intent ?? .perceptual
             let converted: (image: VipsImage, profile: VipsImage.ProfileOutcome)
             if convertsBeforeReducing || profile?.isLUTBased == true {
                 let full = try loaded.convertedToSRGB(intent: intent)
@@ -95,7 +100,7 @@ struct OpenedPicture {
             let image = try converted.image.materialized().autorotated()
             return DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
-                profileIgnored: converted.profile == .ignored)
+                profileIgnored: unusable || converted.profile == .ignored)
         } catch {
             throw Self.classify(bytes, type, failedStep: "decode", error)
         }
@@ -146,7 +151,10 @@ struct OpenedPicture {
         do {
             container = try HeifContainer(bytes: bytes, limits: heifLimits)
         } catch {
-            throw .unreadable(.corrupt, "the HEIF container cannot be read (\(error.message))")
+            guard let repaired = HEIFReferenceRepair.repaired(bytes),
+                let retried = try? HeifContainer(bytes: repaired, limits: heifLimits)
+            else { throw .unreadable(.corrupt, "the HEIF container cannot be read (\(error.message))") }
+            container = retried
         }
         let coding = container.info.itemType == "grid" ? container.info.codedType : container.info.itemType
         guard heifCodings.contains(coding) else {
