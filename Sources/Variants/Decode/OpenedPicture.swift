@@ -16,6 +16,9 @@ struct OpenedPicture {
     /// CMYK pixels and lookup-table profiles convert non-linearly: averaging pixels before converting them
     /// shifts colours, so these pictures are converted at full size, before any reduction.
     private let convertsBeforeReducing: Bool
+    /// A colour description that is not a profile (PNG `gAMA`/`cHRM`, HEIF `nclx`), as a profile to convert
+    /// through when no ICC profile is embedded.
+    private let describedProfile: SynthesizedProfile?
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
     private static let heifCodings: Set<String> = ["hvc1", "av01", "iden", "iovl"]
@@ -31,6 +34,7 @@ struct OpenedPicture {
             let container = try Self.openHEIF(bytes, limits: limits)
             backend = .heif(container)
             convertsBeforeReducing = false
+            describedProfile = container.info.nclx.flatMap(SynthesizedProfile.init(nclx:))
             let info = container.info
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: 1, hasAlpha: info.hasAlpha,
@@ -46,6 +50,7 @@ struct OpenedPicture {
             }
             let info = image.header
             convertsBeforeReducing = info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
+            describedProfile = type == .png && info.bands >= 3 ? SynthesizedProfile(png: bytes) : nil
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
@@ -82,6 +87,7 @@ struct OpenedPicture {
             // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
             // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
             // profile is not applied at all.
+            if let describedProfile, loaded.iccProfile == nil { loaded.attachICCProfile(describedProfile.bytes) }
             let embedded = loaded.iccProfile
             let profile = embedded.flatMap(ICCProfile.init)
             // Bytes that are not even an ICC profile are not handed to lcms (libvips would quietly put sRGB in

@@ -82,6 +82,42 @@ import Testing
         try expectMatchesLcms(bytes, name: space)
     }
 
+    /// A PNG without a profile whose `gAMA` and `cHRM` chunks describe a gamma-1.8 Adobe RGB picture.
+    @Test func pngGammaAndChromaticitiesAreHonoured() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.png")
+        try Self.vips(["copy", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, plain.path])
+        var bytes = [UInt8](try Data(contentsOf: plain))
+        let chromaticities = [0.3127, 0.3290, 0.64, 0.33, 0.21, 0.71, 0.15, 0.06]
+        let chunks =
+            Self.pngChunk("gAMA", Self.u32(55_556))
+            + Self.pngChunk("cHRM", chromaticities.flatMap { Self.u32(Int(($0 * 100_000).rounded())) })
+        bytes.insert(contentsOf: chunks, at: 33)  // after the signature and IHDR
+        let profile = try LcmsReference.rgbProfile(
+            white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+            gamma: 100_000 / 55_556)
+        try expectMatchesLcms(bytes, name: "gAMA+cHRM", profile: profile)
+    }
+
+    /// An AVIF whose `nclx` box says Display P3 primaries, without an ICC profile.
+    @Test func heifNCLXPrimariesAreConverted() throws {
+        var bytes = try Samples.bytes("pictures/hopper.avif")
+        let colr = try #require(bytes.indices.dropLast(12).first { bytes[$0..<$0 + 8].elementsEqual("colrnclx".utf8) })
+        bytes.replaceSubrange(colr + 8..<colr + 10, with: [0, 12])  // colour_primaries 12: Display P3
+        let profile = try LcmsReference.rgbProfile(
+            white: (0.3127, 0.3290), red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), gamma: nil)
+        try expectMatchesLcms(bytes, name: "nclx P3", profile: profile)
+        var timings = StageTimings()
+        let untouched = try pipeline.process(
+            try Samples.bytes("pictures/hopper.avif"), request: ObjectRequest(bucket: "c", path: "h.avif"),
+            bucket: bucket, timings: &timings)
+        let converted = try pipeline.process(
+            bytes, request: ObjectRequest(bucket: "c", path: "p3.avif"), bucket: bucket, timings: &timings)
+        #expect(untouched.renditions?["look"]?.checksumSha256 != converted.renditions?["look"]?.checksumSha256)
+    }
+
     /// A profile lcms cannot parse is treated as absent: the picture still renders, and the metadata says so.
     @Test func unusableProfileIsIgnoredAndSaid() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-icc-\(UUID().uuidString)")
@@ -123,7 +159,8 @@ import Testing
 
     // MARK: - Helpers
 
-    private func expectMatchesLcms(_ bytes: [UInt8], name: String) throws {
+    /// `profile` stands in for a colour description that is not an ICC profile (PNG `gAMA`, HEIF `nclx`).
+    private func expectMatchesLcms(_ bytes: [UInt8], name: String, profile described: [UInt8]? = nil) throws {
         var timings = StageTimings()
         let metadata = try pipeline.process(
             bytes, request: ObjectRequest(bucket: "c", path: name), bucket: bucket, timings: &timings)
@@ -132,7 +169,7 @@ import Testing
         let rendered = try VipsImage.load(.png, bytes: try #require(store.existing(rendition.key)))
 
         let source = try Self.devicePixels(bytes)
-        let profile = try #require(source.iccProfile, "\(name) carries no profile")
+        let profile = try #require(described ?? source.iccProfile, "\(name) carries no profile")
         let header = source.header
         let srgb = try LcmsReference.toSRGB(
             try source.pixelBytes(), bands: header.bands, bytesPerSample: header.bitsPerSample / 8, profile: profile)
@@ -175,6 +212,18 @@ import Testing
         let url = folder.appendingPathComponent("profile-\(UUID().uuidString).icc")
         try Data(profile).write(to: url)
         return url.path
+    }
+
+    private static func u32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+
+    private static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in typed {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return u32(data.count) + typed + u32(Int(crc ^ 0xFFFF_FFFF))
     }
 
     private static func vips(_ arguments: [String]) throws {
