@@ -59,6 +59,8 @@ struct VipsHeader: Sendable, Equatable {
     var interlaced: Bool
     var hasICCProfile: Bool
     var isCMYK: Bool
+    /// Milliseconds, all frames' delays together; 0 for a still picture.
+    var duration: Int
 }
 
 /// Owns one libvips image reference; each operation returns a new owner, so a released image cannot be
@@ -124,7 +126,7 @@ final class VipsImage {
             width: Int(info.width), height: Int(info.height), bands: Int(info.bands),
             bitsPerSample: Int(info.bits), orientation: Int(info.orientation), hasAlpha: info.has_alpha != 0,
             pages: Int(info.pages), interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
-            isCMYK: info.is_cmyk != 0)
+            isCMYK: info.is_cmyk != 0, duration: Int(info.duration))
     }
 
     var width: Int { header.width }

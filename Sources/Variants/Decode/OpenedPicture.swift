@@ -54,7 +54,7 @@ struct OpenedPicture {
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
-                progressive: info.interlaced)
+                duration: info.duration, progressive: info.interlaced)
         }
         try limits.checkPixels(width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
         try limits.checkFrames(header.frames)

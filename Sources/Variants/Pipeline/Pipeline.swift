@@ -57,6 +57,10 @@ public struct Pipeline: Sendable {
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
         if decoded.profileIgnored { metadata.colourProfile = "ignored" }
+        if [.gif, .webp].contains(type), picture.header.frames > 1 {
+            metadata.frames = picture.header.frames
+            metadata.duration = picture.header.duration
+        }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
             try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
