@@ -46,6 +46,7 @@ typedef struct vv_load_options {
     double scale;    /* WebP only: scale-on-load factor in (0, 1] */
     int fail_on;     /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
     int sequential;  /* 1: pixels are read once, top to bottom (less memory) */
+    int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first */
 } vv_load_options;
 
 /* Opens an image from a copy of the bytes (header only; pixels are decoded when first needed). */
@@ -68,6 +69,10 @@ typedef struct vv_image_info {
 } vv_image_info;
 
 void vv_image_get_info(VipsImage *image, vv_image_info *info);
+
+/* An animation loaded with all its pages: the height of one frame, the loop count (0 forever) and up to
+ * `capacity` frame delays in milliseconds; returns how many delays were copied. */
+int vv_image_get_animation(VipsImage *image, int *page_height, int *loop, int *delays, int capacity);
 
 /* Wraps pixels that someone else owns: 8-bit interleaved, rows packed. release(owner) runs when the
  * image closes. */

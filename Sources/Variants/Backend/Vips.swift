@@ -82,8 +82,10 @@ final class VipsImage {
     ///   - shrink: JPEG shrink-on-load, 1, 2, 4 or 8.
     ///   - scale: WebP scale-on-load, in (0, 1].
     ///   - strict: fail on truncation and decoder errors instead of filling the gap with grey.
+    ///   - allFrames: GIF and WebP: every frame, stacked top to bottom (see `animation`).
     static func load(
-        _ loader: VipsLoader, bytes: [UInt8], shrink: Int = 1, scale: Double = 1, strict: Bool = true
+        _ loader: VipsLoader, bytes: [UInt8], shrink: Int = 1, scale: Double = 1, strict: Bool = true,
+        allFrames: Bool = false
     ) throws(BackendError) -> VipsImage {
         let kind: vv_loader =
             switch loader {
@@ -93,7 +95,8 @@ final class VipsImage {
             case .gif: VV_LOADER_GIF
             }
         var options = vv_load_options(
-            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: 1)
+            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: allFrames ? 0 : 1,
+            pages: allFrames ? -1 : 1)
         return try bytes.withUnsafeBytes { buffer in
             Result { () throws(BackendError) in
                 try Vips.image("load") { out, error in
@@ -127,6 +130,18 @@ final class VipsImage {
             bitsPerSample: Int(info.bits), orientation: Int(info.orientation), hasAlpha: info.has_alpha != 0,
             pages: Int(info.pages), interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
             isCMYK: info.is_cmyk != 0, duration: Int(info.duration))
+    }
+
+    /// For an image loaded with all its frames: one frame's height, the loop count (0: forever) and each
+    /// frame's delay in milliseconds.
+    func animation(frames: Int) -> (frameHeight: Int, loop: Int, delays: [Int]) {
+        var frameHeight: Int32 = 0
+        var loop: Int32 = 0
+        var delays = [Int32](repeating: 0, count: max(1, frames))
+        let count = delays.withUnsafeMutableBufferPointer {
+            vv_image_get_animation(pointer, &frameHeight, &loop, $0.baseAddress, Int32($0.count))
+        }
+        return (Int(frameHeight), Int(loop), delays.prefix(Int(count)).map(Int.init))
     }
 
     var width: Int { header.width }

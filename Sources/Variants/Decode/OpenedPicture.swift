@@ -12,6 +12,8 @@ struct OpenedPicture {
     let header: PictureHeader
     private let bytes: [UInt8]
     private let decodingThreads: Int
+    /// The pixel limit, which an animation's frames together must also keep.
+    private let maxPixels: Int
     private let backend: Backend
     /// CMYK pixels and lookup-table profiles convert non-linearly: averaging pixels before converting them
     /// shifts colours, so these pictures are converted at full size, before any reduction.
@@ -30,6 +32,7 @@ struct OpenedPicture {
         self.bytes = bytes
         self.type = type
         decodingThreads = limits.decodingThreads
+        maxPixels = limits.maxPixels
         if type.isHEIFFamily {
             let container = try Self.openHEIF(bytes, limits: limits)
             backend = .heif(container)
@@ -62,9 +65,21 @@ struct OpenedPicture {
 
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
     /// displayed size (never larger than it): the one decode every rendition of this object comes from.
-    func decode(target: (_ width: Int, _ height: Int) -> (width: Int, height: Int)) throws(VariantsError)
-        -> DecodedPicture
+    /// With `animated`, an animated GIF or WebP also decodes every frame (their pixels together under the
+    /// pixel limit).
+    func decode(animated: Bool = false, target: (_ width: Int, _ height: Int) -> (width: Int, height: Int))
+        throws(VariantsError) -> DecodedPicture
     {
+        let animates = animated && header.frames > 1 && (type == .gif || type == .webp)
+        if animates {
+            let (pixels, overflow) = (header.storedWidth * header.storedHeight).multipliedReportingOverflow(
+                by: header.frames)
+            guard !overflow, pixels <= maxPixels else {
+                throw .unreadable(
+                    .tooManyPixels,
+                    "\(header.frames) frames of \(header.storedWidth)×\(header.storedHeight), over the limit of \(maxPixels) pixels")
+            }
+        }
         // Every backend decodes the size the header declares (for HEIF, libheif's size after irot/imir/clap
         // of the displayed item), so the target is asked for once.
         let size = target(header.displayedWidth, header.displayedHeight)
@@ -104,15 +119,39 @@ struct OpenedPicture {
                     .convertedToSRGB(intent: intent)
             }
             let image = try converted.image.materialized().autorotated()
-            return DecodedPicture(
+            var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
                 profileIgnored: unusable || converted.profile == .ignored)
+            // A later frame that cannot be decoded leaves the picture a still of its first frame.
+            if animates, case .vips(let loader) = backend {
+                decoded.animation = try? animation(loader, width: storedWidth, height: storedHeight, intent: intent)
+            }
+            return decoded
         } catch {
             throw Self.classify(bytes, type, failedStep: "decode", error)
         }
     }
 
     // MARK: - Helpers
+
+    /// Every frame, reduced and converted like the first. libvips composes each frame onto the ones before as
+    /// the file's disposal says, so each is a whole picture.
+    private func animation(_ loader: VipsLoader, width: Int, height: Int, intent: ICCProfile.Intent?)
+        throws(BackendError) -> DecodedPicture.Animation
+    {
+        let strip = try VipsImage.load(loader, bytes: bytes, allFrames: true).materialized()
+        let (frameHeight, loop, delays) = strip.animation(frames: header.frames)
+        let count = frameHeight > 0 ? strip.height / frameHeight : 0
+        var frames: [VipsImage] = []
+        for index in 0..<count {
+            let frame = try strip.cropped(left: 0, top: index * frameHeight, width: strip.width, height: frameHeight)
+                .resized(toWidth: width, height: height).convertedToSRGB(intent: intent).image
+            frames.append(try frame.materialized().autorotated())
+        }
+        // Browsers show a frame declared shorter than 20 ms for 100 ms; so do we.
+        let shown = (0..<count).map { $0 < delays.count && delays[$0] > 10 ? delays[$0] : 100 }
+        return DecodedPicture.Animation(frames: frames, delays: shown, loop: loop)
+    }
 
     /// How much a HEIF grid may be averaged down tile by tile: the largest power of two that keeps at least
     /// the target size and divides the tiles and their offsets, so every block of pixels lies in one tile.

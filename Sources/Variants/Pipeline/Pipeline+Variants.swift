@@ -3,7 +3,8 @@ extension Pipeline {
     /// larger ones' reductions. Every rendition is encoded in memory first and the files are written only
     /// when all succeeded, so a failing encoder leaves nothing behind.
     func renderVariants(
-        _ plans: [(spec: VariantSpec, plan: RenderPlan)], ladder: inout ResizeLadder, checksum: String,
+        _ plans: [(spec: VariantSpec, plan: RenderPlan)], ladder: inout ResizeLadder,
+        animation: DecodedPicture.Animation? = nil, checksum: String,
         into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
@@ -23,7 +24,7 @@ extension Pipeline {
             if let stored = store?.existing(key), (try? RenditionCheck.verify(stored, as: type, plan: plan)) != nil {
                 bytes = stored
             } else {
-                let output = try render(spec, plan: plan, ladder: &ladder, timings: &timings)
+                let output = try render(spec, plan: plan, ladder: &ladder, animation: animation, timings: &timings)
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
                 pending.append((key, bytes))
@@ -41,9 +42,15 @@ extension Pipeline {
     }
 
     private func render(
-        _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
+        _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, animation: DecodedPicture.Animation?,
+        timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
+            if plan.format == .webp, spec.animated, let animation {
+                return try timings.measure("render.\(spec.name)") { () throws(BackendError) in
+                    try Renderer.animate(animation, plan: plan, spec: spec)
+                }
+            }
             let image = try timings.measure("render.\(spec.name)") { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }

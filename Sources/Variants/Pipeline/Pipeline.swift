@@ -63,7 +63,9 @@ public struct Pipeline: Sendable {
         }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
-            try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
+            try renderVariants(
+                plans, ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
+                timings: &timings)
         }
         metadata.thumbhash = try timings.measure("thumbhash") { () throws(VariantsError) in
             do {
@@ -100,7 +102,8 @@ public struct Pipeline: Sendable {
         }
         var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
         let decoded = try timings.measure("decode") { () throws(VariantsError) in
-            try picture.decode { width, height in
+            let animated = bucket?.variants.contains { $0.format == .webp && $0.animated } ?? false
+            return try picture.decode(animated: animated) { width, height in
                 plans = (bucket?.variants ?? []).map {
                     ($0, RenderPlan(
                         sourceWidth: width, sourceHeight: height, spec: $0, sourceHasAlpha: picture.header.hasAlpha,
