@@ -16,7 +16,8 @@ enum HEIFReferenceRepair {
         else { return nil }
         let primary = bytes[pitm.body] == 0 ? u16(bytes, pitm.body + 4) : u32(bytes, pitm.body + 4)
         let items = itemTypes(in: bytes, iinf)
-        guard let type = items.first(where: { $0.id == primary })?.type, ["hvc1", "av01"].contains(type) else {
+        guard let type = items.first(where: { $0.id == primary })?.type, ["hvc1", "av01"].contains(type)
+        else {
             return nil
         }
         var copy = bytes
@@ -73,7 +74,9 @@ enum HEIFReferenceRepair {
     }
 
     /// Every item `iinf` lists (version 2 or 3 `infe` entries): its id, type and where the type is stored.
-    private static func itemTypes(in bytes: [UInt8], _ iinf: Box) -> [(id: Int, type: String, typeOffset: Int)] {
+    private static func itemTypes(in bytes: [UInt8], _ iinf: Box) -> [(
+        id: Int, type: String, typeOffset: Int
+    )] {
         guard iinf.body + 6 <= iinf.end else { return [] }
         var items: [(id: Int, type: String, typeOffset: Int)] = []
         var offset = iinf.body + (bytes[iinf.body] == 0 ? 6 : 8)

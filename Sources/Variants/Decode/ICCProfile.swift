@@ -8,7 +8,8 @@ import Foundation
 struct ICCProfile: Sendable, Equatable {
     /// ICC rendering intents, in the header's numbering (libvips uses the same).
     enum Intent: Int, Sendable {
-        case perceptual = 0, relativeColorimetric, saturation, absoluteColorimetric
+        case perceptual = 0
+        case relativeColorimetric, saturation, absoluteColorimetric
     }
 
     /// The intent the profile's creator chose; perceptual when the header names none we know.
@@ -95,8 +96,12 @@ struct ICCProfile: Sendable, Equatable {
         return value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055
     }
 
-    private static func u16(_ bytes: [UInt8], _ index: Int) -> Int { Int(bytes[index]) << 8 | Int(bytes[index + 1]) }
-    private static func u32(_ bytes: [UInt8], _ index: Int) -> Int { u16(bytes, index) << 16 | u16(bytes, index + 2) }
+    private static func u16(_ bytes: [UInt8], _ index: Int) -> Int {
+        Int(bytes[index]) << 8 | Int(bytes[index + 1])
+    }
+    private static func u32(_ bytes: [UInt8], _ index: Int) -> Int {
+        u16(bytes, index) << 16 | u16(bytes, index + 2)
+    }
     private static func fourCC(_ bytes: [UInt8], _ index: Int) -> String {
         String(decoding: bytes[index..<index + 4], as: UTF8.self)
     }

@@ -29,10 +29,14 @@ extension SynthesizedProfile {
         let (sRGBRed, sRGBGreen, sRGBBlue) = Self.sRGBPrimaries
         var points = [Self.d65, sRGBRed, sRGBGreen, sRGBBlue]
         if let chromaticities, stride(from: 1, to: 8, by: 2).allSatisfy({ chromaticities[$0] > 0.01 }) {
-            points = stride(from: 0, to: 8, by: 2).map { Chromaticity(x: chromaticities[$0], y: chromaticities[$0 + 1]) }
+            points = stride(from: 0, to: 8, by: 2).map {
+                Chromaticity(x: chromaticities[$0], y: chromaticities[$0 + 1])
+            }
         }
         self.init(white: points[0], red: points[1], green: points[2], blue: points[3], curve: .gamma(gamma))
-        if Self(white: white, red: red, green: green, blue: blue, curve: .sRGB).isSRGB, abs(gamma - 2.2) < 0.02 {
+        if Self(white: white, red: red, green: green, blue: blue, curve: .sRGB).isSRGB,
+            abs(gamma - 2.2) < 0.02
+        {
             return nil
         }
     }

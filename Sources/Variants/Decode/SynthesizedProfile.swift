@@ -25,7 +25,8 @@ struct SynthesizedProfile: Sendable, Equatable {
 
     static let d65 = Chromaticity(x: 0.3127, y: 0.3290)
     static let sRGBPrimaries = (
-        red: Chromaticity(x: 0.64, y: 0.33), green: Chromaticity(x: 0.30, y: 0.60), blue: Chromaticity(x: 0.15, y: 0.06)
+        red: Chromaticity(x: 0.64, y: 0.33), green: Chromaticity(x: 0.30, y: 0.60),
+        blue: Chromaticity(x: 0.15, y: 0.06)
     )
 
     /// Whether converting through this profile would change nothing: sRGB's primaries and curve.
@@ -85,7 +86,9 @@ struct SynthesizedProfile: Sendable, Equatable {
         switch curve {
         case .gamma(let gamma):
             let encoded = Int((gamma * 256).rounded())
-            return Array("curv".utf8) + [0, 0, 0, 0] + Self.u32(1) + [UInt8(encoded >> 8 & 0xFF), UInt8(encoded & 0xFF)]
+            return Array("curv".utf8) + [0, 0, 0, 0] + Self.u32(1) + [
+                UInt8(encoded >> 8 & 0xFF), UInt8(encoded & 0xFF),
+            ]
         case .sRGB:
             let parameters = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
             return Array("para".utf8) + [0, 0, 0, 0, 0, 3, 0, 0] + parameters.flatMap(Self.s15Fixed16)

@@ -13,11 +13,14 @@ import Testing
     private let bucket: BucketSpec
 
     init() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-colour-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-colour-\(UUID().uuidString)")
         store = try RenditionStore(root: root.path)
         pipeline = try Pipeline(store: store)
         bucket = try BucketSpec(
-            parsing: Data(#"{"name":"c","variants":{"look":{"width":256,"height":256,"fit":"inside","format":"png"}}}"#.utf8))
+            parsing: Data(
+                #"{"name":"c","variants":{"look":{"width":256,"height":256,"fit":"inside","format":"png"}}}"#
+                    .utf8))
     }
 
     static let corpus = Samples.root.deletingLastPathComponent().deletingLastPathComponent()
@@ -31,13 +34,15 @@ import Testing
         "conformance/jpeg/red-at-12-oclock-with-color-profile.jpg", "conformance/jpeg/sample.jpg",
         "conformance/png/vgl_5674_0098.png", "formats/grayscale/concert.jpg",
         "formats/jpeg-cmyk/Channel_digital_image_CMYK_color.jpg", "formats/jpeg-progressive/Issue_600_2.jpg",
-        "formats/jpeg-special/sample-xyb.jpg", "formats/png-16bit/monkey16.png", "orientation/jpeg/Landscape_6.jpg",
+        "formats/jpeg-special/sample-xyb.jpg", "formats/png-16bit/monkey16.png",
+        "orientation/jpeg/Landscape_6.jpg",
         "orientation/png/xmp_tags_orientation.png", "conformance/avif/icc_profile.avif",
         "conformance/avif/red-at-12-oclock-with-color-profile-8bpc.avif",
     ]
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpus.path), "../shared/corpus is absent"),
-          arguments: profiled)
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: corpus.path), "../shared/corpus is absent"),
+        arguments: profiled)
     func corpusPictureMatchesLcms(path: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent(path)))
         try expectMatchesLcms(bytes, name: path)
@@ -46,7 +51,8 @@ import Testing
     /// The same sRGB picture converted into wide-gamut, print and grey spaces with the profile embedded.
     @Test(arguments: ["display-p3", "adobe-rgb", "prophoto", "grey", "cmyk"])
     func convertedSampleMatchesLcms(space: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-icc-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-icc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let profile: String
@@ -64,7 +70,8 @@ import Testing
         case "prophoto":
             profile = try write(
                 LcmsReference.rgbProfile(
-                    white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001),
+                    white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1596, 0.8404),
+                    blue: (0.0366, 0.0001),
                     gamma: 1.8), in: folder)
         case "grey":
             profile = try write(LcmsReference.greyProfile(gamma: 2.2), in: folder)
@@ -73,18 +80,24 @@ import Testing
         }
         let output = folder.appendingPathComponent(space == "cmyk" ? "converted.jpg[Q=95]" : "converted.png")
         try Self.vips([
-            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path, profile,
+            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path,
+            profile,
             "--input-profile", "srgb", "--intent", "relative",
         ])
-        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(space == "cmyk" ? "converted.jpg" : "converted.png")))
-        let embedded = try #require(try VipsImage.load(space == "cmyk" ? .jpeg : .png, bytes: bytes).iccProfile)
+        let bytes = [UInt8](
+            try Data(
+                contentsOf: folder.appendingPathComponent(space == "cmyk" ? "converted.jpg" : "converted.png")
+            ))
+        let embedded = try #require(
+            try VipsImage.load(space == "cmyk" ? .jpeg : .png, bytes: bytes).iccProfile)
         #expect(ICCProfile(embedded)?.isSRGB == false)
         try expectMatchesLcms(bytes, name: space)
     }
 
     /// A PNG without a profile whose `gAMA` and `cHRM` chunks describe a gamma-1.8 Adobe RGB picture.
     @Test func pngGammaAndChromaticitiesAreHonoured() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-png-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-png-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.png")
@@ -104,10 +117,12 @@ import Testing
     /// An AVIF whose `nclx` box says Display P3 primaries, without an ICC profile.
     @Test func heifNCLXPrimariesAreConverted() throws {
         var bytes = try Samples.bytes("pictures/hopper.avif")
-        let colr = try #require(bytes.indices.dropLast(12).first { bytes[$0..<$0 + 8].elementsEqual("colrnclx".utf8) })
+        let colr = try #require(
+            bytes.indices.dropLast(12).first { bytes[$0..<$0 + 8].elementsEqual("colrnclx".utf8) })
         bytes.replaceSubrange(colr + 8..<colr + 10, with: [0, 12])  // colour_primaries 12: Display P3
         let profile = try LcmsReference.rgbProfile(
-            white: (0.3127, 0.3290), red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), gamma: nil)
+            white: (0.3127, 0.3290), red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+            gamma: nil)
         try expectMatchesLcms(bytes, name: "nclx P3", profile: profile)
         var timings = StageTimings()
         let untouched = try pipeline.process(
@@ -115,25 +130,30 @@ import Testing
             bucket: bucket, timings: &timings)
         let converted = try pipeline.process(
             bytes, request: ObjectRequest(bucket: "c", path: "p3.avif"), bucket: bucket, timings: &timings)
-        #expect(untouched.renditions?["look"]?.checksumSha256 != converted.renditions?["look"]?.checksumSha256)
+        #expect(
+            untouched.renditions?["look"]?.checksumSha256 != converted.renditions?["look"]?.checksumSha256)
     }
 
     /// A profile lcms cannot parse is treated as absent: the picture still renders, and the metadata says so.
     @Test func unusableProfileIsIgnoredAndSaid() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-icc-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-icc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let profile = try write(
             LcmsReference.rgbProfile(
-                white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06), gamma: 2.2),
+                white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+                gamma: 2.2),
             in: folder)
         let output = folder.appendingPathComponent("tagged.jpg")
         try Self.vips([
-            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path, profile,
+            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path,
+            profile,
             "--input-profile", "srgb",
         ])
         var bytes = [UInt8](try Data(contentsOf: output))
-        let signature = try #require(bytes.indices.dropLast(4).first { bytes[$0..<$0 + 4].elementsEqual("acsp".utf8) })
+        let signature = try #require(
+            bytes.indices.dropLast(4).first { bytes[$0..<$0 + 4].elementsEqual("acsp".utf8) })
         bytes.replaceSubrange(signature..<signature + 4, with: "xxxx".utf8)
         var timings = StageTimings()
         let metadata = try pipeline.process(
@@ -172,7 +192,8 @@ import Testing
         let profile = try #require(described ?? source.iccProfile, "\(name) carries no profile")
         let header = source.header
         let srgb = try LcmsReference.toSRGB(
-            try source.pixelBytes(), bands: header.bands, bytesPerSample: header.bitsPerSample / 8, profile: profile)
+            try source.pixelBytes(), bands: header.bands, bytesPerSample: header.bitsPerSample / 8,
+            profile: profile)
         let reference = try Self.image(srgb, width: source.width, height: source.height)
             .resized(toWidth: rendered.width, height: rendered.height)
 
@@ -182,7 +203,9 @@ import Testing
         let right = try reference.blurred(sigma: 2).pixelBytes()
         try #require(left.count == right.count, "\(name): the rendition is not 8-bit RGB")
         for channel in 0..<3 {
-            let differences = stride(from: channel, to: left.count, by: 3).map { abs(Int(left[$0]) - Int(right[$0])) }
+            let differences = stride(from: channel, to: left.count, by: 3).map {
+                abs(Int(left[$0]) - Int(right[$0]))
+            }
             let mean = Double(differences.reduce(0, +)) / Double(differences.count)
             let worst = differences.max() ?? 0
             #expect(mean <= 1.5 && worst <= 12, "\(name) channel \(channel): mean \(mean), max \(worst)")
@@ -214,7 +237,9 @@ import Testing
         return url.path
     }
 
-    private static func u32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+    private static func u32(_ value: Int) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+    }
 
     private static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + data

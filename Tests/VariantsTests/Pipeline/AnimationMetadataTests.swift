@@ -7,16 +7,20 @@ import Testing
 @Suite struct AnimationMetadataTests {
     @Test(
         .enabled(
-            if: FileManager.default.fileExists(atPath: ColourConversionTests.corpus.path), "../shared/corpus is absent"),
+            if: FileManager.default.fileExists(atPath: ColourConversionTests.corpus.path),
+            "../shared/corpus is absent"),
         arguments: [
-            ("formats/gif-animated/animated-loop-3.gif", 10, 42_000), ("formats/gif-animated/chi.gif", 31, 3_100),
-            ("formats/gif-animated/cogs.gif", 5, 200), ("formats/webp-animated/rotating-squares.webp", 9, 900),
+            ("formats/gif-animated/animated-loop-3.gif", 10, 42_000),
+            ("formats/gif-animated/chi.gif", 31, 3_100),
+            ("formats/gif-animated/cogs.gif", 5, 200),
+            ("formats/webp-animated/rotating-squares.webp", 9, 900),
             ("formats/webp-animated/Animation_Lossy.webp", 101, 3_030),
         ])
     func animatedPictureReportsFramesAndDuration(path: String, frames: Int, duration: Int) throws {
         let bytes = [UInt8](try Data(contentsOf: ColourConversionTests.corpus.appendingPathComponent(path)))
         var timings = StageTimings()
-        let metadata = try Pipeline().process(bytes, request: ObjectRequest(bucket: "b", path: path), timings: &timings)
+        let metadata = try Pipeline().process(
+            bytes, request: ObjectRequest(bucket: "b", path: path), timings: &timings)
         #expect(metadata.frames == frames)
         #expect(metadata.duration == duration)
     }

@@ -17,14 +17,16 @@ import Testing
 
     @Test(
         .enabled(
-            if: FileManager.default.fileExists(atPath: ColourConversionTests.corpus.path), "../shared/corpus is absent"),
+            if: FileManager.default.fileExists(atPath: ColourConversionTests.corpus.path),
+            "../shared/corpus is absent"),
         arguments: [
             "formats/gif-animated/animated-loop-3.gif", "formats/gif-animated/cogs.gif",
             "formats/gif-animated/dispose-background.gif", "formats/gif-animated/dispose-previous.gif",
             "formats/webp-animated/rotating-squares.webp", "formats/webp-animated/animated-loop-3.webp",
         ])
     func animationIsKeptFrameByFrame(path: String) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-anim-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-anim-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let store = try RenditionStore(root: root.path)
         let pipeline = try Pipeline(store: store)  // starts libvips before any image is opened
@@ -37,7 +39,8 @@ import Testing
 
         var timings = StageTimings()
         let metadata = try pipeline.process(
-            bytes, request: ObjectRequest(bucket: "a", path: path), bucket: BucketSpec(parsing: Data(Self.bucket.utf8)),
+            bytes, request: ObjectRequest(bucket: "a", path: path),
+            bucket: BucketSpec(parsing: Data(Self.bucket.utf8)),
             timings: &timings)
         let renditions = try #require(metadata.renditions)
         #expect(metadata.frames == frames)
@@ -50,7 +53,8 @@ import Testing
             #expect(file.frames.map(\.duration) == shown, "\(name)")
             #expect(file.loop == expected.loop, "\(name)")
             #expect(file.width == rendition.width && file.height == rendition.height, "\(name)")
-            #expect(file.frames.allSatisfy { $0.x + $0.width <= file.width && $0.y + $0.height <= file.height })
+            #expect(
+                file.frames.allSatisfy { $0.x + $0.width <= file.width && $0.y + $0.height <= file.height })
         }
         #expect(renditions["square"]?.width == 64 && renditions["square"]?.height == 64)
         let still = try #require(renditions["still"])
@@ -78,7 +82,9 @@ struct WebPAnimation {
     /// nil for a still WebP (no `ANIM` chunk) or bytes that are not WebP.
     init?(_ bytes: [UInt8]) {
         guard bytes.count > 12, bytes[8..<12].elementsEqual("WEBP".utf8) else { return nil }
-        func le(_ at: Int, _ count: Int) -> Int { (0..<count).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        func le(_ at: Int, _ count: Int) -> Int {
+            (0..<count).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) }
+        }
         var animated = false
         var offset = 12
         while offset + 8 <= bytes.count {

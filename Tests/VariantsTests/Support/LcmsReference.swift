@@ -21,21 +21,27 @@ enum LcmsReference {
 
     /// Converts device pixels (grey, RGB or CMYK, 8 or 16 bits in native order, rows packed) through `profile` into 8-bit sRGB with
     /// the rendering intent the profile's header names, as lcms' own sRGB profile defines it.
-    static func toSRGB(_ pixels: [UInt8], bands: Int, bytesPerSample: Int, profile: [UInt8]) throws -> [UInt8] {
-        guard let source = profile.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
+    static func toSRGB(_ pixels: [UInt8], bands: Int, bytesPerSample: Int, profile: [UInt8]) throws -> [UInt8]
+    {
+        guard
+            let source = profile.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
         else { throw Failure(description: "lcms cannot open the profile") }
         defer { cmsCloseProfile(source) }
         guard let srgb = cmsCreate_sRGBProfile() else { throw Failure(description: "no lcms sRGB profile") }
         defer { cmsCloseProfile(srgb) }
         let intent = cmsGetHeaderRenderingIntent(source)
-        guard let transform = cmsCreateTransform(
-            source, format(source, bands: bands, bytes: bytesPerSample), srgb, format(srgb, bands: 3, bytes: 1), intent, 0)
+        guard
+            let transform = cmsCreateTransform(
+                source, format(source, bands: bands, bytes: bytesPerSample), srgb,
+                format(srgb, bands: 3, bytes: 1), intent, 0)
         else { throw Failure(description: "lcms cannot build the transform") }
         defer { cmsDeleteTransform(transform) }
         let count = pixels.count / bands / bytesPerSample
         var output = [UInt8](repeating: 0, count: count * 3)
         pixels.withUnsafeBytes { input in
-            output.withUnsafeMutableBytes { cmsDoTransform(transform, input.baseAddress, $0.baseAddress, UInt32(count)) }
+            output.withUnsafeMutableBytes {
+                cmsDoTransform(transform, input.baseAddress, $0.baseAddress, UInt32(count))
+            }
         }
         return output
     }
@@ -82,7 +88,9 @@ enum LcmsReference {
         guard let profile else { throw Failure(description: "lcms cannot build the profile") }
         defer { cmsCloseProfile(profile) }
         var length: UInt32 = 0
-        guard cmsSaveProfileToMem(profile, nil, &length) != 0 else { throw Failure(description: "no profile size") }
+        guard cmsSaveProfileToMem(profile, nil, &length) != 0 else {
+            throw Failure(description: "no profile size")
+        }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         let saved = bytes.withUnsafeMutableBytes { cmsSaveProfileToMem(profile, $0.baseAddress, &length) }
         guard saved != 0 else { throw Failure(description: "lcms cannot save the profile") }
