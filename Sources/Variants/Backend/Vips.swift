@@ -21,7 +21,9 @@ enum Vips {
     fileprivate static func call(_ name: String, _ body: (inout vv_error) -> Int32) throws(BackendError) {
         var error = vv_error()
         guard body(&error) == 0 else {
-            let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let message = withUnsafeBytes(of: &error.message) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             throw BackendError(call: name, message: message)
         }
     }
@@ -177,9 +179,13 @@ final class VipsImage {
 
     /// Converts to 8-bit sRGB through the embedded profile with `intent`; nil `intent` leaves the profile
     /// unapplied (the caller found it to be sRGB already).
-    func convertedToSRGB(intent: ICCProfile.Intent?) throws(BackendError) -> (image: VipsImage, profile: ProfileOutcome) {
+    func convertedToSRGB(intent: ICCProfile.Intent?) throws(BackendError) -> (
+        image: VipsImage, profile: ProfileOutcome
+    ) {
         var outcome = Int32(VV_PROFILE_NONE.rawValue)
-        let image = try Vips.image("to_srgb") { vv_to_srgb(pointer, Int32(intent?.rawValue ?? -1), &$0, &outcome, &$1) }
+        let image = try Vips.image("to_srgb") {
+            vv_to_srgb(pointer, Int32(intent?.rawValue ?? -1), &$0, &outcome, &$1)
+        }
         let profile: ProfileOutcome =
             switch UInt32(outcome) {
             case VV_PROFILE_CONVERTED.rawValue: .converted
@@ -198,7 +204,8 @@ final class VipsImage {
         let current = header
         if current.width == width && current.height == height { return self }
         return try resized(
-            horizontal: Double(width) / Double(current.width), vertical: Double(height) / Double(current.height))
+            horizontal: Double(width) / Double(current.width),
+            vertical: Double(height) / Double(current.height))
     }
 
     func rotated(degrees: Int) throws(BackendError) -> VipsImage {
@@ -206,7 +213,9 @@ final class VipsImage {
     }
 
     func cropped(left: Int, top: Int, width: Int, height: Int) throws(BackendError) -> VipsImage {
-        try Vips.image("crop") { vv_crop(pointer, Int32(left), Int32(top), Int32(width), Int32(height), &$0, &$1) }
+        try Vips.image("crop") {
+            vv_crop(pointer, Int32(left), Int32(top), Int32(width), Int32(height), &$0, &$1)
+        }
     }
 
     /// Crops where libvips finds most interest: `attention` looks for skin, saturation and edges.

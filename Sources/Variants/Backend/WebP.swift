@@ -21,7 +21,8 @@ enum WebPEncoder {
     /// An animated WebP: `frames` are each `width` × `height` pixels of `bands` bands, shown for `delays`
     /// milliseconds each, played `loop` times (0: forever).
     static func encodeAnimation(
-        frames: [[UInt8]], width: Int, height: Int, bands: Int, delays: [Int], loop: Int, quality: Int, effort: Int,
+        frames: [[UInt8]], width: Int, height: Int, bands: Int, delays: [Int], loop: Int, quality: Int,
+        effort: Int,
         threads: Int
     ) throws(BackendError) -> [UInt8] {
         var options = vw_options(quality: Float(quality), method: Int32(effort), threads: Int32(threads))
@@ -30,7 +31,8 @@ enum WebPEncoder {
         let durations = delays.map(Int32.init)
         let status = withFramePointers(frames[...], []) { pointers in
             vw_encode_animation(
-                pointers, Int32(pointers.count), Int32(width), Int32(height), Int32(bands), durations, Int32(loop),
+                pointers, Int32(pointers.count), Int32(width), Int32(height), Int32(bands), durations,
+                Int32(loop),
                 &options, &bytes, &length)
         }
         defer { vw_free(bytes) }
@@ -42,9 +44,12 @@ enum WebPEncoder {
 
     /// Calls `body` with a pointer to every frame's pixels, each pinned for the duration of the call.
     private static func withFramePointers<Result>(
-        _ frames: ArraySlice<[UInt8]>, _ pointers: [UnsafeRawPointer?], _ body: ([UnsafeRawPointer?]) -> Result
+        _ frames: ArraySlice<[UInt8]>, _ pointers: [UnsafeRawPointer?],
+        _ body: ([UnsafeRawPointer?]) -> Result
     ) -> Result {
         guard let first = frames.first else { return body(pointers) }
-        return first.withUnsafeBytes { withFramePointers(frames.dropFirst(), pointers + [$0.baseAddress], body) }
+        return first.withUnsafeBytes {
+            withFramePointers(frames.dropFirst(), pointers + [$0.baseAddress], body)
+        }
     }
 }

@@ -52,14 +52,16 @@ struct OpenedPicture {
                 throw Self.classify(bytes, type, failedStep: "header", error)
             }
             let info = image.header
-            convertsBeforeReducing = info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
+            convertsBeforeReducing =
+                info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
             describedProfile = type == .png && info.bands >= 3 ? SynthesizedProfile(png: bytes) : nil
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
                 duration: info.duration, progressive: info.interlaced)
         }
-        try limits.checkPixels(width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
+        try limits.checkPixels(
+            width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
         try limits.checkFrames(header.frames)
     }
 
@@ -77,7 +79,8 @@ struct OpenedPicture {
             guard !overflow, pixels <= maxPixels else {
                 throw .unreadable(
                     .tooManyPixels,
-                    "\(header.frames) frames of \(header.storedWidth)×\(header.storedHeight), over the limit of \(maxPixels) pixels")
+                    "\(header.frames) frames of \(header.storedWidth)×\(header.storedHeight), over the limit of \(maxPixels) pixels"
+                )
             }
         }
         // Every backend decodes the size the header declares (for HEIF, libheif's size after irot/imir/clap
@@ -90,19 +93,24 @@ struct OpenedPicture {
             switch backend {
             case .heif(let container):
                 let factor = try Self.tileReduction(container, header: header, to: size)
-                loaded = try factor > 1
+                loaded =
+                    try factor > 1
                     ? container.decodeReduced(factor: factor, threads: decodingThreads)
                     : container.decode()
             case .vips(let loader):
                 let reduces = !convertsBeforeReducing
-                let shrink = loader == .jpeg && reduces ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
+                let shrink =
+                    loader == .jpeg && reduces
+                    ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
                 let scale = loader == .webp && reduces ? Double(storedWidth) / Double(header.storedWidth) : 1
                 loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
             }
             // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
             // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
             // profile is not applied at all.
-            if let describedProfile, loaded.iccProfile == nil { loaded.attachICCProfile(describedProfile.bytes) }
+            if let describedProfile, loaded.iccProfile == nil {
+                loaded.attachICCProfile(describedProfile.bytes)
+            }
             let embedded = loaded.iccProfile
             let profile = embedded.flatMap(ICCProfile.init)
             // Bytes that are not even an ICC profile are not handed to lcms (libvips would quietly put sRGB in
@@ -124,7 +132,8 @@ struct OpenedPicture {
                 profileIgnored: unusable || converted.profile == .ignored)
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader) = backend {
-                decoded.animation = try? animation(loader, width: storedWidth, height: storedHeight, intent: intent)
+                decoded.animation = try? animation(
+                    loader, width: storedWidth, height: storedHeight, intent: intent)
             }
             return decoded
         } catch {
@@ -144,8 +153,10 @@ struct OpenedPicture {
         let count = frameHeight > 0 ? strip.height / frameHeight : 0
         var frames: [VipsImage] = []
         for index in 0..<count {
-            let frame = try strip.cropped(left: 0, top: index * frameHeight, width: strip.width, height: frameHeight)
-                .resized(toWidth: width, height: height).convertedToSRGB(intent: intent).image
+            let frame = try strip.cropped(
+                left: 0, top: index * frameHeight, width: strip.width, height: frameHeight
+            )
+            .resized(toWidth: width, height: height).convertedToSRGB(intent: intent).image
             frames.append(try frame.materialized().autorotated())
         }
         // Browsers show a frame declared shorter than 20 ms for 100 ms; so do we.
@@ -190,7 +201,8 @@ struct OpenedPicture {
             throw .unreadable(.truncated, "a box of the HEIF container runs past the end of the file")
         }
         let heifLimits = HeifContainer.Limits(
-            maxPixels: limits.maxPixels, maxMemoryBlock: limits.maxHEIFMemoryBlock, maxItems: limits.maxHEIFItems,
+            maxPixels: limits.maxPixels, maxMemoryBlock: limits.maxHEIFMemoryBlock,
+            maxItems: limits.maxHEIFItems,
             maxTiles: limits.maxHEIFItems, threads: limits.decodingThreads)
         let container: HeifContainer
         do {
@@ -203,7 +215,8 @@ struct OpenedPicture {
         }
         let coding = container.info.itemType == "grid" ? container.info.codedType : container.info.itemType
         guard heifCodings.contains(coding) else {
-            throw .unreadable(.unsupportedFeature, "the primary image is coded as '\(coding)', which is not decoded here")
+            throw .unreadable(
+                .unsupportedFeature, "the primary image is coded as '\(coding)', which is not decoded here")
         }
         return container
     }
@@ -219,6 +232,7 @@ struct OpenedPicture {
         if ContainerCheck.isTruncated(bytes, as: type) {
             return .unreadable(.truncated, "the \(type.mimeType) data ends early (\(error.message))")
         }
-        return .unreadable(.corrupt, "the \(type.mimeType) \(failedStep) cannot be decoded (\(error.message))")
+        return .unreadable(
+            .corrupt, "the \(type.mimeType) \(failedStep) cannot be decoded (\(error.message))")
     }
 }

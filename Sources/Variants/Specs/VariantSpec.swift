@@ -31,7 +31,8 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
         format: OutputFormat = .jpeg, quality: Int? = nil, blur: Double = 0, sharpen: Double = 0,
-        rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true, animated: Bool = true
+        rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
+        animated: Bool = true
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })

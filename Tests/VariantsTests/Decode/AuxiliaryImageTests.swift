@@ -19,7 +19,7 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-aux-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let store = try RenditionStore(root: root.path)
+        let store = try RenditionFolder(root: root.path)
         let bucket = try BucketSpec(
             parsing: Data(
                 #"{"name":"a","variants":{"look":{"width":128,"height":128,"fit":"inside","format":"png"}}}"#

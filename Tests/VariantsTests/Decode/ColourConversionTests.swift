@@ -8,14 +8,14 @@ import Testing
 /// of σ 2 on both (to take resampling and compression noise out): mean difference ≤ 1.5 and maximum ≤ 12 of
 /// 255 in every channel.
 @Suite struct ColourConversionTests {
-    private let store: RenditionStore
+    private let store: RenditionFolder
     private let pipeline: Pipeline
     private let bucket: BucketSpec
 
     init() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-colour-\(UUID().uuidString)")
-        store = try RenditionStore(root: root.path)
+        store = try RenditionFolder(root: root.path)
         pipeline = try Pipeline(store: store)
         bucket = try BucketSpec(
             parsing: Data(

@@ -28,7 +28,7 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-anim-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let store = try RenditionStore(root: root.path)
+        let store = try RenditionFolder(root: root.path)
         let pipeline = try Pipeline(store: store)  // starts libvips before any image is opened
         let bytes = [UInt8](try Data(contentsOf: ColourConversionTests.corpus.appendingPathComponent(path)))
         let loader: VipsLoader = path.hasSuffix(".gif") ? .gif : .webp
