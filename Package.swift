@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // Test-only: lcms itself is the independent reference the colour tests compare renditions with.
+        .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -27,7 +29,8 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
-        .target(name: "CWebPShims", dependencies: ["CWebP"]),
+        // libwebpmux holds the animation encoder.
+        .target(name: "CWebPShims", dependencies: ["CWebP"], linkerSettings: [.linkedLibrary("webpmux")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
@@ -48,7 +51,8 @@ let package = Package(
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
-        .testTarget(name: "VariantsTests", dependencies: ["Variants"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "VariantsTests", dependencies: ["Variants", "CLcms2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants"],

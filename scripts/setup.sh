@@ -9,7 +9,7 @@ backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
   pkg-config libssl-dev libwebp-dev curl
-  libvips-dev libvips-tools
+  libvips-dev libvips-tools liblcms2-dev
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265
   libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd

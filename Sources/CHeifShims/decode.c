@@ -89,6 +89,16 @@ vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_context **
     info->top_level_images = heif_context_get_number_of_top_level_images(context->context);
     info->item_type = heif_item_get_item_type(context->context, primary);
     info->coded_type = coded_type(context, primary, info->item_type);
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(context->primary, &nclx).code == heif_error_Ok && nclx) {
+        info->nclx_primaries = nclx->color_primaries;
+        info->nclx_transfer = nclx->transfer_characteristics;
+        float xy[8] = {nclx->color_primary_white_x, nclx->color_primary_white_y, nclx->color_primary_red_x,
+                       nclx->color_primary_red_y, nclx->color_primary_green_x, nclx->color_primary_green_y,
+                       nclx->color_primary_blue_x, nclx->color_primary_blue_y};
+        memcpy(info->nclx_xy, xy, sizeof(xy));
+        heif_nclx_color_profile_free(nclx);
+    }
     *out = context;
     return 0;
 }

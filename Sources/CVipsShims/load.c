@@ -29,10 +29,12 @@ vv_load(vv_loader loader, const void *bytes, size_t length, const vv_load_option
         break;
     case VV_LOADER_WEBP:
         status = vips_webpload_buffer(copy, length, out, "scale", options->scale, "fail_on",
-                                      options->fail_on, "access", access, NULL);
+                                      options->fail_on, "access", access, "n", options->pages ? options->pages : 1,
+                                      NULL);
         break;
     case VV_LOADER_GIF:
-        status = vips_gifload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, NULL);
+        status = vips_gifload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, "n",
+                                     options->pages ? options->pages : 1, NULL);
         break;
     default:
         g_free(copy);
@@ -63,6 +65,11 @@ vv_image_get_info(VipsImage *image, vv_image_info *info)
         info->interlaced = interlaced != 0;
     info->has_icc = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
     info->is_cmyk = image->Type == VIPS_INTERPRETATION_CMYK;
+    int *delays = NULL;
+    int count = 0;
+    if (vips_image_get_typeof(image, "delay") && !vips_image_get_array_int(image, "delay", &delays, &count))
+        for (int i = 0; i < count; i++)
+            info->duration += delays[i] > 0 ? delays[i] : 0;
 }
 
 static void
@@ -93,4 +100,31 @@ void
 vv_image_set_icc(VipsImage *image, const void *profile, size_t length)
 {
     vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
+}
+
+size_t
+vv_image_get_icc(VipsImage *image, const void **profile)
+{
+    size_t length = 0;
+    *profile = NULL;
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME)
+        || vips_image_get_blob(image, VIPS_META_ICC_NAME, profile, &length))
+        return 0;
+    return length;
+}
+
+int
+vv_image_get_animation(VipsImage *image, int *page_height, int *loop, int *delays, int capacity)
+{
+    int *values = NULL;
+    int count = 0;
+    *page_height = vips_image_get_page_height(image);
+    *loop = 0;
+    if (vips_image_get_typeof(image, "loop"))
+        vips_image_get_int(image, "loop", loop);
+    if (!vips_image_get_typeof(image, "delay") || vips_image_get_array_int(image, "delay", &values, &count))
+        return 0;
+    count = count < capacity ? count : capacity;
+    memcpy(delays, values, (size_t) count * sizeof(int));
+    return count;
 }

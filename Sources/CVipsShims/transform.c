@@ -8,27 +8,43 @@ vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error)
     return vips_autorot(in, out, NULL) ? vv_fail(error) : 0;
 }
 
-/* Honours the embedded (or, for CMYK, the built-in) profile; a profile lcms cannot use falls back to
- * libvips' own colourspace maths rather than failing the picture. */
+/* Converts through the embedded profile (or, for CMYK without one, libvips' built-in CMYK profile) with the
+ * given rendering intent. A profile lcms cannot use is dropped from a copy, so the fallback below treats
+ * the pixels as having no profile. */
 static int
-apply_profile(VipsImage *in, VipsImage **out)
+apply_profile(VipsImage *in, int intent, VipsImage **out, int *profile)
 {
-    if (!vips_image_get_typeof(in, VIPS_META_ICC_NAME) && in->Type != VIPS_INTERPRETATION_CMYK)
+    int embedded = vips_image_get_typeof(in, VIPS_META_ICC_NAME) != 0;
+    *profile = VV_PROFILE_NONE;
+    if (intent < 0 || (!embedded && in->Type != VIPS_INTERPRETATION_CMYK))
         return -1;
-    if (vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL, "depth", 8,
-                           NULL)) {
-        vips_error_clear();
-        return -1;
+    if (!vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", (VipsIntent) intent, "depth", 8, NULL)) {
+        *profile = embedded ? VV_PROFILE_CONVERTED : VV_PROFILE_NONE;
+        return 0;
     }
-    return 0;
+    vips_error_clear();
+    if (!embedded)
+        return -1;
+    *profile = VV_PROFILE_IGNORED;
+    if (vips_copy(in, out, NULL))
+        return -1;
+    vips_image_remove(*out, VIPS_META_ICC_NAME);
+    if ((*out)->Type != VIPS_INTERPRETATION_CMYK)
+        return 0;
+    VipsImage *plain = *out;
+    int status = vips_icc_transform(plain, out, "srgb", "input_profile", "cmyk", "intent", (VipsIntent) intent,
+                                    "depth", 8, NULL);
+    g_object_unref(plain);
+    return status;
 }
 
 int
-vv_to_srgb(VipsImage *in, VipsImage **out, vv_error *error)
+vv_to_srgb(VipsImage *in, int intent, VipsImage **out, int *profile, vv_error *error)
 {
     VipsImage *profiled = NULL;
     VipsImage *converted = NULL;
-    VipsImage *source = apply_profile(in, &profiled) == 0 ? profiled : in;
+    VipsImage *source = apply_profile(in, intent, &profiled, profile) == 0 ? profiled : in;
+    vips_error_clear();
 
     if (source->Type == VIPS_INTERPRETATION_sRGB && source->BandFmt == VIPS_FORMAT_UCHAR) {
         *out = source == profiled ? profiled : (g_object_ref(in), in);
@@ -61,7 +77,7 @@ vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error
                  || vips_resize(steps[0], &steps[1], hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3,
                                 NULL)
                  || vips_unpremultiply(steps[1], &steps[2], NULL)
-                 || vips_cast_uchar(steps[2], out, NULL);
+                 || vips_cast(steps[2], out, in->BandFmt, NULL);
     for (int i = 0; i < 3; i++)
         if (steps[i])
             g_object_unref(steps[i]);

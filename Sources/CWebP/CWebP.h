@@ -1,1 +1,2 @@
 #include <webp/encode.h>
+#include <webp/mux.h>

@@ -35,6 +35,9 @@ typedef struct vh_info {
     int top_level_images;    /* images besides thumbnails and auxiliary planes */
     uint32_t item_type;      /* four-character code of the primary item: 'hvc1', 'av01', 'grid', ... */
     uint32_t coded_type;     /* four-character code of what is actually coded: a grid's first tile */
+    int nclx_primaries;      /* the nclx colour description (ISO/IEC 23091-2 codes), 0 when there is none */
+    int nclx_transfer;
+    float nclx_xy[8];        /* white, red, green, blue chromaticities (x, y) of those primaries */
 } vh_info;
 
 typedef struct vh_context vh_context;

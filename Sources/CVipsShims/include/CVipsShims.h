@@ -46,6 +46,7 @@ typedef struct vv_load_options {
     double scale;    /* WebP only: scale-on-load factor in (0, 1] */
     int fail_on;     /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
     int sequential;  /* 1: pixels are read once, top to bottom (less memory) */
+    int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first */
 } vv_load_options;
 
 /* Opens an image from a copy of the bytes (header only; pixels are decoded when first needed). */
@@ -64,9 +65,14 @@ typedef struct vv_image_info {
     int interlaced;     /* 1 for progressive JPEG and interlaced PNG/GIF */
     int has_icc;        /* 1 when an ICC profile is attached */
     int is_cmyk;        /* 1 when the pixels are CMYK */
+    int duration;       /* milliseconds: the sum of the frames' delays; 0 for a still picture */
 } vv_image_info;
 
 void vv_image_get_info(VipsImage *image, vv_image_info *info);
+
+/* An animation loaded with all its pages: the height of one frame, the loop count (0 forever) and up to
+ * `capacity` frame delays in milliseconds; returns how many delays were copied. */
+int vv_image_get_animation(VipsImage *image, int *page_height, int *loop, int *delays, int capacity);
 
 /* Wraps pixels that someone else owns: 8-bit interleaved, rows packed. release(owner) runs when the
  * image closes. */
@@ -76,12 +82,24 @@ int vv_image_new_from_pixels(void *pixels, int width, int height, int bands,
 /* Attaches an ICC profile (copied) so vv_to_srgb can honour it. */
 void vv_image_set_icc(VipsImage *image, const void *profile, size_t length);
 
+/* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
+size_t vv_image_get_icc(VipsImage *image, const void **profile);
+
 /* Applies the EXIF orientation and removes the tag. */
 int vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error);
 
-/* Converts to 8-bit sRGB (3 bands, or 4 with alpha): an embedded ICC profile is honoured, CMYK,
- * 16-bit and grey are converted, alpha is kept. */
-int vv_to_srgb(VipsImage *in, VipsImage **out, vv_error *error);
+/* What became of an image's colour profile in vv_to_srgb. */
+typedef enum vv_profile {
+    VV_PROFILE_NONE = 0,       /* none embedded (CMYK then goes through libvips' built-in CMYK profile) */
+    VV_PROFILE_CONVERTED = 1,  /* the embedded profile was honoured */
+    VV_PROFILE_IGNORED = 2,    /* lcms could not use it; the pixels were treated as having none */
+} vv_profile;
+
+/* Converts to 8-bit sRGB (3 bands, or 4 with alpha): an embedded ICC profile is honoured with the given
+ * rendering intent (VipsIntent: 0 perceptual, 1 relative colorimetric, 2 saturation, 3 absolute), CMYK,
+ * 16-bit and grey are converted, alpha is kept, and 16-bit samples are reduced only after conversion.
+ * A negative intent leaves the embedded profile unapplied (the caller found it to be sRGB). */
+int vv_to_srgb(VipsImage *in, int intent, VipsImage **out, int *profile, vv_error *error);
 
 /* Resamples by independent horizontal and vertical factors with a Lanczos-3 kernel. */
 int vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error);

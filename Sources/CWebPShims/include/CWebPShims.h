@@ -21,6 +21,13 @@ typedef struct vw_options {
 int vw_encode(const void *pixels, int width, int height, int bands, const vw_options *options, void **bytes,
               size_t *length);
 
+/* Encodes frames of 8-bit RGB or RGBA (each width x height, rows packed) as a lossy animated WebP that
+ * shows frame i for delays[i] milliseconds and plays `loop` times (0: forever), with no metadata chunk.
+ * libwebp's animation encoder finds the changed rectangle of each frame and its disposal itself.
+ * Returns 0 and a buffer to free with vw_free, or a libwebp error code (> 0). */
+int vw_encode_animation(const void *const *frames, int count, int width, int height, int bands, const int *delays,
+                        int loop, const vw_options *options, void **bytes, size_t *length);
+
 void vw_free(void *bytes);
 
 #endif

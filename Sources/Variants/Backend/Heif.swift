@@ -16,6 +16,16 @@ final class HeifContainer {
         var itemType: String
         /// Four-character code of what is coded: the first tile's for a grid.
         var codedType: String
+        /// The `nclx` colour description, when the container has one.
+        var nclx: NCLX?
+    }
+
+    /// An `nclx` colour description: ISO/IEC 23091-2 code points and the chromaticities of the primaries.
+    struct NCLX: Sendable, Equatable {
+        var primaries: Int
+        var transfer: Int
+        /// White, red, green and blue (x, y).
+        var chromaticities: [Double]
     }
 
     struct Limits: Sendable {
@@ -45,7 +55,14 @@ final class HeifContainer {
         self.info = Info(
             width: Int(info.width), height: Int(info.height), hasAlpha: info.has_alpha != 0,
             bitDepth: Int(info.bit_depth), topLevelImages: Int(info.top_level_images),
-            itemType: Self.fourCC(info.item_type), codedType: Self.fourCC(info.coded_type))
+            itemType: Self.fourCC(info.item_type), codedType: Self.fourCC(info.coded_type),
+            nclx: info.nclx_primaries == 0
+                ? nil
+                : NCLX(
+                    primaries: Int(info.nclx_primaries), transfer: Int(info.nclx_transfer),
+                    chromaticities: withUnsafeBytes(of: info.nclx_xy) {
+                        Array($0.bindMemory(to: Float.self)).map(Double.init)
+                    }))
     }
 
     deinit {

@@ -61,6 +61,8 @@ struct VipsHeader: Sendable, Equatable {
     var interlaced: Bool
     var hasICCProfile: Bool
     var isCMYK: Bool
+    /// Milliseconds, all frames' delays together; 0 for a still picture.
+    var duration: Int
 }
 
 /// Owns one libvips image reference; each operation returns a new owner, so a released image cannot be
@@ -82,8 +84,10 @@ final class VipsImage {
     ///   - shrink: JPEG shrink-on-load, 1, 2, 4 or 8.
     ///   - scale: WebP scale-on-load, in (0, 1].
     ///   - strict: fail on truncation and decoder errors instead of filling the gap with grey.
+    ///   - allFrames: GIF and WebP: every frame, stacked top to bottom (see `animation`).
     static func load(
-        _ loader: VipsLoader, bytes: [UInt8], shrink: Int = 1, scale: Double = 1, strict: Bool = true
+        _ loader: VipsLoader, bytes: [UInt8], shrink: Int = 1, scale: Double = 1, strict: Bool = true,
+        allFrames: Bool = false
     ) throws(BackendError) -> VipsImage {
         let kind: vv_loader =
             switch loader {
@@ -93,7 +97,8 @@ final class VipsImage {
             case .gif: VV_LOADER_GIF
             }
         var options = vv_load_options(
-            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: 1)
+            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: allFrames ? 0 : 1,
+            pages: allFrames ? -1 : 1)
         return try bytes.withUnsafeBytes { buffer in
             Result { () throws(BackendError) in
                 try Vips.image("load") { out, error in
@@ -126,7 +131,19 @@ final class VipsImage {
             width: Int(info.width), height: Int(info.height), bands: Int(info.bands),
             bitsPerSample: Int(info.bits), orientation: Int(info.orientation), hasAlpha: info.has_alpha != 0,
             pages: Int(info.pages), interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
-            isCMYK: info.is_cmyk != 0)
+            isCMYK: info.is_cmyk != 0, duration: Int(info.duration))
+    }
+
+    /// For an image loaded with all its frames: one frame's height, the loop count (0: forever) and each
+    /// frame's delay in milliseconds.
+    func animation(frames: Int) -> (frameHeight: Int, loop: Int, delays: [Int]) {
+        var frameHeight: Int32 = 0
+        var loop: Int32 = 0
+        var delays = [Int32](repeating: 0, count: max(1, frames))
+        let count = delays.withUnsafeMutableBufferPointer {
+            vv_image_get_animation(pointer, &frameHeight, &loop, $0.baseAddress, Int32($0.count))
+        }
+        return (Int(frameHeight), Int(loop), delays.prefix(Int(count)).map(Int.init))
     }
 
     var width: Int { header.width }
@@ -143,8 +160,39 @@ final class VipsImage {
         try Vips.image("autorotate") { vv_autorotate(pointer, &$0, &$1) }
     }
 
-    func convertedToSRGB() throws(BackendError) -> VipsImage {
-        try Vips.image("to_srgb") { vv_to_srgb(pointer, &$0, &$1) }
+    /// The attached ICC profile's bytes, if any.
+    var iccProfile: [UInt8]? {
+        var profile: UnsafeRawPointer?
+        let length = vv_image_get_icc(pointer, &profile)
+        guard length > 0, let profile else { return nil }
+        return Array(UnsafeRawBufferPointer(start: profile, count: length))
+    }
+
+    /// What became of an embedded profile when converting to sRGB.
+    enum ProfileOutcome: Sendable, Equatable {
+        /// None was applied: there was none, or the caller asked to skip an sRGB one.
+        case none
+        case converted
+        /// lcms could not use it; the pixels were treated as having no profile.
+        case ignored
+    }
+
+    /// Converts to 8-bit sRGB through the embedded profile with `intent`; nil `intent` leaves the profile
+    /// unapplied (the caller found it to be sRGB already).
+    func convertedToSRGB(intent: ICCProfile.Intent?) throws(BackendError) -> (
+        image: VipsImage, profile: ProfileOutcome
+    ) {
+        var outcome = Int32(VV_PROFILE_NONE.rawValue)
+        let image = try Vips.image("to_srgb") {
+            vv_to_srgb(pointer, Int32(intent?.rawValue ?? -1), &$0, &outcome, &$1)
+        }
+        let profile: ProfileOutcome =
+            switch UInt32(outcome) {
+            case VV_PROFILE_CONVERTED.rawValue: .converted
+            case VV_PROFILE_IGNORED.rawValue: .ignored
+            default: .none
+            }
+        return (image, profile)
     }
 
     func resized(horizontal: Double, vertical: Double) throws(BackendError) -> VipsImage {

@@ -5,4 +5,16 @@ struct DecodedPicture {
     /// The displayed size of the full picture, which `image` may be a reduction of.
     let width: Int
     let height: Int
+    /// The picture carried a colour profile lcms could not use; its pixels were taken as sRGB.
+    let profileIgnored: Bool
+    /// Every frame of an animated GIF or WebP, each like `image`, when an animated rendition was asked for.
+    var animation: Animation?
+
+    struct Animation {
+        var frames: [VipsImage]
+        /// Milliseconds each frame shows.
+        var delays: [Int]
+        /// Times the animation plays; 0 is forever.
+        var loop: Int
+    }
 }

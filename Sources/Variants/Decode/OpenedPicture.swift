@@ -12,7 +12,15 @@ struct OpenedPicture {
     let header: PictureHeader
     private let bytes: [UInt8]
     private let decodingThreads: Int
+    /// The pixel limit, which an animation's frames together must also keep.
+    private let maxPixels: Int
     private let backend: Backend
+    /// CMYK pixels and lookup-table profiles convert non-linearly: averaging pixels before converting them
+    /// shifts colours, so these pictures are converted at full size, before any reduction.
+    private let convertsBeforeReducing: Bool
+    /// A colour description that is not a profile (PNG `gAMA`/`cHRM`, HEIF `nclx`), as a profile to convert
+    /// through when no ICC profile is embedded.
+    private let describedProfile: SynthesizedProfile?
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
     private static let heifCodings: Set<String> = ["hvc1", "av01", "iden", "iovl"]
@@ -24,9 +32,12 @@ struct OpenedPicture {
         self.bytes = bytes
         self.type = type
         decodingThreads = limits.decodingThreads
+        maxPixels = limits.maxPixels
         if type.isHEIFFamily {
             let container = try Self.openHEIF(bytes, limits: limits)
             backend = .heif(container)
+            convertsBeforeReducing = false
+            describedProfile = container.info.nclx.flatMap(SynthesizedProfile.init(nclx:))
             let info = container.info
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: 1, hasAlpha: info.hasAlpha,
@@ -41,10 +52,13 @@ struct OpenedPicture {
                 throw Self.classify(bytes, type, failedStep: "header", error)
             }
             let info = image.header
+            convertsBeforeReducing =
+                info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
+            describedProfile = type == .png && info.bands >= 3 ? SynthesizedProfile(png: bytes) : nil
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
-                progressive: info.interlaced)
+                duration: info.duration, progressive: info.interlaced)
         }
         try limits.checkPixels(
             width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
@@ -53,9 +67,22 @@ struct OpenedPicture {
 
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
     /// displayed size (never larger than it): the one decode every rendition of this object comes from.
-    func decode(target: (_ width: Int, _ height: Int) -> (width: Int, height: Int)) throws(VariantsError)
-        -> DecodedPicture
+    /// With `animated`, an animated GIF or WebP also decodes every frame (their pixels together under the
+    /// pixel limit).
+    func decode(animated: Bool = false, target: (_ width: Int, _ height: Int) -> (width: Int, height: Int))
+        throws(VariantsError) -> DecodedPicture
     {
+        let animates = animated && header.frames > 1 && (type == .gif || type == .webp)
+        if animates {
+            let (pixels, overflow) = (header.storedWidth * header.storedHeight).multipliedReportingOverflow(
+                by: header.frames)
+            guard !overflow, pixels <= maxPixels else {
+                throw .unreadable(
+                    .tooManyPixels,
+                    "\(header.frames) frames of \(header.storedWidth)×\(header.storedHeight), over the limit of \(maxPixels) pixels"
+                )
+            }
+        }
         // Every backend decodes the size the header declares (for HEIF, libheif's size after irot/imir/clap
         // of the displayed item), so the target is asked for once.
         let size = target(header.displayedWidth, header.displayedHeight)
@@ -71,23 +98,71 @@ struct OpenedPicture {
                     ? container.decodeReduced(factor: factor, threads: decodingThreads)
                     : container.decode()
             case .vips(let loader):
-                let shrink = loader == .jpeg ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
-                let scale = loader == .webp ? Double(storedWidth) / Double(header.storedWidth) : 1
+                let reduces = !convertsBeforeReducing
+                let shrink =
+                    loader == .jpeg && reduces
+                    ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
+                let scale = loader == .webp && reduces ? Double(storedWidth) / Double(header.storedWidth) : 1
                 loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
             }
-            // Colour conversion after the reduction: an ICC transform costs per pixel, and a 200-megapixel
-            // photo has a hundred times the pixels of its largest rendition.
-            let image = try loaded.resized(toWidth: storedWidth, height: storedHeight)
-                .convertedToSRGB()
-                .materialized()
-                .autorotated()
-            return DecodedPicture(image: image, width: header.displayedWidth, height: header.displayedHeight)
+            // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
+            // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
+            // profile is not applied at all.
+            if let describedProfile, loaded.iccProfile == nil {
+                loaded.attachICCProfile(describedProfile.bytes)
+            }
+            let embedded = loaded.iccProfile
+            let profile = embedded.flatMap(ICCProfile.init)
+            // Bytes that are not even an ICC profile are not handed to lcms (libvips would quietly put sRGB in
+            // their place).
+            let unusable = embedded != nil && profile == nil
+            let intent: ICCProfile.Intent? =
+                unusable || profile?.isSRGB == true ? nil : profile?.intent ?? .perceptual
+            let converted: (image: VipsImage, profile: VipsImage.ProfileOutcome)
+            if convertsBeforeReducing || profile?.isLUTBased == true {
+                let full = try loaded.convertedToSRGB(intent: intent)
+                converted = (try full.image.resized(toWidth: storedWidth, height: storedHeight), full.profile)
+            } else {
+                converted = try loaded.resized(toWidth: storedWidth, height: storedHeight)
+                    .convertedToSRGB(intent: intent)
+            }
+            let image = try converted.image.materialized().autorotated()
+            var decoded = DecodedPicture(
+                image: image, width: header.displayedWidth, height: header.displayedHeight,
+                profileIgnored: unusable || converted.profile == .ignored)
+            // A later frame that cannot be decoded leaves the picture a still of its first frame.
+            if animates, case .vips(let loader) = backend {
+                decoded.animation = try? animation(
+                    loader, width: storedWidth, height: storedHeight, intent: intent)
+            }
+            return decoded
         } catch {
             throw Self.classify(bytes, type, failedStep: "decode", error)
         }
     }
 
     // MARK: - Helpers
+
+    /// Every frame, reduced and converted like the first. libvips composes each frame onto the ones before as
+    /// the file's disposal says, so each is a whole picture.
+    private func animation(_ loader: VipsLoader, width: Int, height: Int, intent: ICCProfile.Intent?)
+        throws(BackendError) -> DecodedPicture.Animation
+    {
+        let strip = try VipsImage.load(loader, bytes: bytes, allFrames: true).materialized()
+        let (frameHeight, loop, delays) = strip.animation(frames: header.frames)
+        let count = frameHeight > 0 ? strip.height / frameHeight : 0
+        var frames: [VipsImage] = []
+        for index in 0..<count {
+            let frame = try strip.cropped(
+                left: 0, top: index * frameHeight, width: strip.width, height: frameHeight
+            )
+            .resized(toWidth: width, height: height).convertedToSRGB(intent: intent).image
+            frames.append(try frame.materialized().autorotated())
+        }
+        // Browsers show a frame declared shorter than 20 ms for 100 ms; so do we.
+        let shown = (0..<count).map { $0 < delays.count && delays[$0] > 10 ? delays[$0] : 100 }
+        return DecodedPicture.Animation(frames: frames, delays: shown, loop: loop)
+    }
 
     /// How much a HEIF grid may be averaged down tile by tile: the largest power of two that keeps at least
     /// the target size and divides the tiles and their offsets, so every block of pixels lies in one tile.
@@ -133,7 +208,10 @@ struct OpenedPicture {
         do {
             container = try HeifContainer(bytes: bytes, limits: heifLimits)
         } catch {
-            throw .unreadable(.corrupt, "the HEIF container cannot be read (\(error.message))")
+            guard let repaired = HEIFReferenceRepair.repaired(bytes),
+                let retried = try? HeifContainer(bytes: repaired, limits: heifLimits)
+            else { throw .unreadable(.corrupt, "the HEIF container cannot be read (\(error.message))") }
+            container = retried
         }
         let coding = container.info.itemType == "grid" ? container.info.codedType : container.info.itemType
         guard heifCodings.contains(coding) else {

@@ -3,7 +3,8 @@ extension Pipeline {
     /// larger ones' reductions. Every rendition is encoded in memory first and the files are written only
     /// when all succeeded, so a failing encoder leaves nothing behind.
     func renderVariants(
-        _ plans: [(spec: VariantSpec, plan: RenderPlan)], ladder: inout ResizeLadder, checksum: String,
+        _ plans: [(spec: VariantSpec, plan: RenderPlan)], ladder: inout ResizeLadder,
+        animation: DecodedPicture.Animation? = nil, checksum: String,
         into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
@@ -28,7 +29,8 @@ extension Pipeline {
             if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
                 bytes = reused
             } else {
-                let output = try render(spec, plan: plan, ladder: &ladder, timings: &timings)
+                let output = try render(
+                    spec, plan: plan, ladder: &ladder, animation: animation, timings: &timings)
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
                 pending.append(RenditionFile(key: key, bytes: bytes))
@@ -47,9 +49,16 @@ extension Pipeline {
     }
 
     private func render(
-        _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
+        _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder,
+        animation: DecodedPicture.Animation?,
+        timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
+            if plan.format == .webp, spec.animated, let animation {
+                return try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
+                    try Renderer.animate(animation, plan: plan, spec: spec)
+                }
+            }
             let image = try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }

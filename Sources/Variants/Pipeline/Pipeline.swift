@@ -59,9 +59,16 @@ public struct Pipeline: Sendable {
         metadata.width = decoded.width
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
+        if decoded.profileIgnored { metadata.colourProfile = "ignored" }
+        if [.gif, .webp].contains(type), picture.header.frames > 1 {
+            metadata.frames = picture.header.frames
+            metadata.duration = picture.header.duration
+        }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
-            try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
+            try renderVariants(
+                plans, ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
+                timings: &timings)
         }
         metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
@@ -99,7 +106,8 @@ public struct Pipeline: Sendable {
         }
         var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
         let decoded = try timings.measure(.decode) { () throws(VariantsError) in
-            try picture.decode { width, height in
+            let animated = bucket?.variants.contains { $0.format == .webp && $0.animated } ?? false
+            return try picture.decode(animated: animated) { width, height in
                 plans = (bucket?.variants ?? []).map {
                     (
                         $0,

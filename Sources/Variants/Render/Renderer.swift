@@ -55,6 +55,26 @@ enum Renderer {
         return try image.materialized()
     }
 
+    /// An animated WebP: every frame prepared like a still, then encoded together with its delays and loop.
+    static func animate(_ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec)
+        throws(BackendError) -> Output
+    {
+        var frames: [[UInt8]] = []
+        var size: VipsHeader?
+        for frame in animation.frames {
+            var ladder = ResizeLadder(base: frame)
+            let image = try prepare(plan, spec: spec, ladder: &ladder)
+            size = image.header
+            frames.append(try image.pixelBytes())
+        }
+        guard let size else { throw BackendError(call: "animate", message: "the animation has no frames") }
+        let bytes = try WebPEncoder.encodeAnimation(
+            frames: frames, width: size.width, height: size.height, bands: size.bands,
+            delays: animation.delays,
+            loop: animation.loop, quality: plan.quality ?? 100, effort: webpEffort, threads: 1)
+        return Output(bytes: bytes, width: size.width, height: size.height, format: plan.format)
+    }
+
     /// Encodes a prepared image in the plan's format, every metadata block stripped.
     static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> Output {
         let header = image.header

@@ -11,6 +11,11 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     public var width: Int?
     public var height: Int?
     public var hasAlpha: Bool?
+    /// An animated GIF or WebP: how many frames, and how long they last together in milliseconds.
+    public var frames: Int?
+    public var duration: Int?
+    /// `"ignored"` when the picture embeds a colour profile that cannot be used: it is rendered as sRGB.
+    public var colourProfile: String?
     /// Base64 ThumbHash placeholder.
     public var thumbhash: String?
     /// Variant name → the path the storage API hands to clients: `/v1/files/<bucket>/<path>?variant=<name>`.

@@ -116,7 +116,7 @@ extension BucketSpec {
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
-            "background", "withoutEnlargement",
+            "background", "withoutEnlargement", "animated",
         ])
         let side = 1...VariantSpec.maximumSide
         let width = try settings["width"]?.integer(in: side, clamping: true)
@@ -136,7 +136,8 @@ extension BucketSpec {
             sharpen: try settings["sharpen"]?.number(in: 0...10) ?? 0,
             rotation: try settings["rotate"].map(rotation) ?? .d0,
             background: try settings["background"].map(colour) ?? .white,
-            withoutEnlargement: try settings["withoutEnlargement"]?.bool() ?? true
+            withoutEnlargement: try settings["withoutEnlargement"]?.bool() ?? true,
+            animated: try settings["animated"]?.bool() ?? true
         )
     }
 

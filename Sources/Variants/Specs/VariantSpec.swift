@@ -25,11 +25,14 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     public let background: Colour
     /// Never scale a picture up; smaller sources keep their size.
     public let withoutEnlargement: Bool
+    /// A WebP rendition of an animated GIF or WebP keeps the animation; `false` takes the first frame.
+    public let animated: Bool
 
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
         format: OutputFormat = .jpeg, quality: Int? = nil, blur: Double = 0, sharpen: Double = 0,
-        rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true
+        rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
+        animated: Bool = true
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
@@ -45,6 +48,7 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.rotation = rotation
         self.background = background
         self.withoutEnlargement = withoutEnlargement
+        self.animated = animated
     }
 
     /// The largest box side a declaration can ask for; anything larger clamps to it.

@@ -24,13 +24,6 @@ import Variants
     private static let store = FileManager.default.temporaryDirectory
         .appendingPathComponent("variantd-corpus-\(UUID().uuidString)").path
 
-    /// Rows where libheif 1.19.7 disagrees with the manifest, with the reason. Each must still fail, so a
-    /// library upgrade that fixes it shows up here.
-    private static let knownDeviations: [String: String] = [
-        "conformance/heif/nokia-C021.heic":
-            "libheif 1.19 rejects its iovl overlay ('iref' has double references)"
-    ]
-
     @Test(
         .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
         arguments: Corpus.rows)
@@ -40,14 +33,6 @@ import Variants
             request, source: String(Corpus.url(row).path.dropFirst()), bucket: Self.bucket
         ).outcome
 
-        if let deviation = Self.knownDeviations[row.path] {
-            guard case .failure(let error) = outcome else {
-                Issue.record("now decodes; remove it from the known deviations (\(deviation))")
-                return
-            }
-            #expect(error.code == .unreadablePicture)
-            return
-        }
         switch (row.decodes, outcome) {
         case (true, .success(let metadata)):
             #expect(metadata.contentType == row.sniffedType)

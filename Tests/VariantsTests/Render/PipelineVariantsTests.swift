@@ -83,7 +83,7 @@ import Testing
         var source = try VipsImage.load(.jpeg, bytes: try Samples.bytes(file)).materialized().autorotated()
         if variant == "outside-rotated" { source = try source.rotated(degrees: 90) }
         let distance = try Perceptual.distance(
-            source, try VipsImage.load(loader, bytes: output).convertedToSRGB())
+            source, try VipsImage.load(loader, bytes: output).convertedToSRGB(intent: .perceptual).image)
         #expect(distance < 0.08, "mean difference \(distance)")
         let unrelated = try VipsImage.load(.png, bytes: try Samples.bytes("pictures/gradient-alpha.png"))
         #expect(try Perceptual.distance(source, unrelated.flattened(background: (0, 0, 0))) > distance)

@@ -100,7 +100,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
     }
 
     static let variantKeys =
-        "width, height, fit, position, format, quality, blur, sharpen, rotate, background, withoutEnlargement"
+        "width, height, fit, position, format, quality, blur, sharpen, rotate, background, withoutEnlargement, animated"
 
     static let backgroundRule =
         "variants.v.background: expected colour as #rgb, #rrggbb, #rrggbbaa, [r, g, b] or [r, g, b, a]"

@@ -1,0 +1,262 @@
+import Foundation
+import Testing
+
+@testable import Variants
+
+/// Every rendition is sRGB and looks like its source: a rendition is compared with lcms' own conversion of
+/// the source's pixels through their embedded profile, resized to the rendition's size, after a Gaussian blur
+/// of σ 2 on both (to take resampling and compression noise out): mean difference ≤ 1.5 and maximum ≤ 12 of
+/// 255 in every channel.
+@Suite struct ColourConversionTests {
+    private let store: RenditionFolder
+    private let pipeline: Pipeline
+    private let bucket: BucketSpec
+
+    init() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-colour-\(UUID().uuidString)")
+        store = try RenditionFolder(root: root.path)
+        pipeline = try Pipeline(store: store)
+        bucket = try BucketSpec(
+            parsing: Data(
+                #"{"name":"c","variants":{"look":{"width":256,"height":256,"fit":"inside","format":"png"}}}"#
+                    .utf8))
+    }
+
+    static let corpus = Samples.root.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpus")
+
+    /// Corpus pictures that embed a colour profile (found by listing the corpus at test time would hide a
+    /// file that lost its profile; these are the ones known to carry one): RGB matrix/TRC, a LUT-based XYB
+    /// JPEG, a CMYK print profile, grey, 16-bit PNG, AVIF and HEIF `prof`.
+    static let profiled = [
+        "conformance/jpeg/320x240.jpg", "conformance/jpeg/Landscape_9.jpg",
+        "conformance/jpeg/red-at-12-oclock-with-color-profile.jpg", "conformance/jpeg/sample.jpg",
+        "conformance/png/vgl_5674_0098.png", "formats/grayscale/concert.jpg",
+        "formats/jpeg-cmyk/Channel_digital_image_CMYK_color.jpg", "formats/jpeg-progressive/Issue_600_2.jpg",
+        "formats/jpeg-special/sample-xyb.jpg", "formats/png-16bit/monkey16.png",
+        "orientation/jpeg/Landscape_6.jpg",
+        "orientation/png/xmp_tags_orientation.png", "conformance/avif/icc_profile.avif",
+        "conformance/avif/red-at-12-oclock-with-color-profile-8bpc.avif",
+    ]
+
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: corpus.path), "../shared/corpus is absent"),
+        arguments: profiled)
+    func corpusPictureMatchesLcms(path: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent(path)))
+        try expectMatchesLcms(bytes, name: path)
+    }
+
+    /// The same sRGB picture converted into wide-gamut, print and grey spaces with the profile embedded.
+    @Test(arguments: ["display-p3", "adobe-rgb", "prophoto", "grey", "cmyk"])
+    func convertedSampleMatchesLcms(space: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-icc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let profile: String
+        switch space {
+        case "display-p3":
+            profile = try write(
+                LcmsReference.rgbProfile(
+                    white: (0.3127, 0.3290), red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+                    gamma: nil), in: folder)
+        case "adobe-rgb":
+            profile = try write(
+                LcmsReference.rgbProfile(
+                    white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+                    gamma: 563 / 256), in: folder)
+        case "prophoto":
+            profile = try write(
+                LcmsReference.rgbProfile(
+                    white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1596, 0.8404),
+                    blue: (0.0366, 0.0001),
+                    gamma: 1.8), in: folder)
+        case "grey":
+            profile = try write(LcmsReference.greyProfile(gamma: 2.2), in: folder)
+        default:
+            profile = "cmyk"  // libvips' built-in CMYK print profile
+        }
+        let output = folder.appendingPathComponent(space == "cmyk" ? "converted.jpg[Q=95]" : "converted.png")
+        try Self.vips([
+            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path,
+            profile,
+            "--input-profile", "srgb", "--intent", "relative",
+        ])
+        let bytes = [UInt8](
+            try Data(
+                contentsOf: folder.appendingPathComponent(space == "cmyk" ? "converted.jpg" : "converted.png")
+            ))
+        let embedded = try #require(
+            try VipsImage.load(space == "cmyk" ? .jpeg : .png, bytes: bytes).iccProfile)
+        #expect(ICCProfile(embedded)?.isSRGB == false)
+        try expectMatchesLcms(bytes, name: space)
+    }
+
+    /// A PNG without a profile whose `gAMA` and `cHRM` chunks describe a gamma-1.8 Adobe RGB picture.
+    @Test func pngGammaAndChromaticitiesAreHonoured() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.png")
+        try Self.vips(["copy", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, plain.path])
+        var bytes = [UInt8](try Data(contentsOf: plain))
+        let chromaticities = [0.3127, 0.3290, 0.64, 0.33, 0.21, 0.71, 0.15, 0.06]
+        let chunks =
+            Self.pngChunk("gAMA", Self.u32(55_556))
+            + Self.pngChunk("cHRM", chromaticities.flatMap { Self.u32(Int(($0 * 100_000).rounded())) })
+        bytes.insert(contentsOf: chunks, at: 33)  // after the signature and IHDR
+        let profile = try LcmsReference.rgbProfile(
+            white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+            gamma: 100_000 / 55_556)
+        try expectMatchesLcms(bytes, name: "gAMA+cHRM", profile: profile)
+    }
+
+    /// An AVIF whose `nclx` box says Display P3 primaries, without an ICC profile.
+    @Test func heifNCLXPrimariesAreConverted() throws {
+        var bytes = try Samples.bytes("pictures/hopper.avif")
+        let colr = try #require(
+            bytes.indices.dropLast(12).first { bytes[$0..<$0 + 8].elementsEqual("colrnclx".utf8) })
+        bytes.replaceSubrange(colr + 8..<colr + 10, with: [0, 12])  // colour_primaries 12: Display P3
+        let profile = try LcmsReference.rgbProfile(
+            white: (0.3127, 0.3290), red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+            gamma: nil)
+        try expectMatchesLcms(bytes, name: "nclx P3", profile: profile)
+        var timings = StageTimings()
+        let untouched = try pipeline.process(
+            try Samples.bytes("pictures/hopper.avif"), request: ObjectRequest(bucket: "c", path: "h.avif"),
+            bucket: bucket, timings: &timings)
+        let converted = try pipeline.process(
+            bytes, request: ObjectRequest(bucket: "c", path: "p3.avif"), bucket: bucket, timings: &timings)
+        #expect(
+            untouched.renditions?["look"]?.checksumSha256 != converted.renditions?["look"]?.checksumSha256)
+    }
+
+    /// A profile lcms cannot parse is treated as absent: the picture still renders, and the metadata says so.
+    @Test func unusableProfileIsIgnoredAndSaid() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-icc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let profile = try write(
+            LcmsReference.rgbProfile(
+                white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+                gamma: 2.2),
+            in: folder)
+        let output = folder.appendingPathComponent("tagged.jpg")
+        try Self.vips([
+            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path,
+            profile,
+            "--input-profile", "srgb",
+        ])
+        var bytes = [UInt8](try Data(contentsOf: output))
+        let signature = try #require(
+            bytes.indices.dropLast(4).first { bytes[$0..<$0 + 4].elementsEqual("acsp".utf8) })
+        bytes.replaceSubrange(signature..<signature + 4, with: "xxxx".utf8)
+        var timings = StageTimings()
+        let metadata = try pipeline.process(
+            bytes, request: ObjectRequest(bucket: "c", path: "broken.jpg"), bucket: bucket, timings: &timings)
+        #expect(metadata.colourProfile == "ignored")
+        #expect(metadata.renditions?["look"]?.width == 256)
+        let clean = try pipeline.process(
+            try Samples.bytes("pictures/gradient.jpg"), request: ObjectRequest(bucket: "c", path: "g.jpg"),
+            bucket: bucket, timings: &timings)
+        #expect(clean.colourProfile == nil)
+    }
+
+    @Test func sRGBProfilesAreRecognisedAndOthersAreNot() throws {
+        let srgb = try LcmsReference.rgbProfile(
+            white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: nil)
+        let gamma22 = try LcmsReference.rgbProfile(
+            white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: 2.2)
+        #expect(ICCProfile(srgb)?.isSRGB == true)
+        #expect(ICCProfile(gamma22)?.isSRGB == false)
+        #expect(ICCProfile(try LcmsReference.greyProfile(gamma: 2.2))?.isSRGB == false)
+        #expect(ICCProfile(Array(srgb.prefix(100))) == nil)
+    }
+
+    // MARK: - Helpers
+
+    /// `profile` stands in for a colour description that is not an ICC profile (PNG `gAMA`, HEIF `nclx`).
+    private func expectMatchesLcms(_ bytes: [UInt8], name: String, profile described: [UInt8]? = nil) throws {
+        var timings = StageTimings()
+        let metadata = try pipeline.process(
+            bytes, request: ObjectRequest(bucket: "c", path: name), bucket: bucket, timings: &timings)
+        #expect(metadata.colourProfile == nil)
+        let rendition = try #require(metadata.renditions?["look"])
+        let rendered = try VipsImage.load(.png, bytes: try #require(store.existing(rendition.key)))
+
+        let source = try Self.devicePixels(bytes)
+        let profile = try #require(described ?? source.iccProfile, "\(name) carries no profile")
+        let header = source.header
+        let srgb = try LcmsReference.toSRGB(
+            try source.pixelBytes(), bands: header.bands, bytesPerSample: header.bitsPerSample / 8,
+            profile: profile)
+        let reference = try Self.image(srgb, width: source.width, height: source.height)
+            .resized(toWidth: rendered.width, height: rendered.height)
+
+        // Alpha (opaque in these pictures) is left out: lcms carries it through untouched.
+        let rgba = try rendered.blurred(sigma: 2).pixelBytes()
+        let left = rendered.hasAlpha ? rgba.indices.filter { $0 % 4 != 3 }.map { rgba[$0] } : rgba
+        let right = try reference.blurred(sigma: 2).pixelBytes()
+        try #require(left.count == right.count, "\(name): the rendition is not 8-bit RGB")
+        for channel in 0..<3 {
+            let differences = stride(from: channel, to: left.count, by: 3).map {
+                abs(Int(left[$0]) - Int(right[$0]))
+            }
+            let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+            let worst = differences.max() ?? 0
+            #expect(mean <= 1.5 && worst <= 12, "\(name) channel \(channel): mean \(mean), max \(worst)")
+        }
+    }
+
+    /// The picture's pixels as coded, oriented, without any colour conversion.
+    private static func devicePixels(_ bytes: [UInt8]) throws -> VipsImage {
+        let type = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength)) ?? .jpeg
+        if type.isHEIFFamily {
+            let limits = HeifContainer.Limits(
+                maxPixels: 1 << 28, maxMemoryBlock: 1 << 30, maxItems: 1000, maxTiles: 1000, threads: 1)
+            return try HeifContainer(bytes: bytes, limits: limits).decode()
+        }
+        let loader: VipsLoader = type == .png ? .png : type == .webp ? .webp : .jpeg
+        return try VipsImage.load(loader, bytes: bytes).materialized().autorotated()
+    }
+
+    private static func image(_ pixels: [UInt8], width: Int, height: Int) throws -> VipsImage {
+        let buffer = malloc(pixels.count)!
+        pixels.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return try VipsImage.adopting(
+            pixels: buffer, width: width, height: height, bands: 3, release: { free($0) }, owner: buffer)
+    }
+
+    private func write(_ profile: [UInt8], in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent("profile-\(UUID().uuidString).icc")
+        try Data(profile).write(to: url)
+        return url.path
+    }
+
+    private static func u32(_ value: Int) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+    }
+
+    private static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in typed {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return u32(data.count) + typed + u32(Int(crc ^ 0xFFFF_FFFF))
+    }
+
+    private static func vips(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["vips"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "vips \(arguments.joined(separator: " ")) failed")
+    }
+}
