@@ -8,6 +8,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Where `scripts/codec-stack.sh` installs the libvips we build; the binaries find it there through their
+/// run path, never the system's older libvips by accident.
+let codecPrefix = Context.environment["VARIANTD_PREFIX"] ?? "/opt/variantd"
+
 let package = Package(
     name: "variantd",
     products: [
@@ -24,7 +28,10 @@ let package = Package(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "CVipsShims", dependencies: ["CVips"]),
+        .target(
+            name: "CVipsShims", dependencies: ["CVips"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(codecPrefix)/lib"])]
+        ),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         .target(name: "CWebPShims", dependencies: ["CWebP"]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),

@@ -2,14 +2,17 @@
 # Installs everything variantd needs on Debian 12 (run as root). Idempotent: a second run changes nothing.
 #
 # libheif comes from bookworm-backports (1.19): bookworm's own 1.15 fails on photos from current iPhones.
-# The backports entry reuses the URIs of the machine's existing Debian source, so no mirror is named here.
+# libvips is built from Debian 13's sources into /opt/variantd by scripts/codec-stack.sh (bookworm's 8.14
+# lacks the SIMD resamplers); libvips-tools (the system 8.14) stays for the loader self-check's evidence test
+# and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
+# existing Debian source, so no mirror is named here.
 set -euo pipefail
 
 backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
   pkg-config libssl-dev libwebp-dev curl
-  libvips-dev libvips-tools
+  libvips-tools
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265
   libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql
@@ -49,3 +52,5 @@ if [ ! -f "$stamp" ] || ! dpkg -s "${packages[@]}" >/dev/null 2>&1 \
 fi
 
 dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1.19 required" >&2; exit 1; }
+
+bash "$(dirname "$0")/codec-stack.sh" "$(debian_uris)"

@@ -18,6 +18,9 @@ enum MeasuringProcess {
         process.arguments = pinned ? ["-c", "0", executable] + arguments : arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_WARNING"] = "0"
+        // Our libvips, once started here, sets VIPSHOME to its own prefix; the anchors' system libvips would
+        // then look there for its loader modules (HEIF, PDF, ImageMagick) and not find them.
+        environment["VIPSHOME"] = nil
         process.environment = environment
         let output = Pipe()
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
