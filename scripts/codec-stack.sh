@@ -24,8 +24,8 @@ sources=(
   "highway_1.2.0-2.debian.tar.xz h/highway 0f112418716ca1000b19ed86d0c49c8b9edf384ccf966e458790dcea660fec96"
 )
 build_deps=(
-  meson ninja-build cmake g++ pkg-config libglib2.0-dev libexpat1-dev libjpeg62-turbo-dev libspng-dev
-  libwebp-dev liblcms2-dev libexif-dev
+  patch xz-utils meson ninja-build cmake g++ pkg-config libglib2.0-dev libexpat1-dev libjpeg62-turbo-dev
+  libspng-dev libwebp-dev liblcms2-dev libexif-dev
 )
 # Highway is linked into libvips statically, so no other libhwy on the machine can stand in for it.
 highway_flags=(
