@@ -44,8 +44,9 @@ let package = Package(
         ),
         .target(
             name: "VariantdCore",
-            dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto"],
-            exclude: ["Bench/anchors"],
+            dependencies: [
+                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
@@ -54,6 +55,7 @@ let package = Package(
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants"],
+            exclude: ["CLI/HelpText"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -5,30 +5,37 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
-        let root = try StoreRoot(configuration.root)
-        let registry = try BucketRegistry(directory: configuration.buckets)
+        let objects: ObjectFolder
+        let registry: BucketRegistry
         do {
-            _ = try RenditionStore(root: configuration.out)
+            objects = try ObjectFolder(configuration.objects)
+            registry = try BucketRegistry(directory: configuration.buckets)
         } catch {
-            throw UsageError("The rendition store '\(configuration.out)' cannot be created")
+            throw StartupError(error.message)
+        }
+        let renditions: RenditionFolder
+        do {
+            renditions = try RenditionFolder(root: configuration.renditions)
+        } catch {
+            throw StartupError("The rendition store '\(configuration.renditions)' cannot be created")
         }
         let queue: (any JobQueue)?
         do {
             queue = try await configuration.queue?.open()
         } catch {
-            throw UsageError("The job queue cannot be opened: \(error.message)")
+            throw StartupError("The job queue cannot be opened: \(error.message)")
         }
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
-        )
+            .init(
+                executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
+            objects: objects, renditions: renditions)
         let router = Router(
             secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
-            root: root,
-            registry: registry, admission: admission, metrics: metrics,
-            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics), queue: queue)
+            objects: objects, registry: registry, admission: admission, metrics: metrics,
+            runner: JobRunner(pool: pool, metrics: metrics), queue: queue)
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
         EventLog.event(
             "listening",

@@ -7,16 +7,19 @@ import Variants
 /// Every row of `../shared/corpus/MANIFEST.tsv`, decoded the way the daemon does it: in decoder children.
 @Suite struct CorpusConformanceTests {
     /// One pool for every row, so the suite runs as the daemon would, two children at a time.
-    private static let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)))
+    private static let pool = DecoderPool.overFiles(
+        .init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)),
+        renditions: try! RenditionFolder(root: store))
 
     /// Every picture type, the three standard variants and an AVIF one: every `decode` row renders them all.
-    private static let bucket = """
-        { "name": "corpus", "allowedMimeTypes": ["image/*"],
-          "variants": {
-            "thumb": { "width": 200, "height": 200, "fit": "cover", "format": "webp", "quality": 75 },
-            "large": { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 },
-            "small-avif": { "width": 320, "height": 320, "fit": "inside", "format": "avif" } } }
-        """
+    private static let bucket = try! BucketSpec(
+        parsing: """
+            { "name": "corpus", "allowedMimeTypes": ["image/*"],
+              "variants": {
+                "thumb": { "width": 200, "height": 200, "fit": "cover", "format": "webp", "quality": 75 },
+                "large": { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 },
+                "small-avif": { "width": 320, "height": 320, "fit": "inside", "format": "avif" } } }
+            """.utf8)
 
     private static let store = FileManager.default.temporaryDirectory
         .appendingPathComponent("variantd-corpus-\(UUID().uuidString)").path
@@ -24,17 +27,18 @@ import Variants
     /// Rows where libheif 1.19.7 disagrees with the manifest, with the reason. Each must still fail, so a
     /// library upgrade that fixes it shows up here.
     private static let knownDeviations: [String: String] = [
-        "conformance/heif/nokia-C021.heic": "libheif 1.19 rejects its iovl overlay ('iref' has double references)"
+        "conformance/heif/nokia-C021.heic":
+            "libheif 1.19 rejects its iovl overlay ('iref' has double references)"
     ]
 
     @Test(
         .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
         arguments: Corpus.rows)
     func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
-        let job = DecodeJob(
-            sourcePath: Corpus.url(row).path, request: ObjectRequest(bucket: "corpus", path: row.path),
-            bucketDeclaration: Self.bucket, storeRoot: Self.store)
-        let outcome = await Self.pool.process(job).outcome
+        let request = ObjectRequest(bucket: "corpus", path: row.path)
+        let outcome = await Self.pool.process(
+            request, source: String(Corpus.url(row).path.dropFirst()), bucket: Self.bucket
+        ).outcome
 
         if let deviation = Self.knownDeviations[row.path] {
             guard case .failure(let error) = outcome else {
@@ -53,13 +57,16 @@ import Variants
             let renditions = metadata.renditions ?? [:]
             #expect(Set(renditions.keys) == ["thumb", "large", "small-avif"])
             for rendition in renditions.values {
-                let attributes = try FileManager.default.attributesOfItem(atPath: Self.store + "/" + rendition.key)
+                let attributes = try FileManager.default.attributesOfItem(
+                    atPath: Self.store + "/" + rendition.key)
                 #expect((attributes[.size] as? NSNumber)?.intValue == rendition.size)
             }
         case (true, .failure(let error)):
             Issue.record("expected \(row.width ?? 0)×\(row.height ?? 0), got \(error)")
         case (false, .success(let metadata)):
-            Issue.record("expected a rejection, got \(metadata.contentType) \(metadata.width ?? 0)×\(metadata.height ?? 0)")
+            Issue.record(
+                "expected a rejection, got \(metadata.contentType) \(metadata.width ?? 0)×\(metadata.height ?? 0)"
+            )
         case (false, .failure(let error)):
             #expect([.unreadablePicture, .unsupportedMediaType].contains(error.code), "\(error)")
             #expect(error.reason != .decoderTimeout, "\(error)")
