@@ -18,7 +18,9 @@ struct Anchor: Sendable {
             Anchor(tool: "pyvips-once-binary", python: BenchPaths.binaryPython, mode: "pyvips"),
             Anchor(
                 tool: "pyvips-once-ours", python: BenchPaths.systemPython, mode: "pyvips",
-                environment: ["LD_LIBRARY_PATH": (BuildInfo.libvipsPath as NSString).deletingLastPathComponent]),
+                environment: [
+                    "LD_LIBRARY_PATH": (BuildInfo.libvipsPath as NSString).deletingLastPathComponent
+                ]),
             Anchor(tool: "pillow", python: BenchPaths.systemPython, mode: "pillow"),
             Anchor(tool: "imagemagick", python: BenchPaths.systemPython, mode: "imagemagick"),
         ]

@@ -62,7 +62,8 @@ struct ServeLoad: Sendable {
         var copies: [[LoadClient.Job]] = []
         for job in jobs {
             guard let sources = try daemon.storeCopies(of: job.file, count: perFile) else {
-                Console.error("bench: serve: no distinct copy of \((job.file as NSString).lastPathComponent): repeated")
+                Console.error(
+                    "bench: serve: no distinct copy of \((job.file as NSString).lastPathComponent): repeated")
                 copies.append(Array(repeating: job, count: perFile))
                 continue
             }

@@ -34,7 +34,8 @@ enum LoaderSelfCheck {
         if let closed = loaders.first(where: { $0.blocked && allowed.contains($0.family) }) {
             throw BackendError(call: "self-check", message: "the loader \(closed.name) we call is blocked")
         }
-        for family in VipsLoader.allCases.map(\.family) where !loaders.contains(where: { $0.family == family }) {
+        for family in VipsLoader.allCases.map(\.family)
+        where !loaders.contains(where: { $0.family == family }) {
             throw BackendError(call: "self-check", message: "this libvips has no \(family)")
         }
     }

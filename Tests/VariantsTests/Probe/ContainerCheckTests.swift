@@ -56,7 +56,8 @@ import Testing
     @Test func pngChecksumsAreCheckedOnCriticalChunksOnly() throws {
         let png = try Samples.bytes("pictures/gradient-alpha.png")
         #expect(!ContainerCheck.pngHasBadChecksum(png))
-        let idat = try #require(png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual("IDAT".utf8) })
+        let idat = try #require(
+            png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual("IDAT".utf8) })
         var badPixels = png
         badPixels[idat + 6] ^= 0x01
         #expect(ContainerCheck.pngHasBadChecksum(badPixels))
