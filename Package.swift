@@ -8,6 +8,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Where `scripts/codec-stack.sh` installs the libvips we build; the binaries find it there through their
+/// run path, never the system's older libvips by accident.
+let codecPrefix = Context.environment["VARIANTD_PREFIX"] ?? "/opt/variantd"
+
 let package = Package(
     name: "variantd",
     products: [
@@ -27,7 +31,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
-        .target(name: "CVipsShims", dependencies: ["CVips"]),
+        .target(
+            name: "CVipsShims", dependencies: ["CVips"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(codecPrefix)/lib"])]
+        ),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         // libwebpmux holds the animation encoder.
         .target(name: "CWebPShims", dependencies: ["CWebP"], linkerSettings: [.linkedLibrary("webpmux")]),

@@ -1,5 +1,5 @@
 /// libFuzzer entry for the sniffer and the container checks: any bytes, under any name or declared type,
-/// must yield a type and a truncation verdict without trapping.
+/// must yield a type, a truncation verdict and a PNG checksum verdict without trapping.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -9,6 +9,7 @@ public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for type in MediaType.allCases {
         _ = ContainerCheck.isTruncated(bytes, as: type)
     }
+    _ = ContainerCheck.pngHasBadChecksum(bytes)
     _ = JPEGStructure(bytes).unsupportedFeature
     return 0
 }

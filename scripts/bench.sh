@@ -12,6 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/setup.sh
 bash scripts/bench-setup.sh
+. scripts/env.sh
 swift build -c release --product variantd
 
 mkdir -p .build/bench

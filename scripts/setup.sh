@@ -2,16 +2,20 @@
 # Installs everything variantd needs on Debian 12 (run as root). Idempotent: a second run changes nothing.
 #
 # libheif comes from bookworm-backports (1.19): bookworm's own 1.15 fails on photos from current iPhones.
-# The backports entry reuses the URIs of the machine's existing Debian source, so no mirror is named here.
+# Its FFmpeg plugin (over bookworm's libavcodec) decodes HEVC faster than libde265, which stays the fallback.
+# libvips is built from Debian 13's sources into /opt/variantd by scripts/codec-stack.sh (bookworm's 8.14
+# lacks the SIMD resamplers); libvips-tools (the system 8.14) stays for the loader self-check's evidence test
+# and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
+# existing Debian source, so no mirror is named here.
 set -euo pipefail
 
 backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
   pkg-config libssl-dev libwebp-dev curl
-  libvips-dev libvips-tools liblcms2-dev
+  libvips-tools liblcms2-dev
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
-  libheif-plugin-aomdec libheif-plugin-x265
+  libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec
   libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
 )
@@ -44,9 +48,12 @@ if [ ! -f "$stamp" ] || ! dpkg -s "${packages[@]}" >/dev/null 2>&1 \
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq -t bookworm-backports libheif-dev libheif1 libheif-plugin-libde265 \
-    libheif-plugin-dav1d libheif-plugin-aomenc libheif-plugin-aomdec libheif-plugin-x265 >/dev/null
+    libheif-plugin-dav1d libheif-plugin-aomenc libheif-plugin-aomdec libheif-plugin-x265 \
+    libheif-plugin-ffmpegdec >/dev/null
   apt-get install -y -qq "${packages[@]}" >/dev/null
   touch "$stamp"
 fi
 
 dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1.19 required" >&2; exit 1; }
+
+bash "$(dirname "$0")/codec-stack.sh" "$(debian_uris)"

@@ -13,6 +13,7 @@ struct vh_context {
     void *bytes;            /* our copy of the file, read without a further copy by every context */
     size_t length;
     vh_limits limits;
+    const char *decoder_id; /* the decoder plugin Swift chose (a static string), or NULL: libheif's choice */
 };
 
 /* What vh_pixels.owner points to: a decoded libheif image or a buffer of our own, and the profile. */

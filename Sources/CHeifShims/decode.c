@@ -140,6 +140,7 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
     struct heif_image *image = NULL;
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     options->convert_hdr_to_8bit = 1;
+    options->decoder_id = context->decoder_id;
     struct heif_error status = heif_decode_image(context->primary, &image, heif_colorspace_RGB,
                                                  alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
                                                  options);
@@ -196,6 +197,23 @@ vh_pixels_release(void *owner)
     free(pixels->buffer);
     free(pixels->icc);
     free(pixels);
+}
+
+void
+vh_choose_decoder(vh_context *context, const char *decoder_id)
+{
+    context->decoder_id = decoder_id;
+}
+
+int
+vh_has_hevc_decoder(const char *decoder_id)
+{
+    const struct heif_decoder_descriptor *descriptors[16];
+    int count = heif_get_decoder_descriptors(heif_compression_HEVC, descriptors, 16);
+    for (int i = 0; i < count; i++)
+        if (strcmp(heif_decoder_descriptor_get_id_name(descriptors[i]), decoder_id) == 0)
+            return 1;
+    return 0;
 }
 
 const char *

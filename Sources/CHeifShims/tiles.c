@@ -76,13 +76,15 @@ decode_share(void *argument)
                                                                share->context->length, NULL);
     if (share->status.code == heif_error_Ok)
         share->status = heif_context_get_image_handle(context, share->context->item, &handle);
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    options->decoder_id = share->context->decoder_id;
     int count = share->tiling.columns * share->tiling.rows;
     for (int index = share->first; share->status.code == heif_error_Ok && index < count; index += share->stride) {
         int column = index % share->tiling.columns;
         int row = index / share->tiling.columns;
         struct heif_image *tile = NULL;
         share->status = heif_image_handle_decode_image_tile(handle, &tile, heif_colorspace_RGB,
-                                                            heif_chroma_interleaved_RGB, NULL, (uint32_t) column,
+                                                            heif_chroma_interleaved_RGB, options, (uint32_t) column,
                                                             (uint32_t) row);
         if (share->status.code != heif_error_Ok)
             break;
@@ -94,6 +96,7 @@ decode_share(void *argument)
                      heif_image_get_primary_width(tile), heif_image_get_primary_height(tile));
         heif_image_release(tile);
     }
+    heif_decoding_options_free(options);
     if (handle)
         heif_image_handle_release(handle);
     heif_context_free(context);

@@ -1,15 +1,8 @@
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <vips/vips.h>
 
 #include "error.h"
-
-/* Loaders that stay reachable: exactly the four we call by name. Everything else that loads is
- * blocked, including trusted-but-unneeded ones such as TIFF, which VIPS_BLOCK_UNTRUSTED leaves open. */
-static const char *const allowed_loaders[] = {
-    "VipsForeignLoadJpeg",
-    "VipsForeignLoadPng",
-    "VipsForeignLoadWebp",
-    "VipsForeignLoadNsgif",
-};
 
 int
 vv_init(const char *program_name, int concurrency, vv_error *error)
@@ -23,10 +16,6 @@ vv_init(const char *program_name, int concurrency, vv_error *error)
         if (VIPS_INIT(program_name)) {
             result = vv_fail(error);
         } else {
-            vips_block_untrusted_set(TRUE);
-            vips_operation_block_set("VipsForeignLoad", TRUE);
-            for (size_t i = 0; i < G_N_ELEMENTS(allowed_loaders); i++)
-                vips_operation_block_set(allowed_loaders[i], FALSE);
             vips_cache_set_max(0);
             started = 1;
         }
@@ -41,6 +30,64 @@ const char *
 vv_version(void)
 {
     return vips_version_string();
+}
+
+const char *
+vv_header_version(void)
+{
+    return VIPS_VERSION;
+}
+
+const char *
+vv_library_path(void)
+{
+    Dl_info info;
+    if (!dladdr((void *) vips_version_string, &info) || !info.dli_fname)
+        return "";
+    return info.dli_fname;
+}
+
+void
+vv_block_untrusted(int blocked)
+{
+    vips_block_untrusted_set(blocked != 0);
+}
+
+void
+vv_block_operation(const char *name, int blocked)
+{
+    vips_operation_block_set(name, blocked != 0);
+}
+
+typedef struct loader_list {
+    vv_loader_class *out;
+    size_t capacity;
+    size_t count;
+} loader_list;
+
+static void *
+add_loader(GType type, void *data)
+{
+    loader_list *list = data;
+    if (!G_TYPE_IS_ABSTRACT(type)) {
+        if (list->count < list->capacity) {
+            VipsOperationClass *class = VIPS_OPERATION_CLASS(g_type_class_ref(type));
+            vv_loader_class *entry = &list->out[list->count];
+            entry->name = g_type_name(type);
+            entry->family = g_type_name(g_type_parent(type));
+            entry->blocked = (class->flags & VIPS_OPERATION_BLOCKED) != 0;
+        }
+        list->count++;
+    }
+    return NULL;
+}
+
+size_t
+vv_list_loaders(vv_loader_class *out, size_t capacity)
+{
+    loader_list list = {out, capacity, 0};
+    vips_type_map_all(g_type_from_name("VipsForeignLoad"), add_loader, &list);
+    return list.count;
 }
 
 int

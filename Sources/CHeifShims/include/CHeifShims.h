@@ -61,6 +61,13 @@ typedef struct vh_pixels {
 
 int vh_decode(vh_context *context, vh_pixels *out, vh_error *error);
 
+/* Makes the next decodes of this context use the named decoder plugin ("ffmpeg", "libde265"); decoder_id
+ * must outlive the context (a static string); NULL lets libheif choose by plugin priority. */
+void vh_choose_decoder(vh_context *context, const char *decoder_id);
+
+/* 1 when a loaded libheif plugin decodes HEVC under this id. */
+int vh_has_hevc_decoder(const char *decoder_id);
+
 /* How a grid image is tiled, in displayed (transformed) coordinates; columns = rows = 1 when it is not. */
 typedef struct vh_tiling {
     int columns;

@@ -22,12 +22,34 @@ typedef struct vv_error {
     char message[1024];
 } vv_error;
 
-/* Starts libvips once per process: blocks untrusted operations and every loader except the four we
- * call by name, turns the operation cache off and sets the worker-thread count. */
+/* Starts libvips once per process, turns the operation cache off and sets the worker-thread count. */
 int vv_init(const char *program_name, int concurrency, vv_error *error);
 
-/* "8.14.1" */
+/* "8.16.1": the libvips running. */
 const char *vv_version(void);
+
+/* The libvips version of the headers this shim was compiled against. */
+const char *vv_header_version(void);
+
+/* The file the running libvips was loaded from; "" when the loader cannot say. */
+const char *vv_library_path(void);
+
+/* vips_block_untrusted_set: blocks (1) or unblocks (0) every operation libvips marks untrusted. */
+void vv_block_untrusted(int blocked);
+
+/* vips_operation_block_set: blocks (1) or unblocks (0) the named operation class and all its subclasses. */
+void vv_block_operation(const char *name, int blocked);
+
+/* One concrete loader class of the running libvips. The names are GType names, valid for the process. */
+typedef struct vv_loader_class {
+    const char *name;    /* "VipsForeignLoadJpegBuffer" */
+    const char *family;  /* its parent class, "VipsForeignLoadJpeg" */
+    int blocked;         /* 1 when VIPS_OPERATION_BLOCKED is set */
+} vv_loader_class;
+
+/* Fills out[0..capacity) with the loaders this libvips was built with and returns how many there are
+ * (which may exceed capacity: call again with more room). */
+size_t vv_list_loaders(vv_loader_class *out, size_t capacity);
 
 /* 1 when libvips' generic "load anything" entry opens these bytes: used only by the start-up self-check,
  * on bytes we make, to prove blocked loaders stay blocked; never on user bytes. */

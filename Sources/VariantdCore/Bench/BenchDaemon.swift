@@ -81,6 +81,22 @@ final class BenchDaemon: @unchecked Sendable {
         }
     }
 
+    /// Writes `count` distinct copies of `file` (`DistinctSource`) into the store root and returns their
+    /// `source` paths; nil when the format has no distinct copy.
+    func storeCopies(of file: String, count: Int) throws -> [String]? {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        guard DistinctSource.copy(bytes, number: 0) != nil else { return nil }
+        let folder = root.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try (0..<count).map { number in
+            copied += 1
+            let source = "copies/\(copied)-" + (file as NSString).lastPathComponent
+            try Data(DistinctSource.copy(bytes, number: copied) ?? bytes).write(
+                to: root.appendingPathComponent(source))
+            return source
+        }
+    }
+
     /// SIGTERM, then the exit status once the daemon has drained (at most its 30 s grace and 30 s more);
     /// nil when it had to be killed or ended by a signal.
     func stop() -> Int32? {

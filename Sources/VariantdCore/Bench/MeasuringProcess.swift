@@ -12,12 +12,18 @@ enum MeasuringProcess {
         var description: String { "\(command) exited with status \(status): \(message)" }
     }
 
-    static func run(_ executable: String, _ arguments: [String], pinned: Bool) throws -> Data {
+    static func run(
+        _ executable: String, _ arguments: [String], pinned: Bool, environment extra: [String: String] = [:]
+    ) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: pinned ? "/usr/bin/taskset" : executable)
         process.arguments = pinned ? ["-c", "0", executable] + arguments : arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_WARNING"] = "0"
+        // Our libvips, once started here, sets VIPSHOME to its own prefix; the anchors' system libvips would
+        // then look there for its loader modules (HEIF, PDF, ImageMagick) and not find them.
+        environment["VIPSHOME"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe()
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -41,7 +47,10 @@ enum MeasuringProcess {
     }
 
     /// Runs a process that prints one `Measurement`.
-    static func measure(_ executable: String, _ arguments: [String], pinned: Bool) throws -> Measurement {
-        try WireJSON.decode(Measurement.self, from: run(executable, arguments, pinned: pinned))
+    static func measure(
+        _ executable: String, _ arguments: [String], pinned: Bool, environment: [String: String] = [:]
+    ) throws -> Measurement {
+        try WireJSON.decode(
+            Measurement.self, from: run(executable, arguments, pinned: pinned, environment: environment))
     }
 }

@@ -39,7 +39,7 @@ struct ServeLoad: Sendable {
                 Console.error(
                     "bench: serve \(corpus.name) (\(jobs.count) files): \(requests) requests, "
                         + "clients \(concurrency)")
-                let batch = (0..<(jobs.isEmpty ? 0 : requests)).map { jobs[$0 % jobs.count] }
+                let batch = try timedBatch(jobs, daemon: daemon)
                 let ((answers, seconds), peak) = await DaemonMemory.peak(of: daemon.id) {
                     await client.post(batch, clients: concurrency, label: "\(corpus.name)-c\(concurrency)")
                 }
@@ -65,6 +65,25 @@ struct ServeLoad: Sendable {
         return ServeLoadReport(
             slots: slots, requests: requests, runs: runs, memory: memory, soak: soak, overload: overload,
             exitStatus: daemon.stop())
+    }
+
+    /// `requests` jobs cycling through the files, each on a distinct copy of its file so none finds its
+    /// renditions already stored; formats without distinct copies (PNG, WebP, GIF) repeat the warm-up's
+    /// sources, said on stderr, and measure a job whose renditions are stored.
+    private func timedBatch(_ jobs: [LoadClient.Job], daemon: BenchDaemon) throws -> [LoadClient.Job] {
+        guard !jobs.isEmpty else { return [] }
+        let perFile = (requests + jobs.count - 1) / jobs.count
+        var copies: [[LoadClient.Job]] = []
+        for job in jobs {
+            guard let sources = try daemon.storeCopies(of: job.file, count: perFile) else {
+                Console.error(
+                    "bench: serve: no distinct copy of \((job.file as NSString).lastPathComponent): repeated")
+                copies.append(Array(repeating: job, count: perFile))
+                continue
+            }
+            copies.append(sources.map { LoadClient.Job(source: $0, file: job.file) })
+        }
+        return (0..<requests).map { copies[$0 % jobs.count][$0 / jobs.count] }
     }
 
     /// Posts every file once (at least `clients` jobs, so every decoder child starts) and keeps the files

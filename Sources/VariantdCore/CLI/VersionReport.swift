@@ -7,7 +7,7 @@ enum VersionReport {
     static var text: String {
         """
         variantd \(version)
-        libvips \(BuildInfo.libvipsVersion), libheif \(BuildInfo.libheifVersion)
+        libvips \(BuildInfo.libvipsVersion) (\(BuildInfo.libvipsPath)), libheif \(BuildInfo.libheifVersion)
         decodes: \(BuildInfo.decodes.map(\.mimeType).joined(separator: ", "))
         encodes: \(BuildInfo.encodes.map(\.rawValue).joined(separator: ", "))
         """

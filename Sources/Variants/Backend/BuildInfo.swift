@@ -1,6 +1,8 @@
 /// The C libraries this build runs on and the formats it reads and writes, for `--version` and metrics.
 public enum BuildInfo {
     public static var libvipsVersion: String { Vips.version }
+    /// The libvips file this process runs on (setup builds its own into /opt/variantd).
+    public static var libvipsPath: String { Vips.libraryPath }
     public static var libheifVersion: String { HeifContainer.version }
 
     /// Media types turned into pixels.

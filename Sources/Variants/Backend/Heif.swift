@@ -1,4 +1,5 @@
 internal import CHeifShims
+internal import Glibc
 
 /// The one door to libheif: parse a container, say what its primary image is, and decode it.
 ///
@@ -38,6 +39,9 @@ final class HeifContainer {
 
     private let context: OpaquePointer
     let info: Info
+    /// The HEVC decoder tried first; nil for AV1 and when libheif's own choice (libde265) is all there is.
+    private let decoder: HEVCDecoder?
+    private static let hevc: UInt32 = 0x6876_6331  // "hvc1"
 
     static var version: String { String(cString: vh_version()) }
 
@@ -52,6 +56,8 @@ final class HeifContainer {
         let status = bytes.withUnsafeBytes { vh_open($0.baseAddress, $0.count, &raw, &out, &info, &error) }
         guard status == 0, let out else { throw Self.backendError("open", error) }
         context = out
+        decoder = info.coded_type == Self.hevc ? HEVCDecoder.preferred : nil
+        vh_choose_decoder(out, decoder?.cString)
         self.info = Info(
             width: Int(info.width), height: Int(info.height), hasAlpha: info.has_alpha != 0,
             bitDepth: Int(info.bit_depth), topLevelImages: Int(info.top_level_images),
@@ -100,14 +106,22 @@ final class HeifContainer {
         try adopt("decode_reduced") { vh_decode_reduced(context, Int32(factor), Int32(threads), &$0, &$1) }
     }
 
-    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes.
+    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes. When
+    /// the preferred HEVC decoder fails, libde265 gets the same call: what it cannot decode either is the
+    /// failure reported.
     private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
         throws(BackendError)
         -> VipsImage
     {
         var pixels = vh_pixels()
         var error = vh_error()
-        guard body(&pixels, &error) == 0, let data = pixels.data, let owner = pixels.owner else {
+        var status = body(&pixels, &error)
+        if status != 0, let decoder, decoder != .libde265 {
+            vh_choose_decoder(context, HEVCDecoder.libde265.cString)
+            (pixels, error) = (vh_pixels(), vh_error())
+            status = body(&pixels, &error)
+        }
+        guard status == 0, let data = pixels.data, let owner = pixels.owner else {
             throw Self.backendError(name, error)
         }
         let profile = pixels.icc.map { Array(UnsafeRawBufferPointer(start: $0, count: pixels.icc_length)) }
@@ -130,6 +144,31 @@ final class HeifContainer {
         }
         return BackendError(call: "heif_\(call)", message: message)
     }
+}
+
+/// The HEVC decoder plugins of libheif we choose between. FFmpeg's (`libheif-plugin-ffmpegdec`) decodes
+/// phone HEICs faster than libde265, which libheif prefers by itself; libde265 stays the fallback.
+/// `VARIANTD_HEVC_DECODER=libde265` (or `ffmpeg`) forces one, for measuring them against each other.
+enum HEVCDecoder: String, Sendable, CaseIterable {
+    case ffmpeg, libde265
+
+    /// libheif's id for the plugin, as a static C string that outlives every context.
+    var cString: UnsafePointer<CChar> {
+        let id: StaticString =
+            switch self {
+            case .ffmpeg: "ffmpeg"
+            case .libde265: "libde265"
+            }
+        return UnsafeRawPointer(id.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    var isInstalled: Bool { vh_has_hevc_decoder(cString) != 0 }
+
+    /// The one tried first: the environment's choice when installed, else the first installed in order.
+    static let preferred: HEVCDecoder? = {
+        let forced = getenv("VARIANTD_HEVC_DECODER").flatMap { HEVCDecoder(rawValue: String(cString: $0)) }
+        return [forced].compactMap { $0 }.filter(\.isInstalled).first ?? allCases.first(where: \.isInstalled)
+    }()
 }
 
 /// AVIF output through libheif and aom (libvips 8.14's HEIF saver fails against libheif 1.19).

@@ -1,7 +1,9 @@
-/// The start-up proof that only our four loaders are reachable: libvips' generic loader, given valid small
-/// files (made with an unblocked libvips; `LoaderSelfCheckTests` checks they are valid) in formats we never
-/// decode, must open none; given a JPEG it must open it, so the check itself is shown to work. Runs once when
-/// libvips starts; a failure refuses to start.
+/// The start-up proof that only our four loaders are reachable, whatever loaders this libvips was built
+/// with. First the inventory: every loader class libvips has must be blocked unless it belongs to one of
+/// the families we call by name, and each of those must be there and open. Then the behaviour: libvips'
+/// generic loader, given valid small files (made with an unblocked libvips; `LoaderSelfCheckTests` checks
+/// they are valid) in formats we never decode, must open none; given a JPEG it must open it, so the check
+/// itself is shown to work. Runs once when libvips starts; a failure refuses to start.
 enum LoaderSelfCheck {
     static let blocked: [(format: String, bytes: [UInt8])] = [
         ("SVG (librsvg)", Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>"#.utf8)),
@@ -12,12 +14,29 @@ enum LoaderSelfCheck {
     ]
 
     static func run() throws(BackendError) {
+        try checkInventory(Vips.loaders)
         for sample in blocked where Vips.genericLoaderOpens(sample.bytes) {
             throw BackendError(call: "self-check", message: "the \(sample.format) loader is reachable")
         }
         guard Vips.genericLoaderOpens(allowedControl) else {
             throw BackendError(
                 call: "self-check", message: "the JPEG loader is unreachable: the check is broken")
+        }
+    }
+
+    /// Throws unless every loader outside our families is blocked and each of our families has a loader
+    /// and none of it blocked.
+    static func checkInventory(_ loaders: [VipsLoaderClass]) throws(BackendError) {
+        let allowed = Set(VipsLoader.allCases.map(\.family))
+        if let open = loaders.first(where: { !$0.blocked && !allowed.contains($0.family) }) {
+            throw BackendError(call: "self-check", message: "the loader \(open.name) is reachable")
+        }
+        if let closed = loaders.first(where: { $0.blocked && allowed.contains($0.family) }) {
+            throw BackendError(call: "self-check", message: "the loader \(closed.name) we call is blocked")
+        }
+        for family in VipsLoader.allCases.map(\.family)
+        where !loaders.contains(where: { $0.family == family }) {
+            throw BackendError(call: "self-check", message: "this libvips has no \(family)")
         }
     }
 

@@ -2,14 +2,50 @@ internal import CVipsShims
 
 /// The one door to libvips: runtime start-up, the image owner, and every operation the pipeline uses.
 enum Vips {
-    /// Starts libvips once per process (idempotent) with the loader allow-list and the cache off, and proves
-    /// the allow-list holds.
+    /// Starts libvips with the cache off and sets its worker-thread count. The first call also blocks every
+    /// loader but ours and proves the block holds; its outcome stands for the life of the process.
     static func start(concurrency: Int = 1) throws(BackendError) {
+        try started.get()
         try call("init") { vv_init("variantd", Int32(concurrency), &$0) }
+    }
+
+    private static let started = Result { () throws(BackendError) in
+        try call("init") { vv_init("variantd", 0, &$0) }
+        applyLoaderAllowList()
         try LoaderSelfCheck.run()
     }
 
+    /// Untrusted operations and every loader are blocked, then the families we call by name reopened: a
+    /// loader that is trusted but unneeded (TIFF, say) stays blocked too.
+    private static func applyLoaderAllowList() {
+        vv_block_untrusted(1)
+        vv_block_operation("VipsForeignLoad", 1)
+        for loader in VipsLoader.allCases {
+            vv_block_operation(loader.family, 0)
+        }
+    }
+
     static var version: String { String(cString: vv_version()) }
+
+    /// The libvips version of the headers we were compiled against.
+    static var headerVersion: String { String(cString: vv_header_version()) }
+
+    /// The file the running libvips was loaded from, to show it is the one setup built.
+    static var libraryPath: String { String(cString: vv_library_path()) }
+
+    /// Every concrete loader class this libvips was built with, and whether it is blocked.
+    static var loaders: [VipsLoaderClass] {
+        var classes = [vv_loader_class](repeating: vv_loader_class(), count: 128)
+        var count = vv_list_loaders(&classes, classes.count)
+        if count > classes.count {
+            classes = [vv_loader_class](repeating: vv_loader_class(), count: count)
+            count = vv_list_loaders(&classes, classes.count)
+        }
+        return classes.prefix(min(count, classes.count)).map {
+            VipsLoaderClass(
+                name: String(cString: $0.name), family: String(cString: $0.family), blocked: $0.blocked != 0)
+        }
+    }
 
     /// Whether libvips' generic loader opens these bytes; the start-up self-check uses it on bytes we make,
     /// to prove that blocked formats stay blocked.
@@ -38,9 +74,28 @@ enum Vips {
     }
 }
 
-/// The loaders we call by name; the generic "load anything" entry is never used on user bytes.
-enum VipsLoader: Sendable {
+/// The loaders we call by name; the generic "load anything" entry is never used on user bytes. They are
+/// also the allow-list: every other loader libvips has is blocked.
+enum VipsLoader: Sendable, CaseIterable {
     case jpeg, png, webp, gif
+
+    /// The abstract libvips class whose file, buffer and source loaders we allow.
+    var family: String {
+        switch self {
+        case .jpeg: "VipsForeignLoadJpeg"
+        case .png: "VipsForeignLoadPng"
+        case .webp: "VipsForeignLoadWebp"
+        case .gif: "VipsForeignLoadNsgif"
+        }
+    }
+}
+
+/// One concrete loader of the running libvips (`VipsForeignLoadJpegBuffer` of the family
+/// `VipsForeignLoadJpeg`) and whether it is blocked.
+struct VipsLoaderClass: Sendable, Equatable {
+    var name: String
+    var family: String
+    var blocked: Bool
 }
 
 /// The encoders libvips runs for us (WebP goes through libwebp, AVIF through libheif).

@@ -29,6 +29,9 @@ struct OpenedPicture {
     init(bytes: [UInt8], type: MediaType, limits: Limits) throws(VariantsError) {
         guard !bytes.isEmpty else { throw .unreadable(.empty, "the file is empty") }
         try limits.checkMetadata(ContainerCheck.metadataBytes(bytes, as: type))
+        if type == .png, ContainerCheck.pngHasBadChecksum(bytes) {
+            throw .unreadable(.corrupt, "a critical chunk of the image/png data fails its CRC")
+        }
         self.bytes = bytes
         self.type = type
         decodingThreads = limits.decodingThreads

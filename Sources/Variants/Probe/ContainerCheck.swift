@@ -13,6 +13,24 @@ enum ContainerCheck {
         }
     }
 
+    /// Whether a critical PNG chunk (`IHDR`, `PLTE`, `IDAT`, `IEND`: an upper-case first letter) carries a
+    /// CRC that does not match its type and data. Ancillary chunks are left to the decoder, which skips them.
+    static func pngHasBadChecksum(_ bytes: [UInt8]) -> Bool {
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let end = offset + 8 + u32(bytes, offset)
+            guard end + 4 <= bytes.count else { return false }
+            if bytes[offset + 4] & 0x20 == 0,
+                CRC32.checksum(bytes[offset + 4..<end]) != UInt32(truncatingIfNeeded: u32(bytes, end))
+            {
+                return true
+            }
+            if bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) { return false }
+            offset = end + 4
+        }
+        return false
+    }
+
     /// Bytes of metadata blocks the container declares: JPEG APPn and COM segments, PNG text, ICC and EXIF
     /// chunks, WebP EXIF, XMP and ICC chunks. (libheif bounds HEIF's through its security limits.)
     static func metadataBytes(_ bytes: [UInt8], as type: MediaType) -> Int {

@@ -42,6 +42,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsheader")
         process.arguments = [file.path]
+        // Our libvips, started in this process, sets VIPSHOME to its prefix: the system one must not look
+        // there for its loader modules.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "VIPSHOME" }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
