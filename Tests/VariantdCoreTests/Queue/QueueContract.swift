@@ -229,7 +229,7 @@ import Variants
         let jobs = try await queue.finish([
             FinishedAttempt(lease: claimed[0].lease, outcome: .success(Self.metadata)),
             FinishedAttempt(
-                lease: claimed[1].lease, outcome: .failure(VariantsError(.transformBusy, "busy"))),
+                lease: claimed[1].lease, outcome: .failure(VariantsError(.internalError, "store away"))),
             FinishedAttempt(
                 lease: claimed[2].lease, outcome: .failure(.unreadable(.decoderCrash, "signal 11"))),
             FinishedAttempt(lease: stale, outcome: .success(Self.metadata)),
