@@ -24,11 +24,14 @@ let package = Package(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         .target(name: "CWebPShims", dependencies: ["CWebP"]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
@@ -37,7 +40,9 @@ let package = Package(
         ),
         .target(
             name: "VariantdCore",
-            dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto"],
+            dependencies: [
+                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto", "CCurlShims",
+            ],
             exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),

