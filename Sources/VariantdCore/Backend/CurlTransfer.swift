@@ -28,7 +28,7 @@ struct HTTPExchange: Sendable {
 
     var method: Method
     var url: String
-    /// `Name: value` lines, sent as they are (the `x-amz-*` ones are signed).
+    /// `Name: value` lines, sent and signed as they are.
     var headers: [String]
     var upload: Upload = .none
     var download: Download = .memory(limit: 1 << 20)
@@ -113,8 +113,9 @@ final class CurlTransfer: Sendable {
             let state = try TransferState(handle: raw, exchange: exchange)
             defer { state.close() }
             var list: UnsafeMutablePointer<curl_slist>? = nil
-            // libcurl waits for `100 Continue` before large uploads; S3 answers at once, so skip the wait.
-            for line in exchange.headers + ["Expect:"] { list = curl_slist_append(list, line) }
+            // libcurl 7.88 signs every header given here, so only headers that are really sent belong here
+            // (an empty `Expect:` that removes a header would be signed and break the signature).
+            for line in exchange.headers { list = curl_slist_append(list, line) }
             defer { curl_slist_free_all(list) }
             var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
             let context = Unmanaged.passUnretained(state).toOpaque()
@@ -153,6 +154,8 @@ final class CurlTransfer: Sendable {
             _ = vs_curl_set_long(raw, CURLOPT_LOW_SPEED_LIMIT, 1024)
             _ = vs_curl_set_long(raw, CURLOPT_LOW_SPEED_TIME, timeouts.stalled)
             _ = vs_curl_set_pointer(raw, CURLOPT_PROTOCOLS_STR, "http,https")
+            // A key may hold `./` or `../`; the URL is sent and signed exactly as the client encoded it.
+            _ = vs_curl_set_long(raw, CURLOPT_PATH_AS_IS, 1)
             _ = vs_curl_set_pointer(raw, CURLOPT_AWS_SIGV4, "aws:amz:\(signing.region):s3")
             _ = vs_curl_set_pointer(raw, CURLOPT_USERNAME, signing.accessKey)
             _ = vs_curl_set_pointer(raw, CURLOPT_PASSWORD, signing.secretKey)
