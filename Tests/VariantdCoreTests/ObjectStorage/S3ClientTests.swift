@@ -149,3 +149,17 @@ struct S3OutageTests {
         #expect(try client.read(bucket: bucket, key: "k.jpg", maxBytes: 1) == [7])
     }
 }
+
+extension S3ClientTests {
+    @Test func walksAPrefixPageByPageSkippingMarkersAndExcludedKeys() throws {
+        let server = try server()
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let keys = ["up/a.jpg", "up/b/c.png", "up/folder/", "up/out/renditions/x.webp", "upper.jpg", "other/d.jpg"]
+        for key in keys { try client.put(bucket: bucket, key: key, bytes: [1, 2], contentType: "image/jpeg") }
+        let walk = BucketWalk(
+            client: client, location: try S3Location("s3://\(bucket)/up"), excluded: ["up/out/"],
+            unlistable: { _ in Issue.record("the prefix could not be listed") })
+        #expect(Array(walk) == [.init(relativePath: "a.jpg", size: 2), .init(relativePath: "b/c.png", size: 2)])
+    }
+}

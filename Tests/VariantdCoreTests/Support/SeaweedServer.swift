@@ -70,7 +70,8 @@ final class SeaweedServer: @unchecked Sendable {
         return name
     }
 
-    /// Starts `weed server` and waits (up to 60 s) until the S3 gateway answers a signed request.
+    /// Starts `weed server` and waits (up to 60 s) until an object can be written and read back through the
+    /// S3 gateway (the gateway answers before the volume server has registered with the master).
     func start() throws {
         guard let binary = Self.binary else { return }
         let arguments = [
@@ -99,6 +100,8 @@ final class SeaweedServer: @unchecked Sendable {
         while true {
             do {
                 try probe.createBucket("variantd-probe")
+                try probe.put(bucket: "variantd-probe", key: "ready", bytes: [1], contentType: "text/plain")
+                _ = try probe.read(bucket: "variantd-probe", key: "ready", maxBytes: 1)
                 return
             } catch {
                 guard Date() < deadline else {
