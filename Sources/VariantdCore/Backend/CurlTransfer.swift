@@ -10,7 +10,10 @@ import Synchronization
 /// One HTTP exchange as the object-storage client asks for it: no libcurl type appears here.
 struct HTTPExchange: Sendable {
     enum Method: String, Sendable {
-        case get = "GET", head = "HEAD", put = "PUT", delete = "DELETE"
+        case get = "GET"
+        case head = "HEAD"
+        case put = "PUT"
+        case delete = "DELETE"
     }
 
     /// What is sent: nothing, bytes held in memory, or a file read as it goes.
@@ -134,7 +137,8 @@ final class CurlTransfer: Sendable {
             if let problem = state.localProblem { throw .localFile(problem) }
             if state.overLimit { throw .overLimit(state.limit) }
             guard code == CURLE_OK else {
-                let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let detail = String(
+                    decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 let summary = String(cString: curl_easy_strerror(code))
                 throw .network(detail.isEmpty ? summary : "\(summary): \(detail)")
             }
@@ -200,7 +204,9 @@ private final class TransferState {
         case .file(let path, let limit):
             self.limit = limit
             output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard output >= 0 else { throw .localFile("cannot create \(path): \(String(cString: strerror(errno)))") }
+            guard output >= 0 else {
+                throw .localFile("cannot create \(path): \(String(cString: strerror(errno)))")
+            }
         }
         switch exchange.upload {
         case .none:
@@ -286,7 +292,8 @@ private final class TransferState {
         }
         let count = min(buffer.count, uploadBytes.count - uploadOffset)
         uploadBytes.withUnsafeBytes { source in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[uploadOffset..<uploadOffset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: source[uploadOffset..<uploadOffset + count]))
         }
         uploadOffset += count
         return count
@@ -303,11 +310,13 @@ private let receiveBody: vs_curl_data_callback = { buffer, size, count, context 
 private let receiveHeader: vs_curl_data_callback = { buffer, size, count, context in
     let length = size * count
     let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
-    Unmanaged<TransferState>.fromOpaque(context!).takeUnretainedValue().receiveHeader(String(decoding: bytes, as: UTF8.self))
+    Unmanaged<TransferState>.fromOpaque(context!).takeUnretainedValue().receiveHeader(
+        String(decoding: bytes, as: UTF8.self))
     return length
 }
 
 private let sendBody: vs_curl_data_callback = { buffer, size, count, context in
     let target = UnsafeMutableRawBufferPointer(start: buffer, count: size * count)
-    return Unmanaged<TransferState>.fromOpaque(context!).takeUnretainedValue().send(into: target).map { $0 } ?? Int(CURL_READFUNC_ABORT)
+    return Unmanaged<TransferState>.fromOpaque(context!).takeUnretainedValue().send(into: target).map { $0 }
+        ?? Int(CURL_READFUNC_ABORT)
 }

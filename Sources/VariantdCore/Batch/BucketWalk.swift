@@ -36,7 +36,8 @@ struct BucketWalk: Sequence {
         mutating func next() -> Object? {
             while true {
                 if let object = page.popFirst() {
-                    guard !object.key.hasSuffix("/"), !walk.excluded.contains(where: object.key.hasPrefix) else {
+                    guard !object.key.hasSuffix("/"), !walk.excluded.contains(where: object.key.hasPrefix)
+                    else {
                         continue
                     }
                     return Object(relativePath: walk.location.relative(object.key), size: object.size)

@@ -35,7 +35,7 @@ final class S3Client: Sendable {
         do {
             _ = try send(.head, bucket: bucket, key: key)
             return true
-        } catch where error.kind == .notFound {
+        } catch  where error.kind == .notFound {
             return false
         }
     }
@@ -83,7 +83,7 @@ final class S3Client: Sendable {
     func createBucket(_ bucket: String) throws(S3Error) {
         do {
             _ = try send(.put, bucket: bucket, key: "", upload: .bytes([]))
-        } catch where error.kind == .rejected && error.message.contains("BucketAlreadyOwnedByYou") {
+        } catch  where error.kind == .rejected && error.message.contains("BucketAlreadyOwnedByYou") {
             return
         }
     }
@@ -94,25 +94,30 @@ final class S3Client: Sendable {
     {
         var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
         if let token { query.append(("continuation-token", token)) }
-        let outcome = try send(.get, bucket: bucket, key: "", query: query, download: .memory(limit: 64 << 20))
+        let outcome = try send(
+            .get, bucket: bucket, key: "", query: query, download: .memory(limit: 64 << 20))
         let document = S3Document(outcome.body)
         var objects: [S3Object] = []
         for entry in document.blocks("Contents") {
             guard let key = entry.value("Key"), let size = entry.value("Size").flatMap(Int.init) else {
-                throw S3Error(.invalidResponse, "s3://\(bucket)/\(prefix)", "a listing entry without Key or Size")
+                throw S3Error(
+                    .invalidResponse, "s3://\(bucket)/\(prefix)", "a listing entry without Key or Size")
             }
             objects.append(S3Object(key: key, size: size))
         }
         let truncated = document.value("IsTruncated") == "true"
         let next = truncated ? document.value("NextContinuationToken") : nil
         if truncated && next == nil {
-            throw S3Error(.invalidResponse, "s3://\(bucket)/\(prefix)", "a truncated listing without a next token")
+            throw S3Error(
+                .invalidResponse, "s3://\(bucket)/\(prefix)", "a truncated listing without a next token")
         }
         return (objects, next)
     }
 
     /// Every object under `prefix`, page after page, handed to `body` in key order.
-    func list(bucket: String, prefix: String, pageSize: Int = 1000, _ body: ([S3Object]) -> Void) throws(S3Error) {
+    func list(bucket: String, prefix: String, pageSize: Int = 1000, _ body: ([S3Object]) -> Void)
+        throws(S3Error)
+    {
         var token: String? = nil
         repeat {
             let page = try listPage(bucket: bucket, prefix: prefix, after: token, pageSize: pageSize)
@@ -125,7 +130,8 @@ final class S3Client: Sendable {
         let size = try size(bucket: bucket, key: key)
         guard size <= maxBytes else {
             throw S3Error(
-                .tooLarge, "s3://\(bucket)/\(key)", "the object is \(size) bytes, over the limit of \(maxBytes)")
+                .tooLarge, "s3://\(bucket)/\(key)",
+                "the object is \(size) bytes, over the limit of \(maxBytes)")
         }
     }
 
@@ -142,9 +148,12 @@ final class S3Client: Sendable {
         if !headers.contains(where: { $0.hasPrefix("x-amz-content-sha256:") }) {
             exchange.headers.append("x-amz-content-sha256: \(Self.emptyPayload)")
         }
-        if let token = configuration.sessionToken { exchange.headers.append("x-amz-security-token: \(token)") }
+        if let token = configuration.sessionToken {
+            exchange.headers.append("x-amz-security-token: \(token)")
+        }
         let signing = SigV4Signing(
-            accessKey: configuration.accessKey, secretKey: configuration.secretKey, region: configuration.region)
+            accessKey: configuration.accessKey, secretKey: configuration.secretKey,
+            region: configuration.region)
         var attempt = 1
         while true {
             let failure: S3Error
@@ -174,7 +183,8 @@ final class S3Client: Sendable {
     }
 
     /// Classifies a non-2xx answer by status and the error document's `Code` (HEAD answers have none).
-    private static func error(_ outcome: HTTPOutcome, method: HTTPExchange.Method, subject: String) -> S3Error {
+    private static func error(_ outcome: HTTPOutcome, method: HTTPExchange.Method, subject: String) -> S3Error
+    {
         let document = S3Document(outcome.body)
         let code = document.value("Code")
         let detail = [code, document.value("Message")].compactMap { $0 }.joined(separator: ": ")
@@ -185,11 +195,14 @@ final class S3Client: Sendable {
         case 404:
             return S3Error(.notFound, subject, "no such object (\(said))")
         case 401, 403:
-            return S3Error(.denied, subject, "\(said): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's policy")
+            return S3Error(
+                .denied, subject,
+                "\(said): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's policy")
         case 429, 500...599:
             return S3Error(.unavailable, subject, said)
         default:
-            return code == "SlowDown" ? S3Error(.unavailable, subject, said) : S3Error(.rejected, subject, said)
+            return code == "SlowDown"
+                ? S3Error(.unavailable, subject, said) : S3Error(.rejected, subject, said)
         }
     }
 }

@@ -29,7 +29,8 @@ struct S3Configuration: Sendable, CustomStringConvertible {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        guard let accessKey = value("AWS_ACCESS_KEY_ID"), let secretKey = value("AWS_SECRET_ACCESS_KEY") else {
+        guard let accessKey = value("AWS_ACCESS_KEY_ID"), let secretKey = value("AWS_SECRET_ACCESS_KEY")
+        else {
             throw S3Error(
                 .configuration, "AWS_ACCESS_KEY_ID",
                 "object storage needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
@@ -38,11 +39,18 @@ struct S3Configuration: Sendable, CustomStringConvertible {
         self.secretKey = secretKey
         sessionToken = value("AWS_SESSION_TOKEN")
         region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1"
-        guard region.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) || (97...122).contains($0) })
-        else { throw S3Error(.configuration, "AWS_REGION", "expected a region such as eu-west-1, got '\(region)'") }
+        guard
+            region.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || (48...57).contains($0) || (97...122).contains($0)
+            })
+        else {
+            throw S3Error(
+                .configuration, "AWS_REGION", "expected a region such as eu-west-1, got '\(region)'")
+        }
         let custom = value("AWS_ENDPOINT_URL_S3") ?? value("AWS_ENDPOINT_URL")
         if let custom {
-            guard let components = URLComponents(string: custom), let scheme = components.scheme?.lowercased(),
+            guard let components = URLComponents(string: custom),
+                let scheme = components.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
                 components.path.isEmpty || components.path == "/", components.query == nil,
                 components.user == nil

@@ -51,7 +51,8 @@ struct S3Document: Sendable {
             case "apos": out += "'"
             default:
                 let number =
-                    entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst(), radix: 10) : nil
                 out += number.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "&\(entity);"
             }

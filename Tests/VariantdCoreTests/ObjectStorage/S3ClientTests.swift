@@ -7,7 +7,9 @@ import Variants
 /// The S3 client against a real SeaweedFS that checks every signature (see `SeaweedServer`).
 @Suite(
     .seaweedServer,
-    .enabled(if: SeaweedServer.isAvailable, "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+    .enabled(
+        if: SeaweedServer.isAvailable,
+        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
 )
 struct S3ClientTests {
     private func server() throws -> SeaweedServer { try #require(SeaweedServer.current) }
@@ -94,7 +96,8 @@ struct S3ClientTests {
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 ^ ($0 >> 11)) }
         let source = folder.appendingPathComponent("big.bin").path
         #expect(FileManager.default.createFile(atPath: source, contents: Data(bytes)))
-        try client.put(bucket: bucket, key: "big/30mb.bin", file: source, contentType: "application/octet-stream")
+        try client.put(
+            bucket: bucket, key: "big/30mb.bin", file: source, contentType: "application/octet-stream")
         let copy = folder.appendingPathComponent("copy.bin").path
         #expect(try client.download(bucket: bucket, key: "big/30mb.bin", to: copy, maxBytes: size) == size)
         #expect(FileManager.default.contents(atPath: copy) == Data(bytes))
@@ -121,7 +124,8 @@ struct S3ClientTests {
         try client.put(bucket: bucket, key: "huge.jpg", file: source, contentType: "image/jpeg")
         let limit = Limits().maxInputBytes
         let error = try #require(throws: S3Error.self) {
-            try client.download(bucket: bucket, key: "huge.jpg", to: folder.appendingPathComponent("x").path, maxBytes: limit)
+            try client.download(
+                bucket: bucket, key: "huge.jpg", to: folder.appendingPathComponent("x").path, maxBytes: limit)
         }
         #expect(error.kind == .tooLarge)
         #expect(error.message.contains("is 300000000 bytes"))
@@ -133,7 +137,9 @@ struct S3ClientTests {
 /// The store going away and coming back: typed as unavailable (503 transform_busy) while it is gone.
 @Suite(
     .seaweedServer,
-    .enabled(if: SeaweedServer.isAvailable, "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+    .enabled(
+        if: SeaweedServer.isAvailable,
+        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
 )
 struct S3OutageTests {
     @Test func aStoppedServerIsUnavailableUntilItReturns() throws {
@@ -142,7 +148,9 @@ struct S3OutageTests {
         let bucket = try server.freshBucket()
         try client.put(bucket: bucket, key: "k.jpg", bytes: [7], contentType: "image/jpeg")
         server.kill()
-        let error = try #require(throws: S3Error.self) { try client.read(bucket: bucket, key: "k.jpg", maxBytes: 1) }
+        let error = try #require(throws: S3Error.self) {
+            try client.read(bucket: bucket, key: "k.jpg", maxBytes: 1)
+        }
         #expect(error.kind == .unavailable)
         #expect(error.variantsError.code == .transformBusy)
         try server.start()
@@ -155,11 +163,16 @@ extension S3ClientTests {
         let server = try server()
         let client = try server.client()
         let bucket = try server.freshBucket()
-        let keys = ["up/a.jpg", "up/b/c.png", "up/folder/", "up/out/renditions/x.webp", "upper.jpg", "other/d.jpg"]
-        for key in keys { try client.put(bucket: bucket, key: key, bytes: [1, 2], contentType: "image/jpeg") }
+        let keys = [
+            "up/a.jpg", "up/b/c.png", "up/folder/", "up/out/renditions/x.webp", "upper.jpg", "other/d.jpg",
+        ]
+        for key in keys {
+            try client.put(bucket: bucket, key: key, bytes: [1, 2], contentType: "image/jpeg")
+        }
         let walk = BucketWalk(
             client: client, location: try S3Location("s3://\(bucket)/up"), excluded: ["up/out/"],
             unlistable: { _ in Issue.record("the prefix could not be listed") })
-        #expect(Array(walk) == [.init(relativePath: "a.jpg", size: 2), .init(relativePath: "b/c.png", size: 2)])
+        #expect(
+            Array(walk) == [.init(relativePath: "a.jpg", size: 2), .init(relativePath: "b/c.png", size: 2)])
     }
 }

@@ -3,7 +3,10 @@ import Testing
 @testable import VariantdCore
 
 struct S3ConfigurationTests {
-    private let keys = ["AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"]
+    private let keys = [
+        "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+        "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+    ]
 
     @Test func readsTheAWSVariables() throws {
         var environment = keys
@@ -14,7 +17,9 @@ struct S3ConfigurationTests {
         #expect(configuration.sessionToken == "token")
         #expect(configuration.endpoint == "https://s3.eu-west-3.amazonaws.com")
         #expect(configuration.addressing == .virtual)
-        #expect(configuration.url(bucket: "bkt", key: "a b.jpg") == "https://bkt.s3.eu-west-3.amazonaws.com/a%20b.jpg")
+        #expect(
+            configuration.url(bucket: "bkt", key: "a b.jpg")
+                == "https://bkt.s3.eu-west-3.amazonaws.com/a%20b.jpg")
         environment["AWS_REGION"] = "us-west-2"
         #expect(try S3Configuration(environment: environment).region == "us-west-2")
     }

@@ -43,7 +43,8 @@ final class SeaweedServer: @unchecked Sendable {
             "secretKey":"\(Self.secretKey)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}
             """
         try identities.write(toFile: "\(directory)/identities.json", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: "\(directory)/data", withIntermediateDirectories: true)
         try start()
     }
 
@@ -86,7 +87,8 @@ final class SeaweedServer: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, "\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
