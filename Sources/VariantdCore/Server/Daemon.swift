@@ -5,12 +5,13 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
-        let root = try StoreRoot(configuration.root)
+        let objects = try ObjectFolder(configuration.objects)
         let registry = try BucketRegistry(directory: configuration.buckets)
+        let renditions: RenditionFolder
         do {
-            _ = try RenditionStore(root: configuration.out)
+            renditions = try RenditionFolder(root: configuration.renditions)
         } catch {
-            throw UsageError("The rendition store '\(configuration.out)' cannot be created")
+            throw UsageError("The rendition store '\(configuration.renditions)' cannot be created")
         }
         let queue: (any JobQueue)?
         do {
@@ -22,13 +23,12 @@ struct Daemon: Sendable {
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
-        )
+            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
+            objects: objects, renditions: renditions)
         let router = Router(
             secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
-            root: root,
-            registry: registry, admission: admission, metrics: metrics,
-            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics), queue: queue)
+            objects: objects, registry: registry, admission: admission, metrics: metrics,
+            runner: JobRunner(pool: pool, metrics: metrics), queue: queue)
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
         EventLog.event(
             "listening",

@@ -8,7 +8,12 @@ extension Pipeline {
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
         var renditions: [String: Rendition] = [:]
-        var pending: [(relativePath: String, bytes: [UInt8])] = []
+        var pending: [RenditionFile] = []
+        let specKeys = Set(plans.map { RenditionKey.specKey(of: $0.spec) })
+        var stored: [String: [UInt8]] = [:]
+        for file in store?.stored(sourceChecksum: checksum, specKeys: specKeys) ?? [] {
+            stored[file.key] = file.bytes
+        }
         let largestFirst = plans.sorted {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
         }
@@ -16,17 +21,17 @@ extension Pipeline {
             try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
             let type = RenditionCheck.mediaType(of: plan.format)
-            let key = RenditionStore.relativePath(
-                sourceChecksum: checksum, specKey: String(SHA256.hex(Array(spec.canonicalJSON.utf8)).prefix(16)),
+            let key = RenditionKey.make(
+                sourceChecksum: checksum, specKey: RenditionKey.specKey(of: spec),
                 fileExtension: plan.format.fileExtension)
             let bytes: [UInt8]
-            if let stored = store?.existing(key), (try? RenditionCheck.verify(stored, as: type, plan: plan)) != nil {
-                bytes = stored
+            if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
+                bytes = reused
             } else {
                 let output = try render(spec, plan: plan, ladder: &ladder, timings: &timings)
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
-                pending.append((key, bytes))
+                pending.append(RenditionFile(key: key, bytes: bytes))
             }
             variants[spec.name] = "/v1/files/\(metadata.bucket)/\(metadata.path)?variant=\(spec.name)"
             renditions[spec.name] = Rendition(

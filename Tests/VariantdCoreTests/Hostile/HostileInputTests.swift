@@ -7,7 +7,8 @@ import Variants
 /// Broken, truncated, oversized and disguised files: each gets its typed answer from a decoder child within
 /// the deadline and a memory bound, and the pool keeps serving.
 @Suite struct HostileInputTests {
-    private static let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 2, deadline: .seconds(30)))
+    private static let pool = DecoderPool.overFiles(
+        .init(executable: TestPaths.variantd, size: 2, deadline: .seconds(30)))
     /// Peak resident memory a decoder child may reach on any of these files.
     private static let memoryBoundKiB = 1_536 * 1024
 
@@ -22,8 +23,7 @@ import Variants
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(name)
         try Data(bytes).write(to: file)
-        let answer = await Self.pool.process(
-            DecodeJob(sourcePath: file.path, request: ObjectRequest(bucket: "hostile", path: name)))
+        let answer = await Self.pool.process(file: file.path, bucketName: "hostile")
         // Time spent in the child, not waiting for one: the suite shares two children with its parallel tests.
         #expect(answer.timings.seconds.values.reduce(0, +) < 30)
         #expect((answer.peakResidentKiB ?? 0) < Self.memoryBoundKiB)
