@@ -1,3 +1,4 @@
+import Foundation
 import Variants
 
 /// The running sidecar: the HTTP server, the decoder pool behind it, and what signals do to them.
@@ -5,14 +6,10 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
-        let objects = try ObjectFolder(configuration.objects)
+        let environment = ProcessInfo.processInfo.environment
+        let objects = try StoreLocation(configuration.objects).objects(environment: environment)
         let registry = try BucketRegistry(directory: configuration.buckets)
-        let renditions: RenditionFolder
-        do {
-            renditions = try RenditionFolder(root: configuration.renditions)
-        } catch {
-            throw UsageError("The rendition store '\(configuration.renditions)' cannot be created")
-        }
+        let renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
         let queue: (any JobQueue)?
         do {
             queue = try await configuration.queue?.open()
