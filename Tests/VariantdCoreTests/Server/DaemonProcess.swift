@@ -16,14 +16,18 @@ final class DaemonProcess {
     private(set) var address = ""
     let isUnix: Bool
 
-    /// Starts the daemon with `arguments` after `serve` and waits (at most 20 s) for its listening line.
-    init(_ arguments: [String], directory: URL, secret: Bool = true) throws {
+    /// Starts the daemon with `arguments` after `serve` and waits (at most 20 s) for its listening line;
+    /// `environment` is added to the test process's own.
+    init(_ arguments: [String], directory: URL, secret: Bool = true, environment extra: [String: String] = [:])
+        throws
+    {
         self.directory = directory
         isUnix = arguments.contains { $0.hasPrefix("unix:") }
         process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
         process.arguments = ["serve"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VARIANTD_SECRET"] = secret ? Self.secret : nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
