@@ -79,6 +79,11 @@ final class S3Client: Sendable {
         _ = try send(.put, bucket: bucket, key: key, headers: headers, upload: .file(path: file, size: size))
     }
 
+    /// Removes an object; removing one that is not there is not an error (S3 answers 204 either way).
+    func delete(bucket: String, key: String) throws(S3Error) {
+        _ = try send(.delete, bucket: bucket, key: key)
+    }
+
     /// Creates a bucket; one that exists already and is ours is not an error.
     func createBucket(_ bucket: String) throws(S3Error) {
         do {
