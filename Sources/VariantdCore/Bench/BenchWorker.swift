@@ -154,7 +154,9 @@ struct BenchWorker: Sendable {
         if let store = pipeline.store as? RenditionBucket, let checksum {
             let directory = store.location.key(RenditionKey.directory(ofSource: checksum)) + "/"
             try? store.client.list(bucket: store.location.bucket, prefix: directory) { objects in
-                for object in objects { try? store.client.delete(bucket: store.location.bucket, key: object.key) }
+                for object in objects {
+                    try? store.client.delete(bucket: store.location.bucket, key: object.key)
+                }
             }
         }
         return Sample(

@@ -11,7 +11,8 @@ struct BatchCommand: Subcommand {
     static let name = "batch"
     static let abstract = "Process every file under a folder: metadata, renditions and a resumable manifest."
     static let usage =
-        "batch --bucket <file> --out <dir> [--renditions <location>] [--jobs <n>] [--quiet] [--json] [--strict] <dir>"
+        "batch --bucket <file> --out <dir> [--renditions <location>] [--jobs <n>] [--quiet] [--json] "
+        + "[--strict] <dir>"
     static let details = """
         ARGUMENTS:
           <dir>                   The folder to walk; every regular file under it is processed (symbolic
@@ -62,7 +63,9 @@ struct BatchCommand: Subcommand {
             throw UsageError("Missing expected option '--out <dir>'")
         }
         self.output = output
-        renditions = try arguments.option("--renditions").map { text throws(UsageError) in try StoreLocation(text) }
+        renditions = try arguments.option("--renditions").map { text throws(UsageError) in
+            try StoreLocation(text)
+        }
         jobs =
             try arguments.integer("--jobs", "-j", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         quiet = arguments.flag("--quiet")
@@ -74,7 +77,8 @@ struct BatchCommand: Subcommand {
         switch try StoreLocation(folder) {
         case .folder:
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+                isDirectory.boolValue
             else {
                 throw UsageError("The folder '\(folder)' does not exist or is not a directory")
             }
@@ -127,7 +131,9 @@ struct BatchCommand: Subcommand {
             source = .folder(path, excluded: Set(excluded))
         case .bucket(let location):
             var excluded: [String] = []
-            if case .bucket(let store) = renditionLocation, store.bucket == location.bucket, !store.prefix.isEmpty {
+            if case .bucket(let store) = renditionLocation, store.bucket == location.bucket,
+                !store.prefix.isEmpty
+            {
                 excluded.append(store.listPrefix)
             }
             source = .bucket(try StoreLocation.client(environment), location, excluded: excluded)

@@ -35,7 +35,9 @@ struct RenditionBucket: RenditionStore {
             for file in files {
                 let key = location.key(file.key)
                 if try client.exists(bucket: location.bucket, key: key) { continue }
-                let type = Sniffer.sniff(file.bytes.prefix(Sniffer.prefixLength))?.mimeType ?? "application/octet-stream"
+                let type =
+                    Sniffer.sniff(file.bytes.prefix(Sniffer.prefixLength))?.mimeType
+                    ?? "application/octet-stream"
                 try client.put(
                     bucket: location.bucket, key: key, bytes: file.bytes, contentType: type,
                     cacheControl: S3Client.immutable)

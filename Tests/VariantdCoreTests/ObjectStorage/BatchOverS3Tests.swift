@@ -7,7 +7,8 @@ import Testing
 @Suite(
     .seaweedServer,
     .enabled(
-        if: SeaweedServer.isAvailable, "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+        if: SeaweedServer.isAvailable,
+        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
 )
 struct BatchOverS3Tests {
     private static let declaration = TestPaths.samples.appendingPathComponent("buckets/post-images.json").path
@@ -23,7 +24,8 @@ struct BatchOverS3Tests {
         }
         sources["odd names/a b+c é.jpg"] = sources["pictures/gradient.jpg"]
         for (path, bytes) in sources {
-            try client.put(bucket: bucket, key: "in/\(path)", bytes: bytes, contentType: "application/octet-stream")
+            try client.put(
+                bucket: bucket, key: "in/\(path)", bytes: bytes, contentType: "application/octet-stream")
         }
         try client.put(bucket: bucket, key: "inside-not-under.jpg", bytes: [1], contentType: "image/jpeg")
         let folder = try TestPaths.temporaryDirectory()
@@ -67,13 +69,17 @@ struct BatchOverS3Tests {
         let bucket = try server.freshBucket()
         try server.client().put(
             bucket: bucket, key: "in/a.jpg",
-            bytes: [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"))),
+            bytes: [UInt8](
+                try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"))),
             contentType: "image/jpeg")
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let secret = "a-wrong-secret-key-that-is-long-enough"
         let run = try await VariantdProcess.run(
-            ["batch", "--bucket", Self.declaration, "--out", folder.path, "--quiet", "--strict", "s3://\(bucket)/in"],
+            [
+                "batch", "--bucket", Self.declaration, "--out", folder.path, "--quiet", "--strict",
+                "s3://\(bucket)/in",
+            ],
             environment: server.environment(secret: secret))
         #expect(run.status == 1)
         #expect(run.stderr.contains("s3://\(bucket)/in"), "\(run.stderr)")

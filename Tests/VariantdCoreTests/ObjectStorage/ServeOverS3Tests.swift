@@ -7,7 +7,8 @@ import Testing
 @Suite(
     .serialized, .seaweedServer,
     .enabled(
-        if: SeaweedServer.isAvailable, "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+        if: SeaweedServer.isAvailable,
+        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
 )
 struct ServeOverS3Tests {
     @Test func servesFromTheStoreAndAnswersBusyWhileItIsDown() throws {
@@ -15,7 +16,8 @@ struct ServeOverS3Tests {
         let client = try server.client()
         let bucket = try server.freshBucket()
         let picture = try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"))
-        try client.put(bucket: bucket, key: "objects/up/a b+é.jpg", bytes: [UInt8](picture), contentType: "image/jpeg")
+        try client.put(
+            bucket: bucket, key: "objects/up/a b+é.jpg", bytes: [UInt8](picture), contentType: "image/jpeg")
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         let daemon = try DaemonProcess(

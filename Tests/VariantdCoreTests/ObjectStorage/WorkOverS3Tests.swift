@@ -15,7 +15,8 @@ import Variants
     .serialized, .postgresServer, .seaweedServer,
     .enabled(if: PostgresServer.isAvailable, "PostgreSQL binaries are absent; run scripts/setup.sh"),
     .enabled(
-        if: SeaweedServer.isAvailable, "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+        if: SeaweedServer.isAvailable,
+        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
 )
 struct WorkOverS3Tests {
     static let pictures = [
@@ -37,7 +38,8 @@ struct WorkOverS3Tests {
             let client = try server.client()
             for name in WorkOverS3Tests.pictures {
                 let bytes = try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/\(name)"))
-                try client.put(bucket: bucket, key: "objects/\(name)", bytes: [UInt8](bytes), contentType: "image/*")
+                try client.put(
+                    bucket: bucket, key: "objects/\(name)", bytes: [UInt8](bytes), contentType: "image/*")
             }
             queueURL = try #require(PostgresServer.current).freshDatabase()
             queue = try await PostgresQueue(url: queueURL)
@@ -92,7 +94,8 @@ struct WorkOverS3Tests {
             let jobs = try await queue.jobs(in: nil, limit: count + 10)
             #expect(jobs.count == count)
             for job in jobs {
-                #expect(job.state == .completed, "job \(job.id): \(job.state) \(job.error?.description ?? "")")
+                #expect(
+                    job.state == .completed, "job \(job.id): \(job.state) \(job.error?.description ?? "")")
                 let renditions = job.metadata?.renditions ?? [:]
                 #expect(renditions.count == 2)
                 for (name, rendition) in renditions {
@@ -124,7 +127,8 @@ struct WorkOverS3Tests {
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let workers = try [setup.worker("machine-a"), setup.worker("machine-b")]
         let deadline = ContinuousClock.now + .seconds(60)
-        while try await setup.queue.jobs(in: .completed, limit: 100).count < 3, ContinuousClock.now < deadline {
+        while try await setup.queue.jobs(in: .completed, limit: 100).count < 3, ContinuousClock.now < deadline
+        {
             try await Task.sleep(for: .milliseconds(50))
         }
         server.kill()
