@@ -189,10 +189,15 @@ struct BenchWorker: Sendable {
         return RenditionBucket(client: client, location: location)
     }
 
-    /// In `s3` mode, puts every file into the store before anything is timed.
+    /// In `s3` mode, creates the bucket if needed and puts every file into it before anything is timed.
     private func uploadSources(_ files: [String]) throws(VariantsError) {
         guard mode == .s3 else { return }
         let objects = try s3Objects()
+        do {
+            try objects.client.createBucket(objects.location.bucket)
+        } catch {
+            throw error.variantsError
+        }
         for file in files {
             do {
                 try objects.client.put(
