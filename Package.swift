@@ -41,7 +41,8 @@ let package = Package(
         .target(
             name: "VariantdCore",
             dependencies: [
-                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto", "CCurlShims",
+                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+                "CCurlShims",
             ],
             exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
@@ -52,6 +53,7 @@ let package = Package(
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants"],
+            exclude: ["CLI/HelpText"],
             swiftSettings: swiftSettings
         ),
     ]

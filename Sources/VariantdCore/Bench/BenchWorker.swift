@@ -128,7 +128,7 @@ struct BenchWorker: Sendable {
     private func run(_ file: String, with pipeline: Pipeline) throws(VariantsError) -> Sample {
         var timings = StageTimings()
         let started = ContinuousClock.now
-        let bytes = try timings.measure("read") { () throws(VariantsError) in
+        let bytes = try timings.measure(.read) { () throws(VariantsError) in
             if mode == .s3 {
                 return try s3Objects().read(Self.sourceKey(file), maxBytes: Limits().maxInputBytes)
             }
@@ -201,7 +201,8 @@ struct BenchWorker: Sendable {
         for file in files {
             do {
                 try objects.client.put(
-                    bucket: objects.location.bucket, key: objects.location.key(Self.sourceKey(file)), file: file,
+                    bucket: objects.location.bucket, key: objects.location.key(Self.sourceKey(file)),
+                    file: file,
                     contentType: "application/octet-stream")
             } catch {
                 throw error.variantsError

@@ -44,7 +44,7 @@ struct BenchCommand: Subcommand {
                                   daemon and its decoder children. Corpora: --only, default jpeg.
           --serve-requests <n>    Timed requests per corpus and concurrency (default 120).
           --serve-clients <n>     Concurrent clients of the second row (default: 2 × the core count).
-          --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for issue 6's
+          --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows
                                   by more than 50 MB after the first 1000, or it does not exit 0 on
                                   SIGTERM.

@@ -43,7 +43,7 @@ struct DecoderChildCommand: Subcommand {
             } catch {
                 // What follows the line cannot be told apart from the next job: answer, then stop.
                 let refusal = VariantsError(.invalidRequest, "the job line is not valid: \(error)")
-                answer(DecodeAnswer(.failure(refusal), timings: StageTimings()), files: [], to: answers)
+                reply(DecodeAnswer(.failure(refusal), timings: StageTimings()), files: [], to: answers)
                 return .failure
             }
             guard let source = input.bytes(job.sourceSize) else { return .failure }
@@ -62,17 +62,19 @@ struct DecoderChildCommand: Subcommand {
                     timings: &timings)
             }
             let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
-            let parts = files.map { DecodePart(key: $0.key, size: $0.bytes.count) }
-            answer(
-                DecodeAnswer(outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB, written: parts),
-                files: files, to: answers)
+            let answer = DecodeAnswer(
+                outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB)
+            reply(answer, files: files, to: answers)
         }
         return .success
     }
 
-    /// Writes the answer line, then the bytes of each file it lists.
-    private func answer(_ answer: DecodeAnswer, files: [RenditionFile], to descriptor: Int32) {
-        guard let line = try? WireJSON.encode(answer) else { exit(EXIT_FAILURE) }
+    /// Writes the reply line, then the bytes of each file it lists.
+    private func reply(_ answer: DecodeAnswer, files: [RenditionFile], to descriptor: Int32) {
+        let parts = files.map { DecodePart(key: $0.key, size: $0.bytes.count) }
+        guard let line = try? WireJSON.encode(DecodeReply(answer: answer, written: parts)) else {
+            exit(EXIT_FAILURE)
+        }
         ChildConfinement.write(line + [0x0A], to: descriptor)
         for file in files { ChildConfinement.write(file.bytes, to: descriptor) }
     }

@@ -37,20 +37,18 @@ public struct DecodePart: Sendable, Codable, Equatable {
     }
 }
 
-/// What a decoder child answers: the metadata or the typed error, where the time went, and the renditions
-/// to store, whose bytes follow the line in order.
+/// What decoding one object came to: the metadata or the typed error, where the time went, and the
+/// decoder child's memory. What `DecoderPool.process` returns, and what a child answers for its job.
 public struct DecodeAnswer: Sendable, Codable, Equatable {
     public var metadata: CompletionMetadata?
     public var error: VariantsError?
     public var timings: StageTimings
-    /// The child's peak resident set so far, in KiB.
+    /// The child's peak resident set so far, in KiB (nil when it died before answering).
     public var peakResidentKiB: Int?
-    /// New renditions to store: all of them, or none when the job failed or did not keep renditions.
-    public var written: [DecodePart]
 
     public init(
-        _ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings, peakResidentKiB: Int? = nil,
-        written: [DecodePart] = []
+        _ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings,
+        peakResidentKiB: Int? = nil
     ) {
         switch outcome {
         case .success(let metadata):
@@ -60,11 +58,23 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
         }
         self.timings = timings
         self.peakResidentKiB = peakResidentKiB
-        self.written = written
     }
 
     public var outcome: Result<CompletionMetadata, VariantsError> {
         if let metadata { return .success(metadata) }
-        return .failure(error ?? VariantsError(.internalError, "the decoder answered neither metadata nor error"))
+        return .failure(
+            error ?? VariantsError(.internalError, "the decoder answered neither metadata nor error"))
+    }
+}
+
+/// The line a decoder child writes for a job: its answer, and the new renditions to store, whose bytes
+/// follow the line in order (all of them, or none when the job failed or did not keep renditions).
+public struct DecodeReply: Sendable, Codable, Equatable {
+    public var answer: DecodeAnswer
+    public var written: [DecodePart]
+
+    public init(answer: DecodeAnswer, written: [DecodePart]) {
+        self.answer = answer
+        self.written = written
     }
 }

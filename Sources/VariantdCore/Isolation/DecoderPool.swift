@@ -35,14 +35,6 @@ public actor DecoderPool {
         }
     }
 
-    /// One result of the pool: the outcome, its stage timings and the child's peak memory.
-    public struct Answer: Sendable {
-        public var outcome: Result<CompletionMetadata, VariantsError>
-        public var timings: StageTimings
-        /// The child's peak resident set so far, in KiB (nil when it died before answering).
-        public var peakResidentKiB: Int?
-    }
-
     private let configuration: Configuration
     private let objects: any ObjectStore
     private let renditions: (any RenditionStore)?
@@ -64,27 +56,28 @@ public actor DecoderPool {
     /// Processes the stored object `source` for a bucket: this process reads it and the renditions stored
     /// for its bytes, a child decodes and renders, and this process stores the new renditions before
     /// answering.
-    public func process(_ request: ObjectRequest, source: String, bucket: BucketSpec?) async -> Answer {
+    public func process(_ request: ObjectRequest, source: String, bucket: BucketSpec?) async -> DecodeAnswer {
         let slot = await checkOut()
         defer { checkIn(slot) }
         let (objects, renditions, maxBytes) = (objects, renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
-            LoadedObject.load(source, request: request, bucket: bucket, from: objects, renditions, maxBytes: maxBytes)
+            LoadedObject.load(
+                source, request: request, bucket: bucket, from: objects, renditions, maxBytes: maxBytes)
         }
         let object: LoadedObject
         switch loaded {
         case .success(let loaded): object = loaded
-        case .failure(let error): return Answer(outcome: .failure(error), timings: StageTimings(), peakResidentKiB: nil)
+        case .failure(let error): return DecodeAnswer(.failure(error), timings: StageTimings())
         }
         if quarantine.isRefused(object.job.sourceChecksum, after: configuration.attemptsPerObject) {
-            return Answer(
-                outcome: .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
-                timings: object.timings, peakResidentKiB: nil)
+            return DecodeAnswer(
+                .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
+                timings: object.timings)
         }
         let configuration = configuration
         var answer = await slot.perform { slot.run(object, configuration: configuration) }
         var attempts = 1
-        while answer.isDecoderFailure {
+        while answer.error?.isDecoderFailure == true {
             crashes += 1
             quarantine.recordFailure(object.job.sourceChecksum)
             guard attempts < configuration.attemptsPerObject else { break }
@@ -132,12 +125,12 @@ struct LoadedObject: Sendable {
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
-            let source = try timings.measure("read") { () throws(VariantsError) in
+            let source = try timings.measure(.read) { () throws(VariantsError) in
                 try objects.read(key, maxBytes: maxBytes)
             }
-            let checksum = timings.measure("hash") { SHA256.hex(source) }
+            let checksum = timings.measure(.hash) { SHA256.hex(source) }
             let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
-            let stored = timings.measure("read") {
+            let stored = timings.measure(.read) {
                 renditions.map { $0.stored(sourceChecksum: checksum, specKeys: specKeys) }
             }
             let job = DecodeJob(
@@ -172,7 +165,7 @@ final class DecoderSlot: @unchecked Sendable {
     }
 
     /// Sends the object to the child, reads its answer and the renditions after it, and stores them.
-    func run(_ object: LoadedObject, configuration: DecoderPool.Configuration) -> DecoderPool.Answer {
+    func run(_ object: LoadedObject, configuration: DecoderPool.Configuration) -> DecodeAnswer {
         let started = ContinuousClock.now
         let deadline = started + configuration.deadline
         var timings = object.timings
@@ -181,32 +174,34 @@ final class DecoderSlot: @unchecked Sendable {
             jobs += 1
             let line = try WireJSON.encode(object.job) + [0x0A]
             try child.send([line, object.source] + object.stored.map(\.bytes), deadline: deadline)
-            let answer = try WireJSON.decode(DecodeAnswer.self, from: try child.line(deadline: deadline))
+            let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
             var files: [RenditionFile] = []
-            for part in answer.written {
-                files.append(RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
+            for part in reply.written {
+                files.append(
+                    RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
             }
             if jobs >= configuration.jobsPerChild { stop() }
-            timings.merge(answer.timings)
-            var outcome = answer.outcome
+            timings.merge(reply.answer.timings)
+            var outcome = reply.answer.outcome
             if case .success = outcome, let renditions, !files.isEmpty {
                 do throws(VariantsError) {
-                    try timings.measure("write") { () throws(VariantsError) in try renditions.write(files) }
+                    try timings.measure(.write) { () throws(VariantsError) in try renditions.write(files) }
                 } catch {
                     outcome = .failure(error)
                 }
             }
-            return DecoderPool.Answer(outcome: outcome, timings: timings, peakResidentKiB: answer.peakResidentKiB)
+            return DecodeAnswer(outcome, timings: timings, peakResidentKiB: reply.answer.peakResidentKiB)
         } catch {
             child = nil
-            timings.add("decode", started.duration(to: .now))
-            return DecoderPool.Answer(
-                outcome: .failure(Self.failure(error, configuration)), timings: timings, peakResidentKiB: nil)
+            timings.add(.decode, started.duration(to: .now))
+            return DecodeAnswer(.failure(Self.failure(error, configuration)), timings: timings)
         }
     }
 
     /// What a child's failure means for the object it was working on.
-    private static func failure(_ error: any Error, _ configuration: DecoderPool.Configuration) -> VariantsError {
+    private static func failure(_ error: any Error, _ configuration: DecoderPool.Configuration)
+        -> VariantsError
+    {
         switch error {
         case ChildProcess.Failure.timedOut:
             return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")
@@ -232,13 +227,5 @@ final class DecoderSlot: @unchecked Sendable {
             executable: configuration.executable, arguments: ["decoder-child", "--limits", limits])
         child = started
         return started
-    }
-}
-
-extension DecoderPool.Answer {
-    /// The child died or overran, as opposed to answering (even with an error).
-    var isDecoderFailure: Bool {
-        guard case .failure(let error) = outcome else { return false }
-        return error.reason == .decoderCrash || error.reason == .decoderTimeout
     }
 }

@@ -7,20 +7,28 @@ struct Daemon: Sendable {
 
     func run() async throws -> ExitStatus {
         let environment = ProcessInfo.processInfo.environment
-        let objects = try StoreLocation(configuration.objects).objects(environment: environment)
-        let registry = try BucketRegistry(directory: configuration.buckets)
-        let renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
+        let objects: any ObjectStore
+        let registry: BucketRegistry
+        let renditions: any RenditionStore
+        do {
+            objects = try StoreLocation(configuration.objects).objects(environment: environment)
+            registry = try BucketRegistry(directory: configuration.buckets)
+            renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
+        } catch {
+            throw StartupError(error.message)
+        }
         let queue: (any JobQueue)?
         do {
             queue = try await configuration.queue?.open()
         } catch {
-            throw UsageError("The job queue cannot be opened: \(error.message)")
+            throw StartupError("The job queue cannot be opened: \(error.message)")
         }
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
+            .init(
+                executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
             objects: objects, renditions: renditions)
         let router = Router(
             secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,

@@ -101,7 +101,7 @@ private struct Exchange: @unchecked Sendable {
     func respond(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
-        defer { (names + values).forEach { free($0) } }
+        defer { for copy in names + values { free(copy) } }
         let pairs = zip(names, values).map { mh_header(name: $0, value: $1) }
         pairs.withUnsafeBufferPointer { headerBuffer in
             body.withUnsafeBufferPointer { bodyBuffer in

@@ -1,4 +1,5 @@
 import Synchronization
+import Variants
 
 /// The daemon's counters and histograms, rendered in the Prometheus text format for `GET /metrics`.
 final class ServerMetrics: Sendable {
@@ -7,7 +8,7 @@ final class ServerMetrics: Sendable {
     private struct State {
         var jobs: [JobKey: Int] = [:]
         var jobDuration = Histogram()
-        var stages: [String: Histogram] = [:]
+        var stages: [Stage: Histogram] = [:]
         var bytesIn = 0
         var bytesOut = 0
         var decoderCrashes = 0
@@ -36,7 +37,7 @@ final class ServerMetrics: Sendable {
             state.jobs[JobKey(outcome: job.outcome.rawValue, code: job.code), default: 0] += 1
             guard job.outcome != .rejected else { return }
             state.jobDuration.observe(job.seconds)
-            for (stage, seconds) in job.durations {
+            for (stage, seconds) in job.stages {
                 state.stages[stage, default: Histogram()].observe(seconds)
             }
             state.bytesIn += job.bytesIn
@@ -71,9 +72,10 @@ final class ServerMetrics: Sendable {
             state.jobDuration.lines("variantd_job_duration_seconds", labels: ""))
         family(
             "variantd_stage_duration_seconds", "histogram", "Seconds per pipeline stage of jobs that ran.",
-            state.stages.keys.sorted().flatMap { stage in
-                state.stages[stage]!.lines("variantd_stage_duration_seconds", labels: "stage=\"\(stage)\"")
-            })
+            Stage.allCases.compactMap { stage in
+                state.stages[stage]?.lines(
+                    "variantd_stage_duration_seconds", labels: "stage=\"\(stage.rawValue)\"")
+            }.flatMap(\.self))
         var single: [(name: String, type: String, help: String, value: Int)] = [
             ("variantd_jobs_in_flight", "gauge", "Jobs holding a render slot.", gauges.admission.running),
             ("variantd_queue_depth", "gauge", "Jobs waiting for a render slot.", gauges.admission.queued),

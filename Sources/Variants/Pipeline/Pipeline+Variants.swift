@@ -35,11 +35,12 @@ extension Pipeline {
             }
             variants[spec.name] = "/v1/files/\(metadata.bucket)/\(metadata.path)?variant=\(spec.name)"
             renditions[spec.name] = Rendition(
-                width: plan.outputWidth, height: plan.outputHeight, contentType: type.mimeType, size: bytes.count,
+                width: plan.outputWidth, height: plan.outputHeight, contentType: type.mimeType,
+                size: bytes.count,
                 checksumSha256: SHA256.hex(bytes), key: key)
         }
         if let store {
-            try timings.measure("write") { () throws(VariantsError) in try store.write(pending) }
+            try timings.measure(.write) { () throws(VariantsError) in try store.write(pending) }
         }
         metadata.variants = variants
         metadata.renditions = renditions
@@ -49,10 +50,10 @@ extension Pipeline {
         _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
-            let image = try timings.measure("render.\(spec.name)") { () throws(BackendError) in
+            let image = try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }
-            return try timings.measure("encode.\(spec.name)") { () throws(BackendError) in
+            return try timings.measure(.encode, variant: spec.name) { () throws(BackendError) in
                 try Renderer.encode(image, plan: plan)
             }
         } catch {

@@ -18,7 +18,9 @@ final class DaemonProcess {
 
     /// Starts the daemon with `arguments` after `serve` and waits (at most 20 s) for its listening line;
     /// `environment` is added to the test process's own.
-    init(_ arguments: [String], directory: URL, secret: Bool = true, environment extra: [String: String] = [:])
+    init(
+        _ arguments: [String], directory: URL, secret: Bool = true, environment extra: [String: String] = [:]
+    )
         throws
     {
         self.directory = directory

@@ -91,7 +91,9 @@ final class SeaweedServer: @unchecked Sendable {
             &actions, 1, "\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer {
+            for pointer in argv { free(pointer) }
+        }
         var child: pid_t = 0
         guard posix_spawn(&child, binary, &actions, nil, &argv, environ) == 0 else {
             throw S3Error(.configuration, binary, "cannot be started")
@@ -146,7 +148,9 @@ final class SeaweedServer: @unchecked Sendable {
     /// `count` distinct loopback ports nobody listens on right now (all held open until all are found).
     private static func freePorts(_ count: Int) throws -> [Int] {
         var descriptors: [Int32] = []
-        defer { descriptors.forEach { close($0) } }
+        defer {
+            for descriptor in descriptors { close(descriptor) }
+        }
         var ports: [Int] = []
         for _ in 0..<count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
