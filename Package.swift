@@ -44,7 +44,6 @@ let package = Package(
                 "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
                 "CCurlShims",
             ],
-            exclude: ["Bench/anchors"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),

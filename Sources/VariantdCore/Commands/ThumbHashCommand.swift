@@ -146,12 +146,8 @@ struct ThumbHashCommand: Subcommand {
         let swift = try benchmark.measureSwift()
         let rust = compare ? try benchmark.measureRust(python: python) : nil
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let report = BenchReport(
-                iterations: iterations, rounds: ThumbHashBenchmark.rounds, swift: swift,
-                thumbhashRs: rust)
-            Console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            Console.out(
+                try WireJSON.line(BenchReport.ThumbHashFigures(benchmark, swift: swift, thumbhashRs: rust)))
             return .success
         }
         func cell(_ value: Double?) -> String {
@@ -171,12 +167,5 @@ struct ThumbHashCommand: Subcommand {
         }
         Console.out(lines.joined(separator: "\n"))
         return .success
-    }
-
-    private struct BenchReport: Encodable {
-        let iterations: Int
-        let rounds: Int
-        let swift: ThumbHashBenchmark.Figures
-        let thumbhashRs: ThumbHashBenchmark.Figures?
     }
 }
