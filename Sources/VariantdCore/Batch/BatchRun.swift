@@ -38,7 +38,7 @@ struct BatchRun: Sendable {
             progress.update { $0.total = count }
         }
         defer { counting.cancel() }
-        var files = source.walk { [progress] problem in
+        let files = source.walk { [progress] problem in
             progress.notice("error: \(problem)")
             progress.update { $0.unreadableDirectories += 1 }
         }
