@@ -45,7 +45,12 @@ final class SeaweedServer: @unchecked Sendable {
         try identities.write(toFile: "\(directory)/identities.json", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(
             atPath: "\(directory)/data", withIntermediateDirectories: true)
-        try start()
+        do {
+            try start()
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
     }
 
     /// The environment a `variantd` process or `S3Configuration` needs to reach this server.
@@ -109,6 +114,7 @@ final class SeaweedServer: @unchecked Sendable {
                 return
             } catch {
                 guard Date() < deadline else {
+                    kill()
                     throw S3Error(.unavailable, "weed server", "not ready after 60 s: \(error)")
                 }
             }
