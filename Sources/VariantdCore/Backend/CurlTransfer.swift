@@ -123,15 +123,18 @@ final class CurlTransfer: Sendable {
             var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
             let context = Unmanaged.passUnretained(state).toOpaque()
             let code = errorText.withUnsafeMutableBufferPointer { errorBuffer in
-                configure(exchange, state: state, signing: signing, timeouts: timeouts)
-                _ = vs_curl_set_pointer(raw, CURLOPT_HTTPHEADER, list)
-                _ = vs_curl_set_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
-                _ = vs_curl_set_pointer(raw, CURLOPT_WRITEDATA, context)
-                _ = vs_curl_set_pointer(raw, CURLOPT_HEADERDATA, context)
-                _ = vs_curl_set_pointer(raw, CURLOPT_READDATA, context)
-                _ = vs_curl_set_callback(raw, CURLOPT_WRITEFUNCTION, receiveBody)
-                _ = vs_curl_set_callback(raw, CURLOPT_HEADERFUNCTION, receiveHeader)
-                _ = vs_curl_set_callback(raw, CURLOPT_READFUNCTION, sendBody)
+                let options =
+                    configure(exchange, state: state, signing: signing, timeouts: timeouts) + [
+                        vs_curl_set_pointer(raw, CURLOPT_HTTPHEADER, list),
+                        vs_curl_set_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress),
+                        vs_curl_set_pointer(raw, CURLOPT_WRITEDATA, context),
+                        vs_curl_set_pointer(raw, CURLOPT_HEADERDATA, context),
+                        vs_curl_set_pointer(raw, CURLOPT_READDATA, context),
+                        vs_curl_set_callback(raw, CURLOPT_WRITEFUNCTION, receiveBody),
+                        vs_curl_set_callback(raw, CURLOPT_HEADERFUNCTION, receiveHeader),
+                        vs_curl_set_callback(raw, CURLOPT_READFUNCTION, sendBody),
+                    ]
+                if let refused = options.first(where: { $0 != CURLE_OK }) { return refused }
                 return curl_easy_perform(raw)
             }
             if let problem = state.localProblem { throw .localFile(problem) }
@@ -143,37 +146,43 @@ final class CurlTransfer: Sendable {
                 throw .network(detail.isEmpty ? summary : "\(summary): \(detail)")
             }
             var status = 0
-            _ = vs_curl_info_long(raw, CURLINFO_RESPONSE_CODE, &status)
+            guard vs_curl_info_long(raw, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else {
+                throw .network("libcurl has no response code")
+            }
             return HTTPOutcome(
                 status: status, headers: state.headers, body: state.body, received: state.received)
         }
 
+        /// Every option of the exchange; libcurl's answer to each is returned, so that none goes unchecked.
         private func configure(
             _ exchange: HTTPExchange, state: TransferState, signing: SigV4Signing, timeouts: Timeouts
-        ) {
-            _ = vs_curl_set_pointer(raw, CURLOPT_URL, exchange.url)
-            _ = vs_curl_set_long(raw, CURLOPT_NOSIGNAL, 1)
-            _ = vs_curl_set_long(raw, CURLOPT_TCP_KEEPALIVE, 1)
-            _ = vs_curl_set_long(raw, CURLOPT_CONNECTTIMEOUT, timeouts.connect)
-            _ = vs_curl_set_long(raw, CURLOPT_LOW_SPEED_LIMIT, 1024)
-            _ = vs_curl_set_long(raw, CURLOPT_LOW_SPEED_TIME, timeouts.stalled)
-            _ = vs_curl_set_pointer(raw, CURLOPT_PROTOCOLS_STR, "http,https")
-            // A key may hold `./` or `../`; the URL is sent and signed exactly as the client encoded it.
-            _ = vs_curl_set_long(raw, CURLOPT_PATH_AS_IS, 1)
-            _ = vs_curl_set_pointer(raw, CURLOPT_AWS_SIGV4, "aws:amz:\(signing.region):s3")
-            _ = vs_curl_set_pointer(raw, CURLOPT_USERNAME, signing.accessKey)
-            _ = vs_curl_set_pointer(raw, CURLOPT_PASSWORD, signing.secretKey)
+        ) -> [CURLcode] {
+            var codes = [
+                vs_curl_set_pointer(raw, CURLOPT_URL, exchange.url),
+                vs_curl_set_long(raw, CURLOPT_NOSIGNAL, 1),
+                vs_curl_set_long(raw, CURLOPT_TCP_KEEPALIVE, 1),
+                vs_curl_set_long(raw, CURLOPT_CONNECTTIMEOUT, timeouts.connect),
+                vs_curl_set_long(raw, CURLOPT_LOW_SPEED_LIMIT, 1024),
+                vs_curl_set_long(raw, CURLOPT_LOW_SPEED_TIME, timeouts.stalled),
+                vs_curl_set_pointer(raw, CURLOPT_PROTOCOLS_STR, "http,https"),
+                // A key may hold `./` or `../`; the URL is sent and signed exactly as the client encoded it.
+                vs_curl_set_long(raw, CURLOPT_PATH_AS_IS, 1),
+                vs_curl_set_pointer(raw, CURLOPT_AWS_SIGV4, "aws:amz:\(signing.region):s3"),
+                vs_curl_set_pointer(raw, CURLOPT_USERNAME, signing.accessKey),
+                vs_curl_set_pointer(raw, CURLOPT_PASSWORD, signing.secretKey),
+            ]
             switch exchange.method {
             case .get:
-                _ = vs_curl_set_long(raw, CURLOPT_HTTPGET, 1)
+                codes.append(vs_curl_set_long(raw, CURLOPT_HTTPGET, 1))
             case .head:
-                _ = vs_curl_set_long(raw, CURLOPT_NOBODY, 1)
+                codes.append(vs_curl_set_long(raw, CURLOPT_NOBODY, 1))
             case .put:
-                _ = vs_curl_set_long(raw, CURLOPT_UPLOAD, 1)
-                _ = vs_curl_set_offset(raw, CURLOPT_INFILESIZE_LARGE, state.uploadSize)
+                codes.append(vs_curl_set_long(raw, CURLOPT_UPLOAD, 1))
+                codes.append(vs_curl_set_offset(raw, CURLOPT_INFILESIZE_LARGE, state.uploadSize))
             case .delete:
-                _ = vs_curl_set_pointer(raw, CURLOPT_CUSTOMREQUEST, "DELETE")
+                codes.append(vs_curl_set_pointer(raw, CURLOPT_CUSTOMREQUEST, "DELETE"))
             }
+            return codes
         }
     }
 }
@@ -233,9 +242,10 @@ private final class TransferState {
         if uploadFile >= 0 { Glibc.close(uploadFile) }
     }
 
+    /// The answer's status so far; 0 (not a success) when libcurl cannot tell.
     var status: Int {
         var status = 0
-        _ = vs_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        guard vs_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else { return 0 }
         return status
     }
 
