@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "CVipsShims", dependencies: ["CVips"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(codecPrefix)/lib"])]
@@ -40,6 +42,7 @@ let package = Package(
         .target(name: "CWebPShims", dependencies: ["CWebP"], linkerSettings: [.linkedLibrary("webpmux")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
@@ -51,7 +54,7 @@ let package = Package(
             name: "VariantdCore",
             dependencies: [
                 "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
-                "CSeccomp",
+                "CSeccomp", "CCurlShims",
             ],
             swiftSettings: swiftSettings
         ),

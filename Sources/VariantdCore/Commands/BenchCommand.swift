@@ -14,7 +14,7 @@ struct BenchCommand: Subcommand {
     static let usage =
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
-        + "[--report <file>] [--charts <dir>] "
+        + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
         + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload]]"
     static let details = """
         OPTIONS:
@@ -38,6 +38,9 @@ struct BenchCommand: Subcommand {
           --charts <dir>          Also write SVG charts into <dir>: throughput.svg (images/s per tool per
                                   corpus) and stages.svg (variantd's stage split per corpus), with the
                                   --baseline run drawn beside as before/after (see `variantd chart`).
+          --store <s3://…>        Also measure variantd-s3: W1 with each source read from this object-storage
+                                  location and the renditions stored there (AWS_* variables;
+                                  docs/ObjectStorage.md), beside variantd-write on local disk.
           --serve                 Measure the daemon instead: start `variantd serve` (--slots: --jobs) on
                                   a loopback port and post W1 jobs over HTTP at 1 and --serve-clients
                                   concurrent clients; images/s, p50/p95/p99, statuses, memory of the
@@ -55,7 +58,7 @@ struct BenchCommand: Subcommand {
 
         Rows: variantd (W1 in memory, renditions checked, not written), variantd-write (the same, written
         durably to a rendition store in a temporary directory), variantd-decode (sniff, probe and decode to
-        the size W1 renders from: the floor), variantd-unpinned (HEIC: one picture at a time on every core).
+        the size W1 renders from: the floor), variantd-s3 (with --store), variantd-unpinned (HEIC: one picture at a time on every core).
         Jobs 1 runs are pinned to one core with taskset. Use a release build (swift build -c release).
         """
 
@@ -71,6 +74,7 @@ struct BenchCommand: Subcommand {
     let tolerance: Double
     let savedReport: String?
     let charts: String?
+    let store: String?
     let serve: Bool
     let serveRequests: Int
     let serveClients: Int
@@ -88,6 +92,10 @@ struct BenchCommand: Subcommand {
         json = arguments.flag("--json")
         baseline = try arguments.option("--baseline")
         reference = try arguments.option("--reference")
+        store = try arguments.option("--store")
+        if let store, case .folder = try StoreLocation(store) {
+            throw UsageError("'--store' takes an s3://BUCKET[/PREFIX] location, got '\(store)'")
+        }
         savedReport = try arguments.option("--report")
         charts = try arguments.option("--charts")
         serve = arguments.flag("--serve")
@@ -172,13 +180,14 @@ struct BenchCommand: Subcommand {
                         "bench-worker", "--mode", mode.rawValue, "--jobs", "\(jobs)", "--iterations",
                         "\(iterations)",
                         "--warmup", "\(warmups)",
-                    ] + corpus.files, pinned: pinned)
+                    ] + (mode == .s3 ? ["--store", store ?? ""] : []) + corpus.files, pinned: pinned)
                 for image in measurement.images { sizes[image.file] = (image.width ?? 0, image.height ?? 0) }
                 runs.append(BenchStatistics.run(measurement, tool: tool, corpus: corpus.name))
             }
             try ours("variantd", .w1, jobs: 1, pinned: true)
             try ours("variantd-decode", .decode, jobs: 1, pinned: true)
             try ours("variantd-write", .write, jobs: 1, pinned: true)
+            if store != nil { try ours("variantd-s3", .s3, jobs: 1, pinned: true) }
             if jobs > 1 { try ours("variantd", .w1, jobs: jobs, pinned: false) }
             if ["heic", "200mp"].contains(corpus.name), jobs > 1 {
                 try ours("variantd-unpinned", .w1, jobs: 1, pinned: false)

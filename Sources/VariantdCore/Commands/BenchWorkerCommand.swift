@@ -7,7 +7,7 @@ struct BenchWorkerCommand: Subcommand {
     static let name = "bench-worker"
     static let abstract = "Run one measurement for variantd bench (internal)."
     static let usage =
-        "bench-worker --mode <w1|write|decode|avif|thumbhash> [--jobs <n>] [--iterations <n>] "
+        "bench-worker --mode <w1|write|decode|s3|avif|thumbhash> [--store <s3://…>] [--jobs <n>] [--iterations <n>] "
         + "[--warmup <n>] [--out <file>] [<file> ...]"
     static let details = """
         Started by variantd bench. w1, write and decode print a Measurement of the files; avif encodes one
@@ -28,6 +28,7 @@ struct BenchWorkerCommand: Subcommand {
         let iterations = try arguments.integer("--iterations", in: 1...10_000) ?? 3
         let warmups = try arguments.integer("--warmup", in: 1...100) ?? 1
         let output = try arguments.option("--out")
+        let store = try arguments.option("--store")
         let files = try arguments.positionals()
         switch mode {
         case "avif":
@@ -37,10 +38,17 @@ struct BenchWorkerCommand: Subcommand {
             task = .thumbhash
         default:
             guard let mode = BenchWorker.Mode(rawValue: mode) else {
-                throw UsageError("'--mode' takes w1, write, decode, avif or thumbhash, got '\(mode)'")
+                throw UsageError("'--mode' takes w1, write, decode, s3, avif or thumbhash, got '\(mode)'")
             }
-            task = .corpus(
-                BenchWorker(mode: mode, jobs: jobs, iterations: iterations, warmups: warmups), files: files)
+            var worker = BenchWorker(mode: mode, jobs: jobs, iterations: iterations, warmups: warmups)
+            if mode == .s3 {
+                guard let store, case .bucket(let location) = try StoreLocation(store) else {
+                    throw UsageError("s3 mode takes --store s3://BUCKET[/PREFIX]")
+                }
+                worker.store = location
+                worker.client = try StoreLocation.client(ProcessInfo.processInfo.environment)
+            }
+            task = .corpus(worker, files: files)
         }
     }
 

@@ -9,9 +9,11 @@ struct ServeCommand: Subcommand {
         OPTIONS (each also read from its environment twin, shown after it; a flag wins):
           --listen <address>      127.0.0.1:PORT, [::1]:PORT, localhost:PORT or unix:PATH
                                   (VARIANTD_LISTEN; default 127.0.0.1:8089; port 0 picks a free one).
-          --root <dir>            Where stored objects live; a job's source is confined to it
-                                  (VARIANTD_ROOT; required).
-          --out <dir>             The rendition store (VARIANTD_OUT; default: the root).
+          --root <dir>            Where stored objects live, a folder or s3://BUCKET[/PREFIX]; a job's
+                                  source is confined to it (VARIANTD_ROOT; required).
+          --out <dir>             The rendition store, a folder or s3://BUCKET[/PREFIX] (VARIANTD_OUT;
+                                  default: the root). s3:// reads AWS_* variables
+                                  (docs/ObjectStorage.md).
           --quarantine <file>     Remembers the sources that killed decoders, across restarts and
                                   processes (VARIANTD_QUARANTINE; default: <out>/.quarantine.sqlite3).
           --buckets <dir>         Bucket declarations, <name>.json each; reloaded on SIGHUP

@@ -18,11 +18,14 @@ struct WorkCommand: Subcommand {
                                   (default: sqlite:<data-dir>/queue.sqlite3).
           --data-dir <dir>        Where the default queue and renditions live (default: $VARIANTD_DATA_DIR
                                   or /var/lib/variantd).
-          --root <store>          The object store: job sources are paths relative to it.
+          --root <store>          The object store, a folder or s3://BUCKET[/PREFIX]: job sources are
+                                  paths relative to it.
           --buckets <dir>         Bucket declarations, one <bucket>.json each, reloaded when the files
                                   change; a bucket without one gets metadata and no variants.
           --workers <n>           Jobs processed at once, each in its own decoder child (default: cores).
-          --out <dir>             The rendition store (default: <data-dir>/renditions).
+          --out <location>        The rendition store, a folder or s3://BUCKET[/PREFIX] (default:
+                                  <data-dir>/renditions). s3:// locations read AWS_* variables
+                                  (docs/ObjectStorage.md).
           --quarantine <file>     Remembers the sources that killed decoders, across restarts and
                                   processes (VARIANTD_QUARANTINE; default: <data-dir>/quarantine.sqlite3).
           --callback <url>        POST each final job's JSON here, retried; idempotent by job id.
@@ -60,10 +63,12 @@ struct WorkCommand: Subcommand {
         let slots =
             try arguments.integer("--workers", in: 1...256)
             ?? ProcessInfo.processInfo.activeProcessorCount
-        let renditions = try arguments.option("--out") ?? dataDirectory + "/renditions"
+        let environment = ProcessInfo.processInfo.environment
+        let renditions = try StoreLocation(try arguments.option("--out") ?? dataDirectory + "/renditions")
         var configuration = Worker.Configuration(
-            objects: try ObjectFolder(root), buckets: try BucketRegistry(directory: buckets),
-            renditions: try Self.renditionFolder(renditions), slots: slots)
+            objects: try StoreLocation(root).objects(environment: environment),
+            buckets: try BucketRegistry(directory: buckets),
+            renditions: try renditions.renditions(environment: environment), slots: slots)
         configuration.quarantine =
             try arguments.option("--quarantine") ?? ProcessInfo.processInfo.environment["VARIANTD_QUARANTINE"]
             ?? Quarantine.defaultFile(in: dataDirectory)
@@ -103,18 +108,7 @@ struct WorkCommand: Subcommand {
             throw UsageError("'--callback-secret-file' needs '--callback'")
         }
         _ = try arguments.positionals()
-        guard FileManager.default.fileExists(atPath: root) else {
-            throw UsageError("The store '\(root)' does not exist")
-        }
         self.configuration = configuration
-    }
-
-    private static func renditionFolder(_ path: String) throws(UsageError) -> RenditionFolder {
-        do {
-            return try RenditionFolder(root: path)
-        } catch {
-            throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
-        }
     }
 
     func run() async throws -> ExitStatus {

@@ -1,3 +1,4 @@
+import Foundation
 import Variants
 
 /// The running sidecar: the HTTP server, the decoder pool behind it, and what signals do to them.
@@ -5,19 +6,16 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
-        let objects: ObjectFolder
+        let environment = ProcessInfo.processInfo.environment
+        let objects: any ObjectStore
         let registry: BucketRegistry
+        let renditions: any RenditionStore
         do {
-            objects = try ObjectFolder(configuration.objects)
+            objects = try StoreLocation(configuration.objects).objects(environment: environment)
             registry = try BucketRegistry(directory: configuration.buckets)
+            renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
         } catch {
             throw StartupError(error.message)
-        }
-        let renditions: RenditionFolder
-        do {
-            renditions = try RenditionFolder(root: configuration.renditions)
-        } catch {
-            throw StartupError("The rendition store '\(configuration.renditions)' cannot be created")
         }
         let queue: (any JobQueue)?
         do {

@@ -14,6 +14,9 @@ struct JobRunner: Sendable {
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))
         switch answer.outcome {
         case .success(let metadata): return .json(metadata)
+        case .failure(let error) where error.code == .storageUnavailable:
+            // A store outage is the daemon's to wait out: the caller is told to come back, as when busy.
+            return .error(ServerError(error), headers: [("Retry-After", "5")])
         case .failure(let error): return .error(error)
         }
     }

@@ -4,9 +4,10 @@ import Foundation
 /// checked once so the daemon starts only with values it can run.
 struct ServeConfiguration: Sendable {
     var listen: ListenAddress
-    /// The object store: the folder where stored source objects live; every job's `source` is confined to it.
+    /// The object store: the folder or `s3://` location where stored source objects live; every job's
+    /// `source` is confined to it.
     var objects: String
-    /// The rendition store: the folder renditions are written to.
+    /// The rendition store: the folder or `s3://` location renditions are written to.
     var renditions: String
     /// The file remembering sources that killed decoders (`Quarantine`).
     var quarantine: String

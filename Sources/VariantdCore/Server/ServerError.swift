@@ -13,6 +13,8 @@ enum ServerError: Error, Sendable, Encodable {
     init(_ error: any Error) {
         switch error {
         case let error as ServerError: self = error
+        case let error as VariantsError where error.code == .storageUnavailable:
+            self = .transformBusy(error.message)
         case let error as VariantsError: self = .library(error)
         default: self = .library(VariantsError(.internalError, "\(error)"))
         }

@@ -37,6 +37,8 @@ struct Worker: Sendable {
         var bucketCheck: Duration = .seconds(1)
         /// The file remembering sources that killed decoders; nil keeps it in memory.
         var quarantine: String?
+        /// The longest wait between two tries of a job while its object or rendition store is down.
+        var storeRetryCap: Duration = .seconds(30)
     }
 
     /// Final jobs deleted per transaction: small, so a claim never waits long behind a purge.
@@ -171,9 +173,20 @@ struct Worker: Sendable {
         if let job, job.state.isFinal { await report(job) }
     }
 
+    /// Runs the job; an object or rendition store that is down (`storage_unavailable`) is waited out under the same lease, trying again with capped backoff
+    /// until the store answers or the worker is asked to stop, so an outage costs the job no attempt.
     private func decode(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let bucket = configuration.buckets.bucket(named: job.bucket)
-        return await pool.process(job.request, source: job.source, bucket: bucket).outcome
+        var delay = Duration.milliseconds(500)
+        while true {
+            let outcome = await pool.process(job.request, source: job.source, bucket: bucket).outcome
+            guard case .failure(let error) = outcome, error.code == .storageUnavailable, stop.received == nil,
+                !Task.isCancelled
+            else { return outcome }
+            log(WorkEvent(event: "store_unavailable", job: job.id, message: error.message))
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, configuration.storeRetryCap)
+        }
     }
 
     /// Extends the lease every quarter of its length until cancelled or lost; returns nil (no outcome).

@@ -12,6 +12,9 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
         case notFound = "not_found"
+        /// The object or rendition store cannot be reached now; nothing is wrong with the input. The daemon
+        /// answers it as `503 transform_busy` with `Retry-After`, the queue waits it out.
+        case storageUnavailable = "storage_unavailable"
         case internalError = "internal_error"
 
         /// The HTTP status the daemon answers with.
@@ -23,6 +26,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .invalidTransform, .invalidRequest: 400
             case .tooManyVariants: 429
             case .notFound: 404
+            case .storageUnavailable: 503
             case .internalError: 500
             }
         }
@@ -30,7 +34,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// Whether the same input can succeed on a later attempt (the queue retries only these).
         public var isTransient: Bool {
             switch self {
-            case .internalError: true
+            case .internalError, .storageUnavailable: true
             default: false
             }
         }

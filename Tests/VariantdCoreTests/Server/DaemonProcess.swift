@@ -16,15 +16,20 @@ final class DaemonProcess {
     private(set) var address = ""
     let isUnix: Bool
 
-    /// Starts the daemon with `arguments` after `command` and waits (at most 20 s) for its listening line.
-    /// `work` logs its JSON lines on stdout, `serve` on stderr.
-    init(_ arguments: [String], directory: URL, secret: Bool = true, command: String = "serve") throws {
+    /// Starts the daemon with `arguments` after `command` and waits (at most 20 s) for its listening line;
+    /// `environment` is added to the test process's own. `work` logs its JSON lines on stdout, `serve` on
+    /// stderr.
+    init(
+        _ arguments: [String], directory: URL, secret: Bool = true, command: String = "serve",
+        environment extra: [String: String] = [:]
+    ) throws {
         self.directory = directory
         isUnix = arguments.contains { $0.hasPrefix("unix:") }
         process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
         process.arguments = [command] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VARIANTD_SECRET"] = secret ? Self.secret : nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

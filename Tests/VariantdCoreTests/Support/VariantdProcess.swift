@@ -16,12 +16,16 @@ final class VariantdProcess {
     private let process = Process()
     private let directory: URL
 
-    init(_ arguments: [String]) throws {
+    /// Starts the binary with the test process's environment, plus `environment` on top.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         directory = try TestPaths.temporaryDirectory()
         FileManager.default.createFile(atPath: directory.path + "/stdout", contents: nil)
         FileManager.default.createFile(atPath: directory.path + "/stderr", contents: nil)
         process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
         try process.run()
@@ -33,8 +37,10 @@ final class VariantdProcess {
     }
 
     /// Runs to the end and returns what it printed.
-    static func run(_ arguments: [String], within limit: Duration = .seconds(300)) async throws -> Finished {
-        try await VariantdProcess(arguments).finish(within: limit)
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], within limit: Duration = .seconds(300)
+    ) async throws -> Finished {
+        try await VariantdProcess(arguments, environment: environment).finish(within: limit)
     }
 
     func signal(_ number: Int32) {

@@ -1,0 +1,59 @@
+/// The objects under an object-storage location, found one page of ListObjectsV2 at a time: only the page
+/// being handed out is held, so a prefix of millions of objects costs the memory of one page.
+///
+/// Objects come in the store's key order (byte order of UTF-8 keys), so two walks agree. Keys ending in `/`
+/// (folder markers some tools create) are not objects, and keys under `excluded` prefixes — the batch's
+/// own renditions when they lie under the walked prefix — are left out.
+struct BucketWalk: Sequence {
+    /// An object found by the walk.
+    struct Object: Sendable, Equatable {
+        /// Relative to the walked location, with `/` separators: the object path in the bucket.
+        var relativePath: String
+        var size: Int
+    }
+
+    let client: S3Client
+    let location: S3Location
+    /// Key prefixes (full keys, not relative) whose objects are skipped.
+    let excluded: [String]
+    /// Called when a page cannot be listed; the walk ends there.
+    let unlistable: @Sendable (S3Error) -> Void
+
+    func makeIterator() -> Iterator {
+        Iterator(walk: self)
+    }
+
+    struct Iterator: IteratorProtocol {
+        private let walk: BucketWalk
+        private var page: ArraySlice<S3Object> = []
+        private var token: String?
+        private var finished = false
+
+        init(walk: BucketWalk) {
+            self.walk = walk
+        }
+
+        mutating func next() -> Object? {
+            while true {
+                if let object = page.popFirst() {
+                    guard !object.key.hasSuffix("/"), !walk.excluded.contains(where: object.key.hasPrefix)
+                    else {
+                        continue
+                    }
+                    return Object(relativePath: walk.location.relative(object.key), size: object.size)
+                }
+                guard !finished else { return nil }
+                do {
+                    let listed = try walk.client.listPage(
+                        bucket: walk.location.bucket, prefix: walk.location.listPrefix, after: token)
+                    page = listed.objects[...]
+                    token = listed.next
+                    finished = listed.next == nil
+                } catch {
+                    finished = true
+                    walk.unlistable(error)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Variants
+
+/// One object in a listing.
+struct S3Object: Sendable, Equatable {
+    var key: String
+    var size: Int
+}
+
+/// A client for one S3-compatible store: HEAD, GET, PUT and ListObjectsV2, each retried as `S3RetryPolicy`
+/// says. Calls block their thread for the length of the transfer; connections are reused between calls.
+final class S3Client: Sendable {
+    let configuration: S3Configuration
+    private let transfer: CurlTransfer
+
+    init(_ configuration: S3Configuration) {
+        self.configuration = configuration
+        transfer = CurlTransfer(timeouts: configuration.timeouts)
+    }
+
+    /// `Cache-Control` for keys named by their content: the bytes under such a key never change.
+    static let immutable = "public, max-age=31536000, immutable"
+
+    /// The size of an object, from a HEAD request.
+    func size(bucket: String, key: String) throws(S3Error) -> Int {
+        let outcome = try send(.head, bucket: bucket, key: key)
+        guard let length = outcome.headers["content-length"].flatMap(Int.init) else {
+            throw S3Error(.invalidResponse, "s3://\(bucket)/\(key)", "HEAD answered without a Content-Length")
+        }
+        return length
+    }
+
+    /// Whether an object exists.
+    func exists(bucket: String, key: String) throws(S3Error) -> Bool {
+        do {
+            _ = try send(.head, bucket: bucket, key: key)
+            return true
+        } catch  where error.kind == .notFound {
+            return false
+        }
+    }
+
+    /// An object's bytes, refused from its size (HEAD) before any byte is downloaded when it is larger than
+    /// `maxBytes`; the GET is also cut at `maxBytes` in case the object grew in between.
+    func read(bucket: String, key: String, maxBytes: Int) throws(S3Error) -> [UInt8] {
+        try checkSize(bucket: bucket, key: key, maxBytes: maxBytes)
+        return try send(.get, bucket: bucket, key: key, download: .memory(limit: maxBytes)).body
+    }
+
+    /// Like `read`, streaming the bytes into a file at `path` (created or truncated) instead of memory.
+    /// Returns the number of bytes written.
+    func download(bucket: String, key: String, to path: String, maxBytes: Int) throws(S3Error) -> Int {
+        try checkSize(bucket: bucket, key: key, maxBytes: maxBytes)
+        return try send(.get, bucket: bucket, key: key, download: .file(path: path, limit: maxBytes)).received
+    }
+
+    /// Stores bytes under a key, signed with their SHA-256 so that the store refuses a damaged upload. S3
+    /// makes an object visible only once all of it is stored: a failed PUT leaves no partial object.
+    func put(
+        bucket: String, key: String, bytes: [UInt8], contentType: String, cacheControl: String? = nil
+    ) throws(S3Error) {
+        var headers = ["Content-Type: \(contentType)", "x-amz-content-sha256: \(SHA256.hex(bytes))"]
+        if let cacheControl { headers.append("Cache-Control: \(cacheControl)") }
+        _ = try send(.put, bucket: bucket, key: key, headers: headers, upload: .bytes(bytes))
+    }
+
+    /// Stores a file under a key, streamed from disk (`UNSIGNED-PAYLOAD`: not hashed first).
+    func put(
+        bucket: String, key: String, file: String, contentType: String, cacheControl: String? = nil
+    ) throws(S3Error) {
+        let size: Int
+        do {
+            size = try (FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw S3Error(.localFile, file, "cannot be read")
+        }
+        var headers = ["Content-Type: \(contentType)", "x-amz-content-sha256: UNSIGNED-PAYLOAD"]
+        if let cacheControl { headers.append("Cache-Control: \(cacheControl)") }
+        _ = try send(.put, bucket: bucket, key: key, headers: headers, upload: .file(path: file, size: size))
+    }
+
+    /// Removes an object; removing one that is not there is not an error (S3 answers 204 either way).
+    func delete(bucket: String, key: String) throws(S3Error) {
+        _ = try send(.delete, bucket: bucket, key: key)
+    }
+
+    /// Creates a bucket; one that exists already and is ours is not an error.
+    func createBucket(_ bucket: String) throws(S3Error) {
+        do {
+            _ = try send(.put, bucket: bucket, key: "", upload: .bytes([]))
+        } catch  where error.kind == .rejected && error.message.contains("BucketAlreadyOwnedByYou") {
+            return
+        }
+    }
+
+    /// One page of ListObjectsV2 under `prefix`, and the token of the next page when there is one.
+    func listPage(bucket: String, prefix: String, after token: String?, pageSize: Int = 1000)
+        throws(S3Error) -> (objects: [S3Object], next: String?)
+    {
+        var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
+        if let token { query.append(("continuation-token", token)) }
+        let outcome = try send(
+            .get, bucket: bucket, key: "", query: query, download: .memory(limit: 64 << 20))
+        let document = S3Document(outcome.body)
+        var objects: [S3Object] = []
+        for entry in document.blocks("Contents") {
+            guard let key = entry.value("Key"), let size = entry.value("Size").flatMap(Int.init) else {
+                throw S3Error(
+                    .invalidResponse, "s3://\(bucket)/\(prefix)", "a listing entry without Key or Size")
+            }
+            objects.append(S3Object(key: key, size: size))
+        }
+        let truncated = document.value("IsTruncated") == "true"
+        let next = truncated ? document.value("NextContinuationToken") : nil
+        if truncated && next == nil {
+            throw S3Error(
+                .invalidResponse, "s3://\(bucket)/\(prefix)", "a truncated listing without a next token")
+        }
+        return (objects, next)
+    }
+
+    /// Every object under `prefix`, page after page, handed to `body` in key order.
+    func list(bucket: String, prefix: String, pageSize: Int = 1000, _ body: ([S3Object]) -> Void)
+        throws(S3Error)
+    {
+        var token: String? = nil
+        repeat {
+            let page = try listPage(bucket: bucket, prefix: prefix, after: token, pageSize: pageSize)
+            body(page.objects)
+            token = page.next
+        } while token != nil
+    }
+
+    private func checkSize(bucket: String, key: String, maxBytes: Int) throws(S3Error) {
+        let size = try size(bucket: bucket, key: key)
+        guard size <= maxBytes else {
+            throw S3Error(
+                .tooLarge, "s3://\(bucket)/\(key)",
+                "the object is \(size) bytes, over the limit of \(maxBytes)")
+        }
+    }
+
+    /// One request, retried on network errors, 5xx, 429 and SlowDown; any other answer is final.
+    private func send(
+        _ method: HTTPExchange.Method, bucket: String, key: String, query: [(String, String)] = [],
+        headers: [String] = [], upload: HTTPExchange.Upload = .none,
+        download: HTTPExchange.Download = .memory(limit: 1 << 20)
+    ) throws(S3Error) -> HTTPOutcome {
+        let subject = key.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(key)"
+        var exchange = HTTPExchange(
+            method: method, url: configuration.url(bucket: bucket, key: key, query: query), headers: headers,
+            upload: upload, download: download)
+        if !headers.contains(where: { $0.hasPrefix("x-amz-content-sha256:") }) {
+            exchange.headers.append("x-amz-content-sha256: \(Self.emptyPayload)")
+        }
+        if let token = configuration.sessionToken {
+            exchange.headers.append("x-amz-security-token: \(token)")
+        }
+        let signing = SigV4Signing(
+            accessKey: configuration.accessKey, secretKey: configuration.secretKey,
+            region: configuration.region)
+        var attempt = 1
+        while true {
+            let failure: S3Error
+            do {
+                let outcome = try transfer.perform(exchange, signing: signing)
+                if (200..<300).contains(outcome.status) { return outcome }
+                failure = Self.error(outcome, method: method, subject: subject)
+            } catch {
+                switch error {
+                case .network(let message): failure = S3Error(.unavailable, subject, message)
+                case .overLimit(let limit):
+                    throw S3Error(.tooLarge, subject, "the object grew past the limit of \(limit) bytes")
+                case .localFile(let message): throw S3Error(.localFile, subject, message)
+                }
+            }
+            guard failure.kind == .unavailable, attempt < configuration.retry.attempts else { throw failure }
+            Thread.sleep(forTimeInterval: Self.seconds(configuration.retry.delay(after: attempt)))
+            attempt += 1
+        }
+    }
+
+    /// SHA-256 of no bytes: the payload hash of a GET, HEAD or empty PUT.
+    private static let emptyPayload = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Classifies a non-2xx answer by status and the error document's `Code` (HEAD answers have none).
+    private static func error(_ outcome: HTTPOutcome, method: HTTPExchange.Method, subject: String) -> S3Error
+    {
+        let document = S3Document(outcome.body)
+        let code = document.value("Code")
+        let detail = [code, document.value("Message")].compactMap { $0 }.joined(separator: ": ")
+        let said = detail.isEmpty ? "HTTP \(outcome.status)" : "HTTP \(outcome.status) \(detail)"
+        switch outcome.status {
+        case 404 where code == "NoSuchBucket":
+            return S3Error(.denied, subject, "\(said): the bucket does not exist")
+        case 404:
+            return S3Error(.notFound, subject, "no such object (\(said))")
+        case 401, 403:
+            return S3Error(
+                .denied, subject,
+                "\(said): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's policy")
+        case 429, 500...599:
+            return S3Error(.unavailable, subject, said)
+        default:
+            return code == "SlowDown"
+                ? S3Error(.unavailable, subject, said) : S3Error(.rejected, subject, said)
+        }
+    }
+}

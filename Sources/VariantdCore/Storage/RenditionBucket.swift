@@ -1,0 +1,49 @@
+import Variants
+
+/// A rendition store in object storage: each rendition is an object at `PREFIX/<key>`, PUT with its
+/// content type and an immutable `Cache-Control` (its key names its content).
+///
+/// S3 makes an object visible only once the whole PUT has arrived, so readers never see part of one. A
+/// key already present is not written again: the bytes under a content-addressed key cannot differ. A
+/// write that fails part-way leaves whole objects that a later attempt finds and reuses, never a partial
+/// one, and the caller commits no result naming the renditions it could not store.
+struct RenditionBucket: RenditionStore {
+    let client: S3Client
+    let location: S3Location
+
+    func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile] {
+        let directory = RenditionKey.directory(ofSource: sourceChecksum)
+        var found: [RenditionFile] = []
+        do {
+            var listed: [S3Object] = []
+            try client.list(bucket: location.bucket, prefix: location.key(directory) + "/") { listed += $0 }
+            for object in listed {
+                let name = String(object.key.split(separator: "/").last ?? "")
+                guard specKeys.contains(String(name.prefix { $0 != "." })) else { continue }
+                let bytes = try client.read(bucket: location.bucket, key: object.key, maxBytes: object.size)
+                found.append(RenditionFile(key: directory + "/" + name, bytes: bytes))
+            }
+        } catch {
+            // Rendering again is always correct, only slower; a store that is down fails the write instead.
+            return []
+        }
+        return found
+    }
+
+    func write(_ files: [RenditionFile]) throws(VariantsError) {
+        do {
+            for file in files {
+                let key = location.key(file.key)
+                if try client.exists(bucket: location.bucket, key: key) { continue }
+                let type =
+                    Sniffer.sniff(file.bytes.prefix(Sniffer.prefixLength))?.mimeType
+                    ?? "application/octet-stream"
+                try client.put(
+                    bucket: location.bucket, key: key, bytes: file.bytes, contentType: type,
+                    cacheControl: S3Client.immutable)
+            }
+        } catch {
+            throw error.variantsError
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Variants
+
+/// Where a command keeps sources or renditions, as given on its command line: a folder, or an
+/// object-storage location `s3://BUCKET[/PREFIX]` (configured from the AWS environment variables).
+enum StoreLocation: Sendable, CustomStringConvertible {
+    case folder(String)
+    case bucket(S3Location)
+
+    init(_ text: String) throws(UsageError) {
+        guard S3Location.isLocation(text) else {
+            self = .folder(text)
+            return
+        }
+        do {
+            self = .bucket(try S3Location(text))
+        } catch {
+            throw UsageError("Invalid location: \(error)")
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .folder(let path): path
+        case .bucket(let location): location.description
+        }
+    }
+
+    /// The source objects at this location; a folder must exist.
+    func objects(environment: [String: String]) throws(UsageError) -> any ObjectStore {
+        switch self {
+        case .folder(let path): try ObjectFolder(path)
+        case .bucket(let location): ObjectBucket(client: try Self.client(environment), location: location)
+        }
+    }
+
+    /// The rendition store at this location; a folder is created if needed.
+    func renditions(environment: [String: String]) throws(UsageError) -> any RenditionStore {
+        switch self {
+        case .folder(let path):
+            do {
+                return try RenditionFolder(root: path)
+            } catch {
+                throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
+            }
+        case .bucket(let location):
+            return RenditionBucket(client: try Self.client(environment), location: location)
+        }
+    }
+
+    static func client(_ environment: [String: String]) throws(UsageError) -> S3Client {
+        do {
+            return S3Client(try S3Configuration(environment: environment))
+        } catch {
+            throw UsageError("Object storage is not configured: \(error)")
+        }
+    }
+}

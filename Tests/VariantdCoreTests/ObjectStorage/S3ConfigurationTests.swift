@@ -1,0 +1,73 @@
+import Testing
+
+@testable import VariantdCore
+
+struct S3ConfigurationTests {
+    private let keys = [
+        "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+        "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+    ]
+
+    @Test func readsTheAWSVariables() throws {
+        var environment = keys
+        environment["AWS_DEFAULT_REGION"] = "eu-west-3"
+        environment["AWS_SESSION_TOKEN"] = "token"
+        let configuration = try S3Configuration(environment: environment)
+        #expect(configuration.region == "eu-west-3")
+        #expect(configuration.sessionToken == "token")
+        #expect(configuration.endpoint == "https://s3.eu-west-3.amazonaws.com")
+        #expect(configuration.addressing == .virtual)
+        #expect(
+            configuration.url(bucket: "bkt", key: "a b.jpg")
+                == "https://bkt.s3.eu-west-3.amazonaws.com/a%20b.jpg")
+        environment["AWS_REGION"] = "us-west-2"
+        #expect(try S3Configuration(environment: environment).region == "us-west-2")
+    }
+
+    @Test func aCustomEndpointIsPathStyleUnlessToldOtherwise() throws {
+        var environment = keys
+        environment["AWS_ENDPOINT_URL"] = "http://127.0.0.1:8333"
+        let configuration = try S3Configuration(environment: environment)
+        #expect(configuration.addressing == .path)
+        #expect(configuration.url(bucket: "bkt", key: "x/y.jpg") == "http://127.0.0.1:8333/bkt/x/y.jpg")
+        #expect(
+            configuration.url(bucket: "bkt", query: [("prefix", "a b/"), ("list-type", "2")])
+                == "http://127.0.0.1:8333/bkt/?list-type=2&prefix=a%20b%2F")
+        environment["AWS_ENDPOINT_URL_S3"] = "https://s3.example.test"
+        environment["VARIANTD_S3_ADDRESSING"] = "virtual"
+        let virtual = try S3Configuration(environment: environment)
+        #expect(virtual.url(bucket: "bkt", key: "k") == "https://bkt.s3.example.test/k")
+        environment["VARIANTD_S3_ADDRESSING"] = "sideways"
+        #expect(throws: S3Error.self) { try S3Configuration(environment: environment) }
+    }
+
+    @Test func secretsStayOutOfDescriptionsAndErrors() throws {
+        let configuration = try S3Configuration(environment: keys)
+        #expect(!configuration.description.contains(keys["AWS_SECRET_ACCESS_KEY"]!))
+        let error = try #require(throws: S3Error.self) {
+            try S3Configuration(environment: ["AWS_SECRET_ACCESS_KEY": "hush-hush-secret"])
+        }
+        #expect(error.kind == .configuration)
+        #expect(!error.description.contains("hush-hush-secret"))
+    }
+
+    @Test func encodesKeysAsSigV4Requires() {
+        #expect(S3Encoding.path("a b/c+d/é~_-.x") == "a%20b/c%2Bd/%C3%A9~_-.x")
+        #expect(S3Encoding.path("100%/名") == "100%25/%E5%90%8D")
+        #expect(S3Encoding.query([("z", "1/2"), ("a", "=&")]) == "a=%3D%26&z=1%2F2")
+    }
+
+    @Test func parsesLocations() throws {
+        let location = try S3Location("s3://my-bucket/up/loads/")
+        #expect(location.bucket == "my-bucket" && location.prefix == "up/loads")
+        #expect(location.key("a/b.jpg") == "up/loads/a/b.jpg")
+        #expect(location.relative("up/loads/a/b.jpg") == "a/b.jpg")
+        #expect(location.listPrefix == "up/loads/")
+        #expect(location.description == "s3://my-bucket/up/loads")
+        let whole = try S3Location("s3://bkt")
+        #expect(whole.prefix.isEmpty && whole.key("x") == "x" && whole.listPrefix.isEmpty)
+        for bad in ["s3://", "s3://B", "s3://ab", "s3://-abc", "s3://a_b_c", "s3://bkt/../x", "/tmp/x"] {
+            #expect(throws: S3Error.self, "\(bad)") { try S3Location(bad) }
+        }
+    }
+}

