@@ -2,8 +2,8 @@ internal import CCrypto
 
 /// HMAC-SHA256 through OpenSSL's libcrypto: the only file in this module that calls it.
 enum HMAC {
-    /// The lowercase hex HMAC-SHA256 of `message` under `key`.
-    static func sha256Hex(key: [UInt8], message: [UInt8]) -> String {
+    /// The 32-byte HMAC-SHA256 of `message` under `key`.
+    static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         key.withUnsafeBytes { keyBytes in
@@ -16,9 +16,14 @@ enum HMAC {
                 }
             }
         }
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// The lowercase hex HMAC-SHA256 of `message` under `key`.
+    static func sha256Hex(key: [UInt8], message: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        for byte in digest.prefix(Int(length)) {
+        for byte in sha256(key: key, message: message) {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0f)])
         }

@@ -7,8 +7,9 @@ struct Daemon: Sendable {
     func run() async throws -> ExitStatus {
         let root = try StoreRoot(configuration.root)
         let registry = try BucketRegistry(directory: configuration.buckets)
+        let store: RenditionStore
         do {
-            _ = try RenditionStore(root: configuration.out)
+            store = try RenditionStore(root: configuration.out)
         } catch {
             throw UsageError("The rendition store '\(configuration.out)' cannot be created")
         }
@@ -24,11 +25,16 @@ struct Daemon: Sendable {
         let pool = DecoderPool(
             .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
         )
+        let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
+        let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
+        let render = RenderService(
+            root: root, store: store, registry: registry, admission: admission, metrics: metrics, pool: pool,
+            access: RenderAccess(secret: secret, urlKey: configuration.urlKey), maxAge: configuration.maxAge,
+            headers: errorHeaders.headers)
         let router = Router(
-            secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
-            root: root,
-            registry: registry, admission: admission, metrics: metrics,
-            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics), queue: queue)
+            secret: secret, root: root, registry: registry, admission: admission, metrics: metrics,
+            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics), queue: queue,
+            render: render, errorHeaders: errorHeaders)
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
         EventLog.event(
             "listening",

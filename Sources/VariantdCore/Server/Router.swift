@@ -12,6 +12,9 @@ struct Router: HTTPResponder {
     let runner: JobRunner
     /// Where `?async=1` jobs go; nil when the daemon was started without `--queue`.
     let queue: (any JobQueue)?
+    /// On-demand renditions, `/v1/render/…`.
+    let render: RenderService
+    let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         switch (request.method, request.path) {
@@ -24,6 +27,11 @@ struct Router: HTTPResponder {
                 .text(metrics.render(gauges), contentType: "text/plain; version=0.0.4; charset=utf-8"))
         case ("POST", "/v1/jobs"):
             return submit(request)
+        case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix),
+            ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix):
+            return render.respond(to: request)
+        case (_, _) where request.path.hasPrefix(RenderRequest.prefix):
+            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes GET or HEAD")))
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):
             let allowed = request.path == "/v1/jobs" ? "POST" : "GET"
             return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes \(allowed)")))
@@ -76,7 +84,7 @@ struct Router: HTTPResponder {
             }
         } catch {
             runner.finish(JobRecord(request: job, error: error))
-            return .now(.error(error, headers: headers(for: error)))
+            return .now(.error(error, headers: errorHeaders.headers(error)))
         }
     }
 
@@ -114,19 +122,4 @@ struct Router: HTTPResponder {
         }
     }
 
-    private func headers(for error: VariantsError) -> [(name: String, value: String)] {
-        switch error.code {
-        case .unauthorized: [("WWW-Authenticate", "Bearer")]
-        case .transformBusy: [("Retry-After", String(retryAfter))]
-        default: []
-        }
-    }
-
-    /// Seconds until a slot is likely free: the backlog ahead, at the mean job time, over the slots.
-    private var retryAfter: Int {
-        let snapshot = admission.snapshot
-        let mean = metrics.meanJobSeconds ?? 1
-        let backlog = Double(snapshot.running + snapshot.queued) * mean / Double(admission.slots)
-        return min(60, max(1, Int(backlog.rounded(.up))))
-    }
 }

@@ -12,6 +12,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
         case unauthorized = "unauthorized"
+        case forbidden = "forbidden"
         case notFound = "not_found"
         case transformBusy = "transform_busy"
         case internalError = "internal_error"
@@ -25,6 +26,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .invalidTransform, .invalidRequest: 400
             case .tooManyVariants: 429
             case .unauthorized: 401
+            case .forbidden: 403
             case .notFound: 404
             case .transformBusy: 503
             case .internalError: 500

@@ -17,7 +17,7 @@ extension Pipeline {
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
             let type = RenditionCheck.mediaType(of: plan.format)
             let key = RenditionStore.relativePath(
-                sourceChecksum: checksum, specKey: String(SHA256.hex(Array(spec.canonicalJSON.utf8)).prefix(16)),
+                sourceChecksum: checksum, specKey: spec.storeKey,
                 fileExtension: plan.format.fileExtension)
             let bytes: [UInt8]
             if let stored = store?.existing(key), (try? RenditionCheck.verify(stored, as: type, plan: plan)) != nil {
