@@ -11,6 +11,8 @@ public enum CommandLineTool {
         JobsCommand.self,
         BenchCommand.self,
         ProbeCommand.self,
+        RenderCommand.self,
+        SignURLCommand.self,
         ThumbHashCommand.self,
         QueueBenchCommand.self,
         DecoderChildCommand.self,

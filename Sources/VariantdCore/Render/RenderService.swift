@@ -125,12 +125,9 @@ struct RenderService: Sendable {
             break
         }
         defer { admission.leave() }
-        let declaration =
-            "{\"name\":\"\(render.bucket)\",\"variants\":{\"\(Transform.name)\":\(spec.canonicalJSON)}}"
         let answer = await pool.process(
-            DecodeJob(
-                sourcePath: sourcePath, request: ObjectRequest(bucket: render.bucket, path: render.path),
-                bucketDeclaration: declaration, storeRoot: store.root))
+            .rendering(
+                spec, sourcePath: sourcePath, bucket: render.bucket, path: render.path, storeRoot: store.root))
         metrics.countRenderMade()
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
