@@ -11,10 +11,11 @@ struct RenderAccess: Sendable {
 
     /// - Throws: `403 forbidden` saying what is missing or wrong.
     func check(_ request: HTTPRequest, _ render: RenderRequest, isPublic: Bool) throws(VariantsError) {
-        guard !isPublic, let secret else { return }
+        guard let secret, !(isPublic && render.isAddressedByURL) else { return }
         if secret.admits(request.headers["authorization"]) { return }
-        guard let urlKey else {
-            throw VariantsError(.forbidden, "the bucket is private: send the bearer secret")
+        guard let urlKey, render.isAddressedByURL else {
+            throw VariantsError(
+                .forbidden, "without the bearer secret only public buckets' and signed URLs are served")
         }
         try urlKey.check(render.target, expires: render.expires, now: Int(Date().timeIntervalSince1970))
     }

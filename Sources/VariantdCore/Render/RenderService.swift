@@ -48,7 +48,13 @@ struct RenderService: Sendable {
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
         let response: HTTPResponse
         do throws(VariantsError) {
-            let render = try RenderRequest(path: request.path, target: request.target)
+            guard !request.bodyTooLarge else {
+                throw VariantsError(.payloadTooLarge, "the request body is over the server's limit")
+            }
+            let render =
+                request.method == "POST"
+                ? try RenderRequest(body: request.body, target: request.target)
+                : try RenderRequest(path: request.path, target: request.target)
             record.bucket = render.bucket
             record.path = render.path
             let declaration = registry.declaration(named: render.bucket)?.spec
@@ -93,14 +99,19 @@ struct RenderService: Sendable {
     private func transform(
         _ render: RenderRequest, declaration: BucketSpec?, accept: String?
     ) throws(VariantsError) -> (spec: VariantSpec, variesWithAccept: Bool, declared: Bool) {
-        guard let name = render.variant else {
-            let transform = try Transform(query: render.options, accept: accept)
+        switch render.asked {
+        case .options(let options):
+            let transform = try Transform(query: options, accept: accept)
             return (transform.spec, transform.variesWithAccept, false)
+        case .json(let json):
+            let transform = try Transform(json: json, accept: accept)
+            return (transform.spec, transform.variesWithAccept, false)
+        case .variant(let name):
+            guard let variant = declaration?.variant(named: name) else {
+                throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
+            }
+            return (variant, false, true)
         }
-        guard let variant = declaration?.variant(named: name) else {
-            throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
-        }
-        return (variant, false, true)
     }
 
     private func stored(_ checksum: String, _ specKey: String) -> RenderFlights.Made? {

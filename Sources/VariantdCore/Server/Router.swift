@@ -28,8 +28,11 @@ struct Router: HTTPResponder {
         case ("POST", "/v1/jobs"):
             return submit(request)
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix),
-            ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix):
+            ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix),
+            ("POST", RenderRequest.postPath):
             return render.respond(to: request)
+        case (_, RenderRequest.postPath):
+            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes POST")))
         case (_, _) where request.path.hasPrefix(RenderRequest.prefix):
             return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes GET or HEAD")))
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):

@@ -22,15 +22,17 @@ final class RenderCall {
     private let headerPath: String
     private let head: Bool
 
-    init(address: String, target: String, head: Bool, headers: [String], directory: URL) throws {
+    init(address: String, target: String, head: Bool, headers: [String], body: String?, directory: URL) throws {
         let name = UUID().uuidString
         bodyPath = directory.appendingPathComponent("body-\(name)").path
         headerPath = directory.appendingPathComponent("headers-\(name)").path
         self.head = head
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments =
-            ["-sS", "-g", "--path-as-is", "--max-time", "60", "-o", bodyPath, "-D", headerPath]
-            + (head ? ["-I"] : []) + headers.flatMap { ["-H", $0] } + ["http://\(address)\(target)"]
+        var arguments = ["-sS", "-g", "--path-as-is", "--max-time", "60", "-o", bodyPath, "-D", headerPath]
+        if head { arguments.append("-I") }
+        for header in headers { arguments += ["-H", header] }
+        if let body { arguments += ["--data-binary", body] }
+        curl.arguments = arguments + ["http://\(address)\(target)"]
         curl.standardOutput = FileHandle.nullDevice
         curl.standardError = FileHandle.nullDevice
         try curl.run()
@@ -57,12 +59,18 @@ final class RenderCall {
 }
 
 extension DaemonProcess {
-    func startRender(_ target: String, head: Bool = false, headers: [String] = []) throws -> RenderCall {
-        try RenderCall(address: address, target: target, head: head, headers: headers, directory: directory)
+    func startRender(_ target: String, head: Bool = false, headers: [String] = [], body: String? = nil) throws
+        -> RenderCall
+    {
+        try RenderCall(
+            address: address, target: target, head: head, headers: headers, body: body, directory: directory)
     }
 
-    func render(_ target: String, head: Bool = false, headers: [String] = []) throws -> RenderAnswer {
-        try startRender(target, head: head, headers: headers).finish()
+    /// A `GET` (a `HEAD` with `head`, a `POST` with a body) and its answer.
+    func render(_ target: String, head: Bool = false, headers: [String] = [], body: String? = nil) throws
+        -> RenderAnswer
+    {
+        try startRender(target, head: head, headers: headers, body: body).finish()
     }
 
     /// The value of one labelled metrics line, such as `variantd_render_requests_total{outcome="hit",code="ok"}`.

@@ -237,6 +237,28 @@ import Variants
         #expect(post.status == 400 && post.error == "invalid_request")
     }
 
+    @Test func postNamesTheSourceForOtherLayouts() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try started(fixture)
+        let viaURL = try daemon.render(Self.gradient + "?width=64&format=webp")
+        let body = #"{"bucket": "pics", "path": "a/b.jpg", "source": "up/gradient.jpg", "transforms": {"#
+            + #""format": "webp", "width": 64}}"#
+        let bearer = "Authorization: Bearer \(DaemonProcess.secret)"
+        let viaBody = try daemon.render("/v1/render", headers: [bearer], body: body)
+        #expect(viaBody.status == 200 && viaBody.etag == viaURL.etag && viaBody.body == viaURL.body)
+        #expect(viaBody.headers["content-type"] == "image/webp")
+        let anonymous = try daemon.render("/v1/render", body: body)
+        #expect(anonymous.status == 403 && anonymous.error == "forbidden")
+        let variant = #"{"bucket": "pics", "path": "a/b.jpg", "source": "up/gradient.jpg", "variant": "thumb"}"#
+        #expect(try daemon.render("/v1/render", headers: [bearer], body: variant).status == 200)
+        let outside = #"{"bucket": "pics", "path": "a", "source": "../x.jpg", "transforms": {"width": 1}}"#
+        #expect(try daemon.render("/v1/render", headers: [bearer], body: outside).error == "invalid_request")
+        let bad = #"{"bucket": "pics", "path": "a", "source": "up/gradient.jpg", "transforms": {"width": 0}}"#
+        let refused = try daemon.render("/v1/render", headers: [bearer], body: bad)
+        #expect(refused.status == 400 && (refused.json["message"] as? String)?.hasPrefix("width: ") == true)
+    }
+
     @Test func renderCommandWritesOneTransform() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
