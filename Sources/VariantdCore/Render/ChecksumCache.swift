@@ -11,13 +11,18 @@ final class ChecksumCache: Sendable {
         self.capacity = capacity
     }
 
+    /// The remembered checksum while the file's identity holds; nil when it would have to be read.
+    func rememberedChecksum(ofFile path: String) -> String? {
+        guard let identity = FileIdentity(path: path), let entry = entries.withLock({ $0[path] }),
+            entry.identity == identity
+        else { return nil }
+        return entry.checksum
+    }
+
     /// The lowercase hex SHA-256 of the file, or nil when it is not a readable regular file.
     func checksum(ofFile path: String) -> String? {
-        guard let before = FileIdentity(path: path) else { return nil }
-        if let entry = entries.withLock({ $0[path] }), entry.identity == before {
-            return entry.checksum
-        }
-        guard let checksum = SourceChecksum.of(path) else { return nil }
+        if let remembered = rememberedChecksum(ofFile: path) { return remembered }
+        guard let before = FileIdentity(path: path), let checksum = SourceChecksum.of(path) else { return nil }
         // Kept only when nothing changed while hashing, and not in the clock tick of the last write.
         if FileIdentity(path: path) == before, !before.isRecent(within: 1) {
             entries.withLock { entries in

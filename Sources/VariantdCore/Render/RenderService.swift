@@ -38,56 +38,104 @@ struct RenderService: Sendable {
         self.headers = headers
     }
 
+    /// A hit whose source and rendition checksums are remembered is answered at once, on the I/O thread
+    /// (a `stat` and a folder listing); anything that may hash or render becomes a task.
     func respond(to request: HTTPRequest) -> HTTPReply {
-        .later { await answer(request) }
-    }
-
-    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
         let started = ContinuousClock.now
         var record = RenderRecord(
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
-        let response: HTTPResponse
+        let asked: Asked
         do throws(VariantsError) {
-            guard !request.bodyTooLarge else {
-                throw VariantsError(.payloadTooLarge, "the request body is over the server's limit")
-            }
-            let render =
-                request.method == "POST"
-                ? try RenderRequest(body: request.body, target: request.target)
-                : try RenderRequest(path: request.path, target: request.target)
-            record.bucket = render.bucket
-            record.path = render.path
-            let declaration = registry.declaration(named: render.bucket)?.spec
-            let isPublic = declaration?.isPublic ?? false
-            try access.check(request, render, isPublic: isPublic)
-            let (spec, variesWithAccept, declared) = try transform(
-                render, declaration: declaration, accept: request.headers["accept"])
-            let sourcePath = try root.resolve(render.source)
-            guard let checksum = sources.checksum(ofFile: sourcePath) else {
-                throw VariantsError(.notFound, "no readable object at '\(render.source)'")
-            }
-            let specKey = spec.storeKey
-            let made: RenderFlights.Made
-            if let found = stored(checksum, specKey) {
-                made = found
-                record.outcome = .hit
-            } else {
-                let store = store
-                let (result, joined) = await flights.render(
-                    source: checksum, specKey: specKey, exempt: declared,
-                    stored: { store.specKeys(ofSource: checksum) },
-                    work: { await renderInChild(sourcePath, render, spec, checksum: checksum) })
-                made = try result.get()
-                record.outcome = joined ? .shared : .miss
-            }
-            response = reply(
-                made, to: request, isPublic: isPublic, variesWithAccept: variesWithAccept, record: &record)
+            asked = try read(request, record: &record)
         } catch {
-            record.code = error.code.rawValue
-            record.status = error.statusCode
-            record.outcome = Self.isRefusal(error.code) ? .rejected : .failed
-            response = .error(error, headers: headers(error))
+            return .now(finish(failure(error, record: &record), record: record, started: started))
         }
+        if let checksum = sources.rememberedChecksum(ofFile: asked.sourcePath),
+            let found = stored(checksum, asked.spec.storeKey, hashing: false)
+        {
+            record.outcome = .hit
+            let response = reply(found, to: request, asked, record: &record)
+            return .now(finish(response, record: record, started: started))
+        }
+        return .later { [record] in
+            var record = record
+            let response: HTTPResponse
+            do throws(VariantsError) {
+                response = try await answer(request, asked, record: &record)
+            } catch {
+                response = failure(error, record: &record)
+            }
+            return finish(response, record: record, started: started)
+        }
+    }
+
+    /// A request checked at the edge: credentials, options, and the object's real path.
+    private struct Asked: Sendable {
+        var render: RenderRequest
+        var spec: VariantSpec
+        var variesWithAccept: Bool
+        /// A declared variant: counted by the per-picture cap, never refused by it.
+        var declared: Bool
+        var isPublic: Bool
+        var sourcePath: String
+    }
+
+    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(VariantsError) -> Asked {
+        guard !request.bodyTooLarge else {
+            throw VariantsError(.payloadTooLarge, "the request body is over the server's limit")
+        }
+        let render =
+            request.method == "POST"
+            ? try RenderRequest(body: request.body, target: request.target)
+            : try RenderRequest(path: request.path, target: request.target)
+        record.bucket = render.bucket
+        record.path = render.path
+        let declaration = registry.declaration(named: render.bucket)?.spec
+        let isPublic = declaration?.isPublic ?? false
+        try access.check(request, render, isPublic: isPublic)
+        let (spec, variesWithAccept, declared) = try transform(
+            render, declaration: declaration, accept: request.headers["accept"])
+        return Asked(
+            render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
+            isPublic: isPublic, sourcePath: try root.resolve(render.source))
+    }
+
+    /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
+    private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord) async throws(VariantsError)
+        -> HTTPResponse
+    {
+        guard let checksum = sources.checksum(ofFile: asked.sourcePath) else {
+            throw VariantsError(.notFound, "no readable object at '\(asked.render.source)'")
+        }
+        let specKey = asked.spec.storeKey
+        let made: RenderFlights.Made
+        if let found = stored(checksum, specKey, hashing: true) {
+            made = found
+            record.outcome = .hit
+        } else {
+            let store = store
+            let (result, joined) = await flights.render(
+                source: checksum, specKey: specKey, exempt: asked.declared,
+                stored: { store.specKeys(ofSource: checksum) },
+                work: { await renderInChild(asked.sourcePath, asked.render, asked.spec, checksum: checksum) })
+            made = try result.get()
+            record.outcome = joined ? .shared : .miss
+        }
+        return reply(made, to: request, asked, record: &record)
+    }
+
+    private func failure(_ error: VariantsError, record: inout RenderRecord) -> HTTPResponse {
+        record.code = error.code.rawValue
+        record.status = error.statusCode
+        record.outcome = Self.isRefusal(error.code) ? .rejected : .failed
+        return .error(error, headers: headers(error))
+    }
+
+    /// Logs and counts the request.
+    private func finish(_ response: HTTPResponse, record: RenderRecord, started: ContinuousClock.Instant)
+        -> HTTPResponse
+    {
+        var record = record
         let (whole, fraction) = started.duration(to: .now).components
         record.seconds = ((Double(whole) + Double(fraction) * 1e-18) * 1e6).rounded() / 1e6
         metrics.record(record)
@@ -114,9 +162,13 @@ struct RenderService: Sendable {
         }
     }
 
-    private func stored(_ checksum: String, _ specKey: String) -> RenderFlights.Made? {
-        guard let relativePath = store.rendition(sourceChecksum: checksum, specKey: specKey),
-            let renditionChecksum = renditions.checksum(ofFile: store.path(relativePath))
+    /// The stored rendition, if any; without `hashing` only when its checksum is remembered.
+    private func stored(_ checksum: String, _ specKey: String, hashing: Bool) -> RenderFlights.Made? {
+        guard let relativePath = store.rendition(sourceChecksum: checksum, specKey: specKey) else { return nil }
+        let path = store.path(relativePath)
+        guard
+            let renditionChecksum = hashing
+                ? renditions.checksum(ofFile: path) : renditions.rememberedChecksum(ofFile: path)
         else { return nil }
         return RenderFlights.Made(relativePath: relativePath, checksum: renditionChecksum)
     }
@@ -126,7 +178,7 @@ struct RenderService: Sendable {
         _ sourcePath: String, _ render: RenderRequest, _ spec: VariantSpec, checksum: String
     ) async -> Result<RenderFlights.Made, VariantsError> {
         // Another process sharing the store may have made it since this request missed.
-        if let found = stored(checksum, spec.storeKey) { return .success(found) }
+        if let found = stored(checksum, spec.storeKey, hashing: true) { return .success(found) }
         switch admission.enter() {
         case .full:
             return .failure(VariantsError(.transformBusy, "every render slot and the wait queue are full"))
@@ -154,9 +206,9 @@ struct RenderService: Sendable {
     }
 
     private func reply(
-        _ made: RenderFlights.Made, to request: HTTPRequest, isPublic: Bool, variesWithAccept: Bool,
-        record: inout RenderRecord
+        _ made: RenderFlights.Made, to request: HTTPRequest, _ asked: Asked, record: inout RenderRecord
     ) -> HTTPResponse {
+        let (isPublic, variesWithAccept) = (asked.isPublic, asked.variesWithAccept)
         let tag = "\"\(made.checksum)\""
         var headers: [(name: String, value: String)] = [
             ("ETag", tag), ("Cache-Control", isPublic ? "public, max-age=\(maxAge)" : "private"),
