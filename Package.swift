@@ -47,6 +47,7 @@ let package = Package(
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants"],
+            exclude: ["CLI/HelpText"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -7,6 +7,6 @@ public func decodeOneJob(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if let job = try? WireJSON.decode(DecodeJob.self, from: bytes) {
         _ = try? WireJSON.encode(job)
     }
-    _ = try? WireJSON.decode(DecodeAnswer.self, from: bytes)
+    _ = try? WireJSON.decode(DecodeReply.self, from: bytes)
     return 0
 }

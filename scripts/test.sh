@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . scripts/env.sh
 swift build --build-tests
-# A short bounded fuzz run of every parser that reads untrusted input (longer runs: docs/HostileInput.md).
+# A short bounded fuzz run of every parser that reads untrusted input (longer runs: `bash scripts/fuzz.sh 3600`,
+# described under "Hostile input" in README.md).
 bash scripts/fuzz.sh 15
 swift test --skip-build

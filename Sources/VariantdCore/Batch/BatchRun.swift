@@ -8,10 +8,10 @@ struct BatchRun: Sendable {
     /// The folder, absolute with symbolic links resolved.
     var folder: String
     var excluded: Set<String>
-    var declaration: (text: String, spec: BucketSpec)
+    var bucket: BucketSpec
     var fingerprint: String
-    var storeRoot: String
     var jobs: Int
+    /// Reads the folder's files as objects and stores their renditions.
     var pool: DecoderPool
     /// Keys of the files recorded by earlier runs, and how their results counted.
     var done: [ManifestKey: ResultCategory]
@@ -77,11 +77,8 @@ struct BatchRun: Sendable {
                 return .skipped(category)
             }
         }
-        let request = ObjectRequest(bucket: declaration.spec.name, path: file.relativePath)
-        let job = DecodeJob(
-            sourcePath: file.absolutePath, request: request, bucketDeclaration: declaration.text,
-            storeRoot: storeRoot)
-        let outcome = await pool.process(job).outcome
+        let request = ObjectRequest(bucket: bucket.name, path: file.relativePath)
+        let outcome = await pool.process(request, source: file.relativePath, bucket: bucket).outcome
         if case .failure = outcome, checksum == nil {
             checksum = SourceChecksum.of(file.absolutePath)
         }

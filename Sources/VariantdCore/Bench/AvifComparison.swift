@@ -30,7 +30,7 @@ struct AvifComparison: Sendable, Codable, Equatable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-avif-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let store = try RenditionStore(root: scratch.path)
+        let store = try RenditionFolder(root: scratch.path)
         let pipeline = try Pipeline(store: store)
         let bytes = try SourceFile.read(source, maxBytes: .max)
         var encodes: [Double] = []

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The `variantd serve` the load benchmark starts for itself: this binary, on an ephemeral loopback port,
-/// over a store root and a bucket directory (holding W1's bucket) in a fresh temporary directory.
+/// over a object store and a bucket directory (holding W1's bucket) in a fresh temporary directory.
 final class BenchDaemon: @unchecked Sendable {
     /// W1's bucket, as `--buckets` holds it.
     static let bucket = "bench-w1"
@@ -74,7 +74,7 @@ final class BenchDaemon: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Copies `files` into `folder` of the store root and returns their `source` paths, relative to it.
+    /// Copies `files` into `folder` of the object store and returns their `source` paths, relative to it.
     func store(_ files: [String], in name: String = "corpus") throws -> [String] {
         let folder = root.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

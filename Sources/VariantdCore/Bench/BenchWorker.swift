@@ -50,7 +50,7 @@ struct BenchWorker: Sendable {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let pipelines = try (0..<jobs).map { worker throws(VariantsError) in
             try Pipeline(
-                store: mode == .write ? RenditionStore(root: scratch.path + "/worker-\(worker)") : nil)
+                store: mode == .write ? RenditionFolder(root: scratch.path + "/worker-\(worker)") : nil)
         }
 
         var failed: [Measurement.Failure] = []
@@ -117,7 +117,7 @@ struct BenchWorker: Sendable {
     private func run(_ file: String, with pipeline: Pipeline) throws(VariantsError) -> Sample {
         var timings = StageTimings()
         let started = ContinuousClock.now
-        let bytes = try timings.measure("read") { () throws(VariantsError) in
+        let bytes = try timings.measure(.read) { () throws(VariantsError) in
             try SourceFile.read(file, maxBytes: .max)
         }
         let request = ObjectRequest(bucket: W1Workload.bucket.name, path: file)
@@ -134,7 +134,7 @@ struct BenchWorker: Sendable {
             checksum = metadata.checksumSha256
         }
         let elapsed = started.duration(to: .now)
-        if let store = pipeline.store, let checksum {
+        if let store = pipeline.store as? RenditionFolder, let checksum {
             try? FileManager.default.removeItem(atPath: store.root + "/" + checksum.prefix(2))
         }
         return Sample(

@@ -54,12 +54,12 @@ struct RenderLoad: Sendable {
         guard await Self.get(hitURL, session: session).status == 200 else {
             throw BenchDaemon.Failure(description: "\(hitURL) did not answer 200")
         }
-        let store = try RenditionStore(root: daemon.root.path)
+        let store = try RenditionFolder(root: daemon.root.path)
         let spec = try Transform(query: [("width", "600"), ("format", "webp")], accept: nil).spec
         guard let checksum = SourceChecksum.of(daemon.root.path + "/" + stored),
-            let rendition = store.rendition(sourceChecksum: checksum, specKey: spec.storeKey)
+            let rendition = store.key(sourceChecksum: checksum, specKey: RenditionKey.specKey(of: spec))
         else { throw BenchDaemon.Failure(description: "the hit's rendition is not in the store") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: store.path(rendition))[.size] as? Int) ?? 0
+        let size = store.existing(rendition)?.count ?? 0
 
         let nginx = try StaticFileServer(root: daemon.root.path, workers: slots)
         if nginx == nil { Console.error("bench: nginx is not installed (bash scripts/bench-setup.sh): no yardstick") }

@@ -2,45 +2,66 @@ import Foundation
 import Synchronization
 import Variants
 
-/// The bucket declarations of a `--buckets` directory (`<name>.json` each), looked up by name per job and
-/// replaced as a whole on SIGHUP.
+/// The bucket declarations of a `--buckets` directory (`<name>.json` each), parsed once and looked up by
+/// name per job; replaced as a whole on a reload (SIGHUP for the daemon, a change of the files for the
+/// queue worker).
 final class BucketRegistry: Sendable {
     let directory: String?
-    private let declarations: Mutex<[String: BucketDeclaration]>
+    private let state: Mutex<(buckets: [String: BucketSpec], stamp: [String])>
 
     init(directory: String?) throws(UsageError) {
         self.directory = directory
-        declarations = Mutex(try directory.map(Self.load) ?? [:])
+        let stamp = directory.map(Self.stamp) ?? []
+        state = Mutex((try directory.map(Self.load) ?? [:], stamp))
     }
 
-    func declaration(named name: String) -> BucketDeclaration? {
-        declarations.withLock { $0[name] }
+    func bucket(named name: String) -> BucketSpec? {
+        state.withLock { $0.buckets[name] }
     }
 
-    var count: Int { declarations.withLock { $0.count } }
+    var count: Int { state.withLock { $0.buckets.count } }
 
     /// Reads the directory again; on any error the previous declarations all stay in force.
     func reload() throws(UsageError) -> Int {
         guard let directory else { return 0 }
+        let stamp = Self.stamp(directory)
         let fresh = try Self.load(directory)
-        declarations.withLock { $0 = fresh }
+        state.withLock { $0 = (fresh, stamp) }
         return fresh.count
     }
 
-    private static func load(_ directory: String) throws(UsageError) -> [String: BucketDeclaration] {
+    /// Reloads when a declaration file was added, removed or modified since the last load; nil when
+    /// nothing changed.
+    func reloadIfChanged() throws(UsageError) -> Int? {
+        guard let directory, Self.stamp(directory) != state.withLock({ $0.stamp }) else { return nil }
+        return try reload()
+    }
+
+    /// Name, size and modification time of every declaration file: what a change of the files changes.
+    private static func stamp(_ directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.sorted().filter { $0.hasSuffix(".json") }.map { name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+            return "\(name) \(size) \(modified)"
+        }
+    }
+
+    private static func load(_ directory: String) throws(UsageError) -> [String: BucketSpec] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
             throw UsageError("The bucket directory '\(directory)' cannot be read")
         }
-        var result: [String: BucketDeclaration] = [:]
+        var result: [String: BucketSpec] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
-            let (text, spec) = try BucketDeclarationFile.read(directory + "/" + name)
-            guard spec.name + ".json" == name else {
-                throw UsageError("The bucket declaration '\(name)' declares the bucket '\(spec.name)'")
+            let bucket = try BucketDeclarationFile.read(directory + "/" + name)
+            guard bucket.name + ".json" == name else {
+                throw UsageError("The bucket declaration '\(name)' declares the bucket '\(bucket.name)'")
             }
-            result[spec.name] = BucketDeclaration(text: text, spec: spec)
+            result[bucket.name] = bucket
         }
         return result
     }

@@ -4,12 +4,12 @@ import Variants
 /// Reads and validates a bucket declaration file given on the command line: a bad one is a usage error,
 /// reported with the field path the parser names.
 enum BucketDeclarationFile {
-    static func read(_ path: String) throws(UsageError) -> (text: String, spec: BucketSpec) {
+    static func read(_ path: String) throws(UsageError) -> BucketSpec {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError("The bucket declaration '\(path)' cannot be read")
         }
         do {
-            return (String(decoding: data, as: UTF8.self), try BucketSpec(parsing: data))
+            return try BucketSpec(parsing: data)
         } catch {
             throw UsageError("The bucket declaration '\(path)' is invalid: \(error.message)")
         }

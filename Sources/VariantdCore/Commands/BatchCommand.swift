@@ -41,7 +41,7 @@ struct BatchCommand: Subcommand {
         """
 
     let folder: String
-    let declaration: (text: String, spec: BucketSpec)
+    let bucket: BucketSpec
     let output: String
     let jobs: Int
     let quiet: Bool
@@ -70,19 +70,20 @@ struct BatchCommand: Subcommand {
             throw UsageError("The folder '\(folder)' does not exist or is not a directory")
         }
         self.folder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        declaration = try BucketDeclarationFile.read(bucketPath)
+        bucket = try BucketDeclarationFile.read(bucketPath)
     }
 
     func run() async throws -> ExitStatus {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let manifestPath = outputURL.appendingPathComponent("manifest.jsonl").path
-        let storeRoot = outputURL.appendingPathComponent("renditions").path
         let manifest: ManifestWriter
         let earlier: ManifestReader.Contents
+        let renditions: RenditionFolder
+        let objects = try ObjectFolder(folder)
         do {
             try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
             (manifest, earlier) = try ManifestWriter.open(manifestPath)
-            _ = try RenditionStore(root: storeRoot)
+            renditions = try RenditionFolder(root: outputURL.appendingPathComponent("renditions").path)
         } catch {
             Console.error("Error: the output \(output) cannot be written: \(error)")
             return .ioError
@@ -100,10 +101,11 @@ struct BatchCommand: Subcommand {
             onSecond: { number in
                 manifest.whileNotWriting { exit(128 + number) }
             })
-        let pool = DecoderPool(.init(executable: Executable.current, size: jobs))
+        let pool = DecoderPool(
+            .init(executable: Executable.current, size: jobs), objects: objects, renditions: renditions)
         let batch = BatchRun(
-            folder: folder, excluded: [outputURL.resolvingSymlinksInPath().path], declaration: declaration,
-            fingerprint: try DeclarationFingerprint.of(declaration.spec), storeRoot: storeRoot, jobs: jobs,
+            folder: folder, excluded: [outputURL.resolvingSymlinksInPath().path], bucket: bucket,
+            fingerprint: try DeclarationFingerprint.of(bucket), jobs: jobs,
             pool: pool, done: earlier.done, manifest: manifest, progress: progress,
             interrupted: { signals.received != nil })
         let display = progress.show()

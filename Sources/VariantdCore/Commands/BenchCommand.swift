@@ -43,7 +43,7 @@ struct BenchCommand: Subcommand {
           --render                With --serve: on-demand renditions (GET /v1/render): miss latency per
                                   format, and cache hits at 1 and --serve-clients clients beside nginx
                                   serving the same file (bash scripts/bench-setup.sh installs it).
-          --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for issue 6's
+          --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows
                                   by more than 50 MB after the first 1000, or it does not exit 0 on
                                   SIGTERM.

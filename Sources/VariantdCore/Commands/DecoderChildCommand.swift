@@ -1,14 +1,16 @@
 import Foundation
 import Variants
 
-/// `variantd decoder-child`: the process a `DecoderPool` starts. Reads one `DecodeJob` per line on stdin and
-/// answers one `DecodeAnswer` per line, until stdin closes (which also happens when the parent dies).
+/// `variantd decoder-child`: the process a `DecoderPool` starts. Reads one `DecodeJob` line and the bytes
+/// after it on stdin, answers one `DecodeAnswer` line and the rendition bytes after it, until stdin closes
+/// (which also happens when the parent dies). It opens no file: bytes in, bytes out.
 struct DecoderChildCommand: Subcommand {
     static let name = "decoder-child"
     static let abstract = "Decode objects sent by a parent process (internal)."
     static let usage = "decoder-child [--limits <json>]"
     static let details = """
-        Started by variantd itself: one JSON job per line on stdin, one JSON answer per line on stdout.
+        Started by variantd itself: one JSON job line and the object's bytes on stdin, one JSON answer
+        line and the renditions' bytes on stdout.
 
         OPTIONS:
           --limits <json>         The limits to apply, as JSON.
@@ -32,32 +34,48 @@ struct DecoderChildCommand: Subcommand {
     func run() async throws -> ExitStatus {
         let answers = ChildConfinement.apply()
         let pipeline = try Pipeline(limits: limits)
-        while let line = readLine() {
+        let input = ChildInput()
+        while let line = input.line() {
             ChildConfinement.startJobBudget()
+            let job: DecodeJob
+            do {
+                job = try WireJSON.decode(DecodeJob.self, from: line)
+            } catch {
+                // What follows the line cannot be told apart from the next job: answer, then stop.
+                let refusal = VariantsError(.invalidRequest, "the job line is not valid: \(error)")
+                reply(DecodeAnswer(.failure(refusal), timings: StageTimings()), files: [], to: answers)
+                return .failure
+            }
+            guard let source = input.bytes(job.sourceSize) else { return .failure }
+            var stored: [RenditionFile] = []
+            for part in job.stored ?? [] {
+                guard let bytes = input.bytes(part.size) else { return .failure }
+                stored.append(RenditionFile(key: part.key, bytes: bytes))
+            }
+            let store = job.stored.map { _ in HandedRenditions(stored) }
             var timings = StageTimings()
-            let outcome = Result { () throws(VariantsError) in try process(line, with: pipeline, timings: &timings) }
-            let answer = try WireJSON.encode(
-                DecodeAnswer(outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB))
-            ChildConfinement.write(answer + [0x0A], to: answers)
+            var rendering = pipeline
+            rendering.store = store
+            let outcome = Result { () throws(VariantsError) in
+                try rendering.process(
+                    source, request: job.request, bucket: job.bucket, checksum: job.sourceChecksum,
+                    timings: &timings)
+            }
+            let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
+            let answer = DecodeAnswer(
+                outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB)
+            reply(answer, files: files, to: answers)
         }
         return .success
     }
 
-    private func process(_ line: String, with pipeline: Pipeline, timings: inout StageTimings)
-        throws(VariantsError) -> CompletionMetadata
-    {
-        let job: DecodeJob
-        do {
-            job = try WireJSON.decode(DecodeJob.self, from: line.utf8)
-        } catch {
-            throw VariantsError(.invalidRequest, "the job line is not valid: \(error)")
+    /// Writes the reply line, then the bytes of each file it lists.
+    private func reply(_ answer: DecodeAnswer, files: [RenditionFile], to descriptor: Int32) {
+        let parts = files.map { DecodePart(key: $0.key, size: $0.bytes.count) }
+        guard let line = try? WireJSON.encode(DecodeReply(answer: answer, written: parts)) else {
+            exit(EXIT_FAILURE)
         }
-        var pipeline = pipeline
-        pipeline.store = try job.storeRoot.map { root throws(VariantsError) in try RenditionStore(root: root) }
-        let bucket = try job.bucketDeclaration.map { text throws(VariantsError) in try BucketSpec(parsing: text.utf8) }
-        let bytes = try timings.measure("read") { () throws(VariantsError) in
-            try SourceFile.read(job.sourcePath, maxBytes: limits.maxInputBytes)
-        }
-        return try pipeline.process(bytes, request: job.request, bucket: bucket, timings: &timings)
+        ChildConfinement.write(line + [0x0A], to: descriptor)
+        for file in files { ChildConfinement.write(file.bytes, to: descriptor) }
     }
 }

@@ -28,16 +28,16 @@ struct ProbeCommand: Subcommand {
 
     let files: [String]
     let bucket: String
-    let declaration: (text: String, spec: BucketSpec)?
-    let storeRoot: String?
+    let declaration: BucketSpec?
+    let renditions: String?
     let declaredType: String?
     let inProcess: Bool
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let name = try arguments.option("--bucket")
         declaration = try arguments.option("--declaration").map { path throws(UsageError) in try BucketDeclarationFile.read(path) }
-        bucket = name ?? declaration?.spec.name ?? "local"
-        storeRoot = try arguments.option("--out")
+        bucket = name ?? declaration?.name ?? "local"
+        renditions = try arguments.option("--out")
         declaredType = try arguments.option("--content-type")
         inProcess = arguments.flag("--in-process")
         files = try arguments.positionals()
@@ -45,8 +45,11 @@ struct ProbeCommand: Subcommand {
     }
 
     func run() async throws -> ExitStatus {
-        let pool = DecoderPool(.init(executable: Executable.current, size: 1))
-        let pipeline = try inProcess ? Pipeline(store: storeRoot.map { try RenditionStore(root: $0) }) : nil
+        let store = try renditions.map { try RenditionFolder(root: $0) }
+        // Files are named on the command line, relative to here or absolute: the object store is the root.
+        let pool = DecoderPool(
+            .init(executable: Executable.current, size: 1), objects: try ObjectFolder("/"), renditions: store)
+        let pipeline = try inProcess ? Pipeline(store: store) : nil
         var status = ExitStatus.success
         for file in files {
             let request = ObjectRequest(bucket: bucket, path: file, declaredContentType: declaredType)
@@ -55,13 +58,11 @@ struct ProbeCommand: Subcommand {
                 var timings = StageTimings()
                 outcome = Result { () throws(VariantsError) in
                     let bytes = try SourceFile.read(file, maxBytes: pipeline.limits.maxInputBytes)
-                    return try pipeline.process(bytes, request: request, bucket: declaration?.spec, timings: &timings)
+                    return try pipeline.process(bytes, request: request, bucket: declaration, timings: &timings)
                 }
             } else {
-                let path = URL(fileURLWithPath: file).standardizedFileURL.path
-                let job = DecodeJob(
-                    sourcePath: path, request: request, bucketDeclaration: declaration?.text, storeRoot: storeRoot)
-                outcome = await pool.process(job).outcome
+                let key = String(URL(fileURLWithPath: file).standardizedFileURL.path.dropFirst())
+                outcome = await pool.process(request, source: key, bucket: declaration).outcome
             }
             switch outcome {
             case .success(let metadata):

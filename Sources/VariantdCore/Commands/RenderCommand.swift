@@ -60,12 +60,15 @@ struct RenderCommand: Subcommand {
     func run() async throws -> ExitStatus {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        _ = try RenditionStore(root: store)
-        let pool = DecoderPool(.init(executable: Executable.current, size: 1))
-        let job = DecodeJob.rendering(
-            transform.spec, sourcePath: file, bucket: "local", path: (file as NSString).lastPathComponent,
-            storeRoot: store)
-        let outcome = await pool.process(job).outcome
+        let renditions = try RenditionFolder(root: store)
+        let name = (file as NSString).lastPathComponent
+        let pool = DecoderPool(
+            .init(executable: Executable.current, size: 1),
+            objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: renditions)
+        let outcome = await pool.process(
+            ObjectRequest(bucket: "local", path: name), source: name,
+            bucket: .rendering(transform.spec, in: "local")
+        ).outcome
         await pool.shutdown()
         let error: VariantsError
         switch outcome {

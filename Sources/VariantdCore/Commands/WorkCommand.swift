@@ -1,4 +1,5 @@
 import Foundation
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -18,8 +19,8 @@ struct WorkCommand: Subcommand {
           --data-dir <dir>        Where the default queue and renditions live (default: $VARIANTD_DATA_DIR
                                   or /var/lib/variantd).
           --root <store>          The object store: job sources are paths relative to it.
-          --buckets <dir>         Bucket declarations, one <bucket>.json each; a bucket without one gets
-                                  metadata and no variants.
+          --buckets <dir>         Bucket declarations, one <bucket>.json each, reloaded when the files
+                                  change; a bucket without one gets metadata and no variants.
           --workers <n>           Jobs processed at once, each in its own decoder child (default: cores).
           --out <dir>             The rendition store (default: <data-dir>/renditions).
           --callback <url>        POST each final job's JSON here, retried; idempotent by job id.
@@ -51,9 +52,10 @@ struct WorkCommand: Subcommand {
         let slots =
             try arguments.integer("--workers", in: 1...256)
             ?? ProcessInfo.processInfo.activeProcessorCount
+        let renditions = try arguments.option("--out") ?? dataDirectory + "/renditions"
         var configuration = Worker.Configuration(
-            storeRoot: try StoreRoot(root), buckets: try BucketRegistry(directory: buckets),
-            renditions: try arguments.option("--out") ?? dataDirectory + "/renditions", slots: slots)
+            objects: try ObjectFolder(root), buckets: try BucketRegistry(directory: buckets),
+            renditions: try Self.renditionFolder(renditions), slots: slots)
         if let lease = try arguments.integer("--lease", in: 1...3600) {
             configuration.lease = .seconds(lease)
         }
@@ -88,6 +90,14 @@ struct WorkCommand: Subcommand {
             throw UsageError("The store '\(root)' does not exist")
         }
         self.configuration = configuration
+    }
+
+    private static func renditionFolder(_ path: String) throws(UsageError) -> RenditionFolder {
+        do {
+            return try RenditionFolder(root: path)
+        } catch {
+            throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
+        }
     }
 
     func run() async throws -> ExitStatus {

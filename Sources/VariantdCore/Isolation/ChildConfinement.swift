@@ -7,7 +7,7 @@
 enum ChildConfinement {
     /// Address space a child may map: a 200-megapixel HEIC decode with its libvips threads fits in 4 GiB.
     static let addressSpace: rlim_t = 4 << 30
-    /// Open files: the source, a rendition being written, the pipes; libraries are loaded before this.
+    /// Open files: the pipes and what libraries open for themselves; a child opens no file per job.
     static let openFiles: rlim_t = 64
     /// CPU seconds one job may use, on every thread together; the kernel stops the child past it, even
     /// inside a C loop that would never look at the parent's wall-clock deadline.
@@ -46,9 +46,9 @@ enum ChildConfinement {
         return usage.ru_maxrss
     }
 
-    /// Writes one whole line to the answer descriptor.
-    static func write(_ line: [UInt8], to descriptor: Int32) {
-        var remaining = line[...]
+    /// Writes all of `bytes` to the answer descriptor.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        var remaining = bytes[...]
         while !remaining.isEmpty {
             let written = remaining.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }

@@ -21,6 +21,8 @@ final class ChildProcess {
     private var buffered: [UInt8] = []
 
     init(executable: String, arguments: [String]) throws {
+        // A child that dies while its job is being written must be an error on this side, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
@@ -29,6 +31,9 @@ final class ChildProcess {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
+        // Writes wait in `poll`, so a child that stops reading cannot hold the parent past the deadline.
+        let writeEnd = input.fileHandleForWriting.fileDescriptor
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
     }
 
     deinit {
@@ -39,35 +44,72 @@ final class ChildProcess {
 
     var processID: Int32 { process.processIdentifier }
 
-    /// Sends one line and waits for one line back, until the deadline.
-    func exchange(_ line: [UInt8], deadline: ContinuousClock.Instant) throws(Failure) -> [UInt8] {
-        do {
-            try input.fileHandleForWriting.write(contentsOf: line + [0x0A])
-        } catch {
-            throw reap()
+    /// Writes `parts` to the child's input, one after the other, until the deadline.
+    func send(_ parts: [[UInt8]], deadline: ContinuousClock.Instant) throws(Failure) {
+        let fd = input.fileHandleForWriting.fileDescriptor
+        for part in parts {
+            var offset = 0
+            while offset < part.count {
+                try wait(for: fd, events: POLLOUT, until: deadline)
+                let count = part[offset...].withUnsafeBytes { write(fd, $0.baseAddress, min($0.count, 1 << 16)) }
+                if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                guard count > 0 else { throw reap() }
+                offset += count
+            }
         }
-        let fd = output.fileHandleForReading.fileDescriptor
+    }
+
+    /// The next line from the child (without its newline), waiting until the deadline.
+    func line(deadline: ContinuousClock.Instant) throws(Failure) -> [UInt8] {
         while true {
             if let newline = buffered.firstIndex(of: 0x0A) {
                 let answer = Array(buffered[..<newline])
                 buffered.removeSubrange(...newline)
                 return answer
             }
+            try fill(until: deadline)
+        }
+    }
+
+    /// The next `count` bytes from the child, waiting until the deadline.
+    func bytes(_ count: Int, deadline: ContinuousClock.Instant) throws(Failure) -> [UInt8] {
+        while buffered.count < count {
+            try fill(until: deadline)
+        }
+        let bytes = Array(buffered[..<count])
+        buffered.removeSubrange(..<count)
+        return bytes
+    }
+
+    /// Reads what the child has written so far into `buffered`.
+    private func fill(until deadline: ContinuousClock.Instant) throws(Failure) {
+        let fd = output.fileHandleForReading.fileDescriptor
+        while true {
+            try wait(for: fd, events: POLLIN, until: deadline)
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw reap() }
+            buffered.append(contentsOf: chunk[..<count])
+            return
+        }
+    }
+
+    /// Waits until `fd` is ready for `events`; kills the child when the deadline passes first.
+    private func wait(for fd: Int32, events: Int32, until deadline: ContinuousClock.Instant) throws(Failure) {
+        while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 throw .timedOut
             }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: fd, events: Int16(events), revents: 0)
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + 1)
-            guard poll(&poller, 1, milliseconds) >= 0 || errno == EINTR else { throw reap() }
-            guard poller.revents != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw reap() }
-            buffered.append(contentsOf: chunk[..<count])
+            let ready = poll(&poller, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { throw reap() }
+            if ready > 0 { return }
         }
     }
 

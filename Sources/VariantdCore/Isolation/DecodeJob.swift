@@ -1,29 +1,49 @@
 public import Variants
 
-/// What the parent sends a decoder child: one line of JSON per object.
+/// What the parent sends a decoder child for one object: this line of JSON, then `sourceSize` bytes of the
+/// object, then the bytes of each `stored` rendition in order. The child opens no file: the parent reads
+/// the object and the stored renditions, and writes what the child renders.
 public struct DecodeJob: Sendable, Codable, Equatable {
-    /// Absolute path of the stored bytes, already confined to the store root by the parent.
-    public var sourcePath: String
     public var request: ObjectRequest
-    /// The bucket's declaration text, already validated by the parent; nil renders no variant.
-    public var bucketDeclaration: String?
-    /// The rendition store's root; nil renders and checks variants without keeping them.
-    public var storeRoot: String?
+    /// The bucket, already validated; nil renders no variant.
+    public var bucket: BucketSpec?
+    public var sourceSize: Int
+    /// The SHA-256 of the source bytes, which the parent computed while it had them.
+    public var sourceChecksum: String
+    /// Renditions already stored for these bytes, for the child to check and reuse; nil when renditions are
+    /// not kept (the child then renders and checks them without answering their bytes).
+    public var stored: [DecodePart]?
 
-    public init(sourcePath: String, request: ObjectRequest, bucketDeclaration: String? = nil, storeRoot: String? = nil) {
-        self.sourcePath = sourcePath
+    public init(
+        request: ObjectRequest, bucket: BucketSpec?, sourceSize: Int, sourceChecksum: String,
+        stored: [DecodePart]?
+    ) {
         self.request = request
-        self.bucketDeclaration = bucketDeclaration
-        self.storeRoot = storeRoot
+        self.bucket = bucket
+        self.sourceSize = sourceSize
+        self.sourceChecksum = sourceChecksum
+        self.stored = stored
     }
 }
 
-/// What a decoder child answers: the metadata or the typed error, and where the time went.
+/// One file that follows a job or answer line on the pipe: its rendition key and its length in bytes.
+public struct DecodePart: Sendable, Codable, Equatable {
+    public var key: String
+    public var size: Int
+
+    public init(key: String, size: Int) {
+        self.key = key
+        self.size = size
+    }
+}
+
+/// What decoding one object came to: the metadata or the typed error, where the time went, and the
+/// decoder child's memory. What `DecoderPool.process` returns, and what a child answers for its job.
 public struct DecodeAnswer: Sendable, Codable, Equatable {
     public var metadata: CompletionMetadata?
     public var error: VariantsError?
     public var timings: StageTimings
-    /// The child's peak resident set so far, in KiB.
+    /// The child's peak resident set so far, in KiB (nil when it died before answering).
     public var peakResidentKiB: Int?
 
     public init(
@@ -42,5 +62,17 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
     public var outcome: Result<CompletionMetadata, VariantsError> {
         if let metadata { return .success(metadata) }
         return .failure(error ?? VariantsError(.internalError, "the decoder answered neither metadata nor error"))
+    }
+}
+
+/// The line a decoder child writes for a job: its answer, and the new renditions to store, whose bytes
+/// follow the line in order (all of them, or none when the job failed or did not keep renditions).
+public struct DecodeReply: Sendable, Codable, Equatable {
+    public var answer: DecodeAnswer
+    public var written: [DecodePart]
+
+    public init(answer: DecodeAnswer, written: [DecodePart]) {
+        self.answer = answer
+        self.written = written
     }
 }

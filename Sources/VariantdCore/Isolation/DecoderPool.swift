@@ -35,15 +35,9 @@ public actor DecoderPool {
         }
     }
 
-    /// One result of the pool: the outcome, its stage timings and the child's peak memory.
-    public struct Answer: Sendable {
-        public var outcome: Result<CompletionMetadata, VariantsError>
-        public var timings: StageTimings
-        /// The child's peak resident set so far, in KiB (nil when it died before answering).
-        public var peakResidentKiB: Int?
-    }
-
     private let configuration: Configuration
+    private let objects: any ObjectStore
+    private let renditions: (any RenditionStore)?
     private var idle: [DecoderSlot] = []
     private var created = 0
     private var waiting: [CheckedContinuation<DecoderSlot, Never>] = []
@@ -51,46 +45,45 @@ public actor DecoderPool {
     /// Children that died or were killed, for metrics.
     public private(set) var crashes = 0
 
-    public init(_ configuration: Configuration) {
+    /// A pool that reads sources from `objects` and keeps renditions in `renditions` (nil renders and
+    /// checks them without keeping them).
+    public init(_ configuration: Configuration, objects: any ObjectStore, renditions: (any RenditionStore)?) {
         self.configuration = configuration
+        self.objects = objects
+        self.renditions = renditions
     }
 
-    /// Decodes one object in a child.
-    public func process(_ job: DecodeJob) async -> Answer {
-        // Hashing in the parent costs a read, so it is paid only once some file has been quarantined.
-        var checksum = quarantine.isEmpty ? nil : Self.checksum(of: job)
-        if let checksum, quarantine.isRefused(checksum, after: configuration.attemptsPerObject) {
-            return Answer(
-                outcome: .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
-                timings: StageTimings(), peakResidentKiB: nil)
+    /// Processes the stored object `source` for a bucket: this process reads it and the renditions stored
+    /// for its bytes, a child decodes and renders, and this process stores the new renditions before
+    /// answering.
+    public func process(_ request: ObjectRequest, source: String, bucket: BucketSpec?) async -> DecodeAnswer {
+        let slot = await checkOut()
+        defer { checkIn(slot) }
+        let (objects, renditions, maxBytes) = (objects, renditions, configuration.limits.maxInputBytes)
+        let loaded = await slot.perform {
+            LoadedObject.load(source, request: request, bucket: bucket, from: objects, renditions, maxBytes: maxBytes)
         }
-        var answer = await attempt(job)
+        let object: LoadedObject
+        switch loaded {
+        case .success(let loaded): object = loaded
+        case .failure(let error): return DecodeAnswer(.failure(error), timings: StageTimings())
+        }
+        if quarantine.isRefused(object.job.sourceChecksum, after: configuration.attemptsPerObject) {
+            return DecodeAnswer(
+                .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
+                timings: object.timings)
+        }
+        let configuration = configuration
+        var answer = await slot.perform { slot.run(object, configuration: configuration) }
         var attempts = 1
-        while answer.isDecoderFailure {
+        while answer.error?.isDecoderFailure == true {
             crashes += 1
-            checksum = checksum ?? Self.checksum(of: job)
-            if let checksum { quarantine.recordFailure(checksum) }
+            quarantine.recordFailure(object.job.sourceChecksum)
             guard attempts < configuration.attemptsPerObject else { break }
             attempts += 1
-            answer = await attempt(job)
+            answer = await slot.perform { slot.run(object, configuration: configuration) }
         }
         return answer
-    }
-
-    private func attempt(_ job: DecodeJob) async -> Answer {
-        let slot = await checkOut()
-        let configuration = configuration
-        let answer = await withCheckedContinuation { continuation in
-            slot.queue.async {
-                continuation.resume(returning: slot.run(job, configuration: configuration))
-            }
-        }
-        checkIn(slot)
-        return answer
-    }
-
-    private static func checksum(of job: DecodeJob) -> String? {
-        SourceChecksum.of(job.sourcePath)
     }
 
     /// Ends every idle child; call when no job is in flight.
@@ -103,7 +96,7 @@ public actor DecoderPool {
         if let slot = idle.popLast() { return slot }
         if created < configuration.size {
             created += 1
-            return DecoderSlot()
+            return DecoderSlot(renditions: renditions)
         }
         return await withCheckedContinuation { waiting.append($0) }
     }
@@ -117,36 +110,89 @@ public actor DecoderPool {
     }
 }
 
+/// An object read by the parent, ready to be sent to a child: the job line and the bytes that follow it.
+struct LoadedObject: Sendable {
+    var job: DecodeJob
+    var source: [UInt8]
+    var stored: [RenditionFile]
+    /// Reading and hashing, done here rather than in the child.
+    var timings: StageTimings
+
+    static func load(
+        _ key: String, request: ObjectRequest, bucket: BucketSpec?, from objects: any ObjectStore,
+        _ renditions: (any RenditionStore)?, maxBytes: Int
+    ) -> Result<LoadedObject, VariantsError> {
+        var timings = StageTimings()
+        do throws(VariantsError) {
+            let source = try timings.measure(.read) { () throws(VariantsError) in
+                try objects.read(key, maxBytes: maxBytes)
+            }
+            let checksum = timings.measure(.hash) { SHA256.hex(source) }
+            let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
+            let stored = timings.measure(.read) {
+                renditions.map { $0.stored(sourceChecksum: checksum, specKeys: specKeys) }
+            }
+            let job = DecodeJob(
+                request: request, bucket: bucket, sourceSize: source.count, sourceChecksum: checksum,
+                stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) })
+            return .success(LoadedObject(job: job, source: source, stored: stored ?? [], timings: timings))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
 /// One place in the pool: a serial queue for the blocking pipe I/O and the child currently behind it.
 ///
 /// `@unchecked Sendable` because the pool hands a slot to exactly one job at a time and every access to
 /// `child` happens on `queue`.
 final class DecoderSlot: @unchecked Sendable {
     let queue = DispatchQueue(label: "variantd.decoder")
+    private let renditions: (any RenditionStore)?
     private var child: ChildProcess?
     private var jobs = 0
 
-    func run(_ job: DecodeJob, configuration: DecoderPool.Configuration) -> DecoderPool.Answer {
+    init(renditions: (any RenditionStore)?) {
+        self.renditions = renditions
+    }
+
+    /// Runs `body` on the slot's queue, off the cooperative threads: it blocks on pipes and files.
+    func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Sends the object to the child, reads its answer and the renditions after it, and stores them.
+    func run(_ object: LoadedObject, configuration: DecoderPool.Configuration) -> DecodeAnswer {
         let started = ContinuousClock.now
-        var processID: Int32?
+        let deadline = started + configuration.deadline
+        var timings = object.timings
         do {
             let child = try current(configuration)
-            processID = child.processID
             jobs += 1
-            let reply = try child.exchange(try WireJSON.encode(job), deadline: started + configuration.deadline)
-            let answer = try WireJSON.decode(DecodeAnswer.self, from: reply)
+            let line = try WireJSON.encode(object.job) + [0x0A]
+            try child.send([line, object.source] + object.stored.map(\.bytes), deadline: deadline)
+            let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
+            var files: [RenditionFile] = []
+            for part in reply.written {
+                files.append(RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
+            }
             if jobs >= configuration.jobsPerChild { stop() }
-            return DecoderPool.Answer(
-                outcome: answer.outcome, timings: answer.timings, peakResidentKiB: answer.peakResidentKiB)
+            timings.merge(reply.answer.timings)
+            var outcome = reply.answer.outcome
+            if case .success = outcome, let renditions, !files.isEmpty {
+                do throws(VariantsError) {
+                    try timings.measure(.write) { () throws(VariantsError) in try renditions.write(files) }
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+            return DecodeAnswer(outcome, timings: timings, peakResidentKiB: reply.answer.peakResidentKiB)
         } catch {
             child = nil
-            if let processID, let root = job.storeRoot {
-                (try? RenditionStore(root: root))?.removeLeftovers(of: processID)
-            }
-            var timings = StageTimings()
-            timings.add("decode", started.duration(to: .now))
-            return DecoderPool.Answer(
-                outcome: .failure(Self.failure(error, configuration)), timings: timings, peakResidentKiB: nil)
+            timings.add(.decode, started.duration(to: .now))
+            return DecodeAnswer(.failure(Self.failure(error, configuration)), timings: timings)
         }
     }
 
@@ -177,13 +223,5 @@ final class DecoderSlot: @unchecked Sendable {
             executable: configuration.executable, arguments: ["decoder-child", "--limits", limits])
         child = started
         return started
-    }
-}
-
-extension DecoderPool.Answer {
-    /// The child died or overran, as opposed to answering (even with an error).
-    var isDecoderFailure: Bool {
-        guard case .failure(let error) = outcome else { return false }
-        return error.reason == .decoderCrash || error.reason == .decoderTimeout
     }
 }

@@ -9,7 +9,7 @@ public struct Job: Sendable, Codable, Equatable {
     public var bucket: String
     public var path: String
     public var version: String
-    /// Relative to the store root.
+    /// Relative to the object store.
     public var source: String
     public var declaredContentType: String?
     public var state: JobState

@@ -8,11 +8,11 @@ public struct NewJob: Sendable, Equatable {
     public let request: ObjectRequest
     /// The object's version as the storage server names it; empty for an unversioned store.
     public let version: String
-    /// Where the bytes are, relative to the store root the workers are given.
+    /// Where the bytes are, relative to the object store the workers are given.
     public let source: String
 
     /// Refuses what a worker could never process: empty names, and a source that is absolute or climbs
-    /// out of the store root.
+    /// out of the object store.
     public init(request: ObjectRequest, version: String = "", source: String? = nil)
         throws(VariantsError)
     {
@@ -20,7 +20,7 @@ public struct NewJob: Sendable, Equatable {
             throw VariantsError(.invalidRequest, "a job needs a bucket and an object path")
         }
         let source = source ?? request.path
-        try StoreRoot.checkRelative(source)
+        try ObjectFolder.checkRelative(source)
         self.request = request
         self.version = version
         self.source = source

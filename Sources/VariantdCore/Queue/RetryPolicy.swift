@@ -40,7 +40,7 @@ public struct RetryPolicy: Sendable, Equatable {
         case .success: return .final(.completed)
         case .failure(let failure): error = failure
         }
-        if Self.isCrash(error) {
+        if error.isDecoderFailure {
             return crashes >= maxCrashes || attempt >= maxAttempts
                 ? .final(.unreadable) : .retry(after: backoff(attempt))
         }
@@ -64,10 +64,5 @@ public struct RetryPolicy: Sendable, Equatable {
         let seconds = min(
             backoffCap / .seconds(1), (backoffUnit / .seconds(1)) * power * power * power * power)
         return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
-    }
-
-    /// Whether the failure means the decoder child died or was killed on this job.
-    static func isCrash(_ error: VariantsError) -> Bool {
-        error.reason == .decoderCrash || error.reason == .decoderTimeout
     }
 }

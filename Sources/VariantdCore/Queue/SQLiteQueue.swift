@@ -154,7 +154,7 @@ public final class SQLiteQueue: JobQueue {
                 guard let row = held.first, let attempts = row[0].flatMap({ Int($0) }),
                     let maxAttempts = row[1].flatMap({ Int($0) }), var crashes = row[2].flatMap({ Int($0) })
                 else { return nil }
-                if case .failure(let error) = outcome, RetryPolicy.isCrash(error) { crashes += 1 }
+                if case .failure(let error) = outcome, error.isDecoderFailure { crashes += 1 }
                 let disposition = policy.disposition(
                     of: outcome, attempt: attempts, maxAttempts: maxAttempts, crashes: crashes)
                 let (state, scheduled, finished) = Self.columns(for: disposition, now: now)

@@ -5,9 +5,11 @@ import Variants
 actor RenderFlights {
     /// A rendition in the store, as made or found.
     struct Made: Sendable {
-        /// Relative to the rendition store's root.
-        var relativePath: String
+        /// The rendition's key in the store.
+        var key: String
+        /// Its SHA-256, the strong `ETag`.
         var checksum: String
+        var body: RenditionBody
     }
 
     private var flights: [String: Task<Result<Made, VariantsError>, Never>] = [:]

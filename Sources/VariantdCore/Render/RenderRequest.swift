@@ -12,8 +12,8 @@ struct RenderRequest: Sendable {
     enum Asked: Sendable {
         /// Query options, without `variant`, `expires` and `signature`.
         case options([(name: String, value: String)])
-        /// A `transforms` JSON object.
-        case json([UInt8])
+        /// A `POST` body whose `transforms` member holds the options.
+        case body([UInt8])
         /// The bucket's declared variant of that name.
         case variant(String)
     }
@@ -37,7 +37,7 @@ struct RenderRequest: Sendable {
         let bucket = String(location.prefix { $0 != "/" })
         let path = String(location.dropFirst(bucket.count + 1))
         try Self.check(bucket: bucket, path: path)
-        try StoreRoot.checkRelative(bucket + "/" + path)
+        try ObjectFolder.checkRelative(bucket + "/" + path)
         var options: [(name: String, value: String)] = []
         var variant: String?
         var expires: String?
@@ -77,18 +77,11 @@ struct RenderRequest: Sendable {
             throw VariantsError(.invalidRequest, "the body is not JSON of the expected shape: \(error)")
         }
         try Self.check(bucket: fields.bucket, path: fields.path)
-        try StoreRoot.checkRelative(fields.source)
-        switch (fields.transforms, fields.variant) {
-        case (let transforms?, nil):
-            do {
-                asked = .json(try WireJSON.encode(transforms))
-            } catch {
-                throw VariantsError(.invalidTransform, "transforms: cannot be read (\(error))")
-            }
-        case (nil, let variant?):
-            asked = .variant(variant)
-        default:
-            throw VariantsError(.invalidRequest, "expected one of transforms and variant")
+        try ObjectFolder.checkRelative(fields.source)
+        switch (fields.hasTransforms, fields.variant) {
+        case (true, nil): asked = .body(body)
+        case (false, let variant?): asked = .variant(variant)
+        default: throw VariantsError(.invalidRequest, "expected one of transforms and variant")
         }
         bucket = fields.bucket
         path = fields.path
@@ -109,12 +102,13 @@ struct RenderRequest: Sendable {
         }
     }
 
-    /// The `POST` body as sent, before validation; unknown keys are refused.
+    /// The `POST` body's scalar fields as sent, before validation; `transforms` is read by the options'
+    /// reader; unknown keys are refused.
     private struct Fields: Decodable {
         var bucket: String
         var path: String
         var source: String
-        var transforms: JSONDocument?
+        var hasTransforms: Bool
         var variant: String?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
@@ -139,7 +133,8 @@ struct RenderRequest: Sendable {
             bucket = try container.decode(String.self, forKey: .bucket)
             path = try container.decode(String.self, forKey: .path)
             source = try container.decode(String.self, forKey: .source)
-            transforms = try container.decodeIfPresent(JSONDocument.self, forKey: .transforms)
+            let isNull = try container.contains(.transforms) && container.decodeNil(forKey: .transforms)
+            hasTransforms = container.contains(.transforms) && !isNull
             variant = try container.decodeIfPresent(String.self, forKey: .variant)
         }
     }

@@ -8,8 +8,9 @@ import Variants
 /// A hit costs a `stat` of the source (its checksum is remembered while its identity holds), a listing of
 /// its folder in the store and a file sent by libmicrohttpd: no decode and no render slot.
 struct RenderService: Sendable {
-    let root: StoreRoot
-    let store: RenditionStore
+    /// A folder: a source's identity (inode, size, times) is what lets a hit skip hashing it.
+    let objects: ObjectFolder
+    let renditions: any RenditionCatalog
     let registry: BucketRegistry
     let admission: Admission
     let metrics: ServerMetrics
@@ -19,16 +20,16 @@ struct RenderService: Sendable {
     let maxAge: Int
     let headers: @Sendable (VariantsError) -> [(name: String, value: String)]
     private let sources = ChecksumCache()
-    private let renditions = ChecksumCache()
+    private let renditionFiles = ChecksumCache()
     private let flights = RenderFlights()
 
     init(
-        root: StoreRoot, store: RenditionStore, registry: BucketRegistry, admission: Admission,
+        objects: ObjectFolder, renditions: any RenditionCatalog, registry: BucketRegistry, admission: Admission,
         metrics: ServerMetrics, pool: DecoderPool, access: RenderAccess, maxAge: Int,
         headers: @escaping @Sendable (VariantsError) -> [(name: String, value: String)]
     ) {
-        self.root = root
-        self.store = store
+        self.objects = objects
+        self.renditions = renditions
         self.registry = registry
         self.admission = admission
         self.metrics = metrics
@@ -51,7 +52,7 @@ struct RenderService: Sendable {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
         if let checksum = sources.rememberedChecksum(ofFile: asked.sourcePath),
-            let found = stored(checksum, asked.spec.storeKey, hashing: false)
+            let found = stored(checksum, RenditionKey.specKey(of: asked.spec), hashing: false)
         {
             record.outcome = .hit
             let response = reply(found, to: request, asked, record: &record)
@@ -90,14 +91,14 @@ struct RenderService: Sendable {
             : try RenderRequest(path: request.path, target: request.target)
         record.bucket = render.bucket
         record.path = render.path
-        let declaration = registry.declaration(named: render.bucket)?.spec
+        let declaration = registry.bucket(named: render.bucket)
         let isPublic = declaration?.isPublic ?? false
         try access.check(request, render, isPublic: isPublic)
         let (spec, variesWithAccept, declared) = try transform(
             render, declaration: declaration, accept: request.headers["accept"])
         return Asked(
             render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-            isPublic: isPublic, sourcePath: try root.resolve(render.source))
+            isPublic: isPublic, sourcePath: try objects.resolve(render.source))
     }
 
     /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
@@ -107,17 +108,17 @@ struct RenderService: Sendable {
         guard let checksum = sources.checksum(ofFile: asked.sourcePath) else {
             throw VariantsError(.notFound, "no readable object at '\(asked.render.source)'")
         }
-        let specKey = asked.spec.storeKey
+        let specKey = RenditionKey.specKey(of: asked.spec)
         let made: RenderFlights.Made
         if let found = stored(checksum, specKey, hashing: true) {
             made = found
             record.outcome = .hit
         } else {
-            let store = store
+            let renditions = renditions
             let (result, joined) = await flights.render(
                 source: checksum, specKey: specKey, exempt: asked.declared,
-                stored: { store.specKeys(ofSource: checksum) },
-                work: { await renderInChild(asked.sourcePath, asked.render, asked.spec, checksum: checksum) })
+                stored: { renditions.specKeys(ofSource: checksum) },
+                work: { await renderInChild(asked.render, asked.spec, checksum: checksum) })
             made = try result.get()
             record.outcome = joined ? .shared : .miss
         }
@@ -151,8 +152,10 @@ struct RenderService: Sendable {
         case .options(let options):
             let transform = try Transform(query: options, accept: accept)
             return (transform.spec, transform.variesWithAccept, false)
-        case .json(let json):
-            let transform = try Transform(json: json, accept: accept)
+        case .body(let body):
+            guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
+                throw VariantsError(.invalidRequest, "expected transforms")
+            }
             return (transform.spec, transform.variesWithAccept, false)
         case .variant(let name):
             guard let variant = declaration?.variant(named: name) else {
@@ -162,23 +165,31 @@ struct RenderService: Sendable {
         }
     }
 
-    /// The stored rendition, if any; without `hashing` only when its checksum is remembered.
+    /// The stored rendition, if any; without `hashing` only when a file's checksum is remembered.
     private func stored(_ checksum: String, _ specKey: String, hashing: Bool) -> RenderFlights.Made? {
-        guard let relativePath = store.rendition(sourceChecksum: checksum, specKey: specKey) else { return nil }
-        let path = store.path(relativePath)
-        guard
-            let renditionChecksum = hashing
-                ? renditions.checksum(ofFile: path) : renditions.rememberedChecksum(ofFile: path)
-        else { return nil }
-        return RenderFlights.Made(relativePath: relativePath, checksum: renditionChecksum)
+        guard let key = renditions.key(sourceChecksum: checksum, specKey: specKey) else { return nil }
+        return made(key, hashing: hashing)
+    }
+
+    private func made(_ key: String, hashing: Bool) -> RenderFlights.Made? {
+        switch renditions.body(of: key) {
+        case .file(let path):
+            let checksum =
+                hashing ? renditionFiles.checksum(ofFile: path) : renditionFiles.rememberedChecksum(ofFile: path)
+            return checksum.map { RenderFlights.Made(key: key, checksum: $0, body: .file(path: path)) }
+        case .bytes(let bytes):
+            return RenderFlights.Made(key: key, checksum: SHA256.hex(bytes), body: .bytes(bytes))
+        case nil:
+            return nil
+        }
     }
 
     /// Renders one transform in a decoder child, through the same admission as jobs.
-    private func renderInChild(
-        _ sourcePath: String, _ render: RenderRequest, _ spec: VariantSpec, checksum: String
-    ) async -> Result<RenderFlights.Made, VariantsError> {
+    private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, checksum: String) async
+        -> Result<RenderFlights.Made, VariantsError>
+    {
         // Another process sharing the store may have made it since this request missed.
-        if let found = stored(checksum, spec.storeKey, hashing: true) { return .success(found) }
+        if let found = stored(checksum, RenditionKey.specKey(of: spec), hashing: true) { return .success(found) }
         switch admission.enter() {
         case .full:
             return .failure(VariantsError(.transformBusy, "every render slot and the wait queue are full"))
@@ -189,8 +200,8 @@ struct RenderService: Sendable {
         }
         defer { admission.leave() }
         let answer = await pool.process(
-            .rendering(
-                spec, sourcePath: sourcePath, bucket: render.bucket, path: render.path, storeRoot: store.root))
+            ObjectRequest(bucket: render.bucket, path: render.path), source: render.source,
+            bucket: .rendering(spec, in: render.bucket))
         metrics.countRenderMade()
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
@@ -201,29 +212,35 @@ struct RenderService: Sendable {
                 return .failure(
                     VariantsError(.unsupportedMediaType, "\(metadata.contentType) objects are not pictures"))
             }
-            return .success(RenderFlights.Made(relativePath: rendition.key, checksum: rendition.checksumSha256))
+            guard let made = made(rendition.key, hashing: true) else {
+                return .failure(VariantsError(.internalError, "the rendition was not found in the store"))
+            }
+            return .success(made)
         }
     }
 
     private func reply(
         _ made: RenderFlights.Made, to request: HTTPRequest, _ asked: Asked, record: inout RenderRecord
     ) -> HTTPResponse {
-        let (isPublic, variesWithAccept) = (asked.isPublic, asked.variesWithAccept)
         let tag = "\"\(made.checksum)\""
         var headers: [(name: String, value: String)] = [
-            ("ETag", tag), ("Cache-Control", isPublic ? "public, max-age=\(maxAge)" : "private"),
+            ("ETag", tag), ("Cache-Control", asked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
-        if variesWithAccept { headers.append(("Vary", "Accept")) }
+        if asked.variesWithAccept { headers.append(("Vary", "Accept")) }
         if let condition = request.headers["if-none-match"], Self.matches(condition, tag) {
             record.outcome = .notModified
             record.status = 304
             return HTTPResponse(status: 304, headers: headers, body: [])
         }
-        let path = store.path(made.relativePath)
-        record.bytesOut = Int(FileIdentity(path: path)?.size ?? 0)
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", RenditionStore.contentType(of: made.relativePath))] + headers,
-            body: [], file: path)
+        headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
+        switch made.body {
+        case .file(let path):
+            record.bytesOut = Int(FileIdentity(path: path)?.size ?? 0)
+            return HTTPResponse(status: 200, headers: headers, body: [], file: path)
+        case .bytes(let bytes):
+            record.bytesOut = bytes.count
+            return HTTPResponse(status: 200, headers: headers, body: bytes)
+        }
     }
 
     /// `If-None-Match` by weak comparison, as RFC 9110 asks: `*`, or any listed tag with or without `W/`.

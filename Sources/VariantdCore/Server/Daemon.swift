@@ -5,36 +5,42 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
-        let root = try StoreRoot(configuration.root)
-        let registry = try BucketRegistry(directory: configuration.buckets)
-        let store: RenditionStore
+        let objects: ObjectFolder
+        let registry: BucketRegistry
         do {
-            store = try RenditionStore(root: configuration.out)
+            objects = try ObjectFolder(configuration.objects)
+            registry = try BucketRegistry(directory: configuration.buckets)
         } catch {
-            throw UsageError("The rendition store '\(configuration.out)' cannot be created")
+            throw StartupError(error.message)
+        }
+        let renditions: RenditionFolder
+        do {
+            renditions = try RenditionFolder(root: configuration.renditions)
+        } catch {
+            throw StartupError("The rendition store '\(configuration.renditions)' cannot be created")
         }
         let queue: (any JobQueue)?
         do {
             queue = try await configuration.queue?.open()
         } catch {
-            throw UsageError("The job queue cannot be opened: \(error.message)")
+            throw StartupError("The job queue cannot be opened: \(error.message)")
         }
         let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline)
-        )
+            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
+            objects: objects, renditions: renditions)
         let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
         let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
         let render = RenderService(
-            root: root, store: store, registry: registry, admission: admission, metrics: metrics, pool: pool,
-            access: RenderAccess(secret: secret, urlKey: configuration.urlKey), maxAge: configuration.maxAge,
-            headers: errorHeaders.headers)
+            objects: objects, renditions: renditions, registry: registry, admission: admission,
+            metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
+            maxAge: configuration.maxAge, headers: errorHeaders.headers)
         let router = Router(
-            secret: secret, root: root, registry: registry, admission: admission, metrics: metrics,
-            runner: JobRunner(pool: pool, out: configuration.out, metrics: metrics), queue: queue,
-            render: render, errorHeaders: errorHeaders)
+            secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
+            runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
+            errorHeaders: errorHeaders)
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
         EventLog.event(
             "listening",

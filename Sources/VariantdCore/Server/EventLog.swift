@@ -9,7 +9,7 @@ enum EventLog {
     }
 
     /// A lifecycle event with a few fields.
-    static func event(_ name: String, _ fields: [String: JSONDocument] = [:]) {
+    static func event(_ name: String, _ fields: [String: JSONScalar] = [:]) {
         write(fields.merging(["event": .string(name)]) { $1 })
     }
 }

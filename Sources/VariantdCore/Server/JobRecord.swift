@@ -19,12 +19,19 @@ struct JobRecord: Sendable, Encodable {
     /// `ok`, or the error code.
     var code: String
     var status: Int
-    /// Seconds per stage (read, hash, sniff, probe, decode, thumbhash, render, encode, write).
+    /// Seconds per stage (read, hash, sniff, probe, decode, thumbhash, write), rendering and encoding per
+    /// variant (`render.thumb`, `encode.thumb`).
     var durations: [String: Double]
+    /// The same per `Stage`, variants added up: what the metrics count, with labels from a fixed set.
+    var stages: [Stage: Double]
     /// Seconds from admission to answer, waiting for a slot included.
     var seconds: Double
     var bytesIn: Int
     var bytesOut: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case event, id, bucket, path, outcome, code, status, durations, seconds, bytesIn, bytesOut
+    }
 
     /// Seconds to the microsecond: finer digits are noise in a log line.
     private static func microseconds(_ seconds: Double) -> Double {
@@ -39,16 +46,18 @@ struct JobRecord: Sendable, Encodable {
         code = error.code.rawValue
         status = error.statusCode
         durations = [:]
+        stages = [:]
         seconds = 0
         bytesIn = 0
         bytesOut = 0
     }
 
-    init(request: JobRequest, answer: DecoderPool.Answer, seconds: Double) {
+    init(request: JobRequest, answer: DecodeAnswer, seconds: Double) {
         id = request.id
         bucket = request.object.bucket
         path = request.object.path
         durations = answer.timings.seconds.mapValues(Self.microseconds)
+        stages = answer.timings.byStage
         self.seconds = Self.microseconds(seconds)
         switch answer.outcome {
         case .success(let metadata):

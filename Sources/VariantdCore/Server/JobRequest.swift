@@ -1,22 +1,20 @@
 import Variants
 
-/// A `POST /v1/jobs` body, validated once at the edge: every field is in range, the source is a real path
-/// under the store root, and an inline bucket declaration has been parsed.
+/// A `POST /v1/jobs` body, validated once at the edge: every field is in range, the source is a stored
+/// object, and an inline bucket declaration has been parsed by the declaration parser.
 ///
-/// `{ "id", "bucket", "path", "source", "declaredContentType"?, "bucketPolicy"? }`; unknown keys are refused
-/// so a misspelt optional field is not silently ignored.
+/// `{ "id", "bucket", "path", "source", "declaredContentType"?, "bucketPolicy"? }`; unknown keys and keys
+/// given twice are refused, so a misspelt optional field is not silently ignored.
 struct JobRequest: Sendable {
     /// The caller's job id, echoed in the log line: 1…128 of `A-Z a-z 0-9 . _ : -`.
     let id: String
     let object: ObjectRequest
-    /// The stored bytes' real path, inside the store root.
-    let sourcePath: String
-    /// The same, as the caller named it relative to the root (what a queued job records).
+    /// The stored object's key in the object store (what a queued job records).
     let source: String
     /// The bucket's declaration given inline, parsed; nil looks the bucket up by name.
-    let inlineDeclaration: BucketDeclaration?
+    let inlineBucket: BucketSpec?
 
-    init(body: [UInt8], root: StoreRoot) throws(VariantsError) {
+    init(body: [UInt8], objects: any ObjectStore) throws(VariantsError) {
         let fields: Fields
         do {
             fields = try WireJSON.decode(Fields.self, from: body)
@@ -44,16 +42,12 @@ struct JobRequest: Sendable {
         id = fields.id
         object = ObjectRequest(
             bucket: fields.bucket, path: fields.path, declaredContentType: fields.declaredContentType)
-        sourcePath = try root.resolve(fields.source)
+        try objects.check(fields.source)
         source = fields.source
-        inlineDeclaration = try fields.bucketPolicy.map { policy throws(VariantsError) in
-            let declaration = try BucketDeclaration(parsing: try Self.text(of: policy))
-            guard declaration.spec.name == fields.bucket else {
-                throw VariantsError(
-                    .invalidRequest,
-                    "bucketPolicy: its name '\(declaration.spec.name)' is not the job's bucket")
-            }
-            return declaration
+        inlineBucket = try BucketSpec.inline(member: "bucketPolicy", of: body)
+        if let inlineBucket, inlineBucket.name != fields.bucket {
+            throw VariantsError(
+                .invalidRequest, "bucketPolicy: its name '\(inlineBucket.name)' is not the job's bucket")
         }
     }
 
@@ -64,22 +58,13 @@ struct JobRequest: Sendable {
         scalar.value < 0x20 || scalar.value == 0x7F
     }
 
-    private static func text(of policy: JSONDocument) throws(VariantsError) -> [UInt8] {
-        do {
-            return try WireJSON.encode(policy)
-        } catch {
-            throw VariantsError(.invalidTransform, "bucketPolicy: cannot be read (\(error))")
-        }
-    }
-
-    /// The body as sent, before validation.
+    /// The body's scalar fields as sent, before validation; `bucketPolicy` is read by the declaration parser.
     private struct Fields: Decodable {
         var id: String
         var bucket: String
         var path: String
         var source: String
         var declaredContentType: String?
-        var bucketPolicy: JSONDocument?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, bucket, path, source, declaredContentType, bucketPolicy
@@ -105,8 +90,6 @@ struct JobRequest: Sendable {
             path = try container.decode(String.self, forKey: .path)
             source = try container.decode(String.self, forKey: .source)
             declaredContentType = try container.decodeIfPresent(String.self, forKey: .declaredContentType)
-            let policy = try container.decodeIfPresent(JSONDocument.self, forKey: .bucketPolicy)
-            bucketPolicy = policy == .null ? nil : policy
         }
     }
 }

@@ -4,16 +4,11 @@ import Variants
 /// metrics.
 struct JobRunner: Sendable {
     let pool: DecoderPool
-    /// The rendition store's root.
-    let out: String
     let metrics: ServerMetrics
 
-    func run(_ job: JobRequest, declaration: BucketDeclaration) async -> HTTPResponse {
+    func run(_ job: JobRequest, bucket: BucketSpec) async -> HTTPResponse {
         let started = ContinuousClock.now
-        let decodeJob = DecodeJob(
-            sourcePath: job.sourcePath, request: job.object, bucketDeclaration: declaration.text,
-            storeRoot: out)
-        let answer = await pool.process(decodeJob)
+        let answer = await pool.process(job.object, source: job.source, bucket: bucket)
         metrics.setDecoderCrashes(await pool.crashes)
         let (whole, fraction) = started.duration(to: .now).components
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))

@@ -5,7 +5,7 @@ import Variants
 struct Router: HTTPResponder {
     /// Required on TCP; nil on a Unix socket, whose file permissions decide who may connect.
     let secret: BearerSecret?
-    let root: StoreRoot
+    let objects: any ObjectStore
     let registry: BucketRegistry
     let admission: Admission
     let metrics: ServerMetrics
@@ -54,10 +54,10 @@ struct Router: HTTPResponder {
         let body = ["running": snapshot.running, "queued": snapshot.queued]
         guard admission.isReady else {
             return .json(
-                body.mapValues(JSONDocument.integer).merging(
+                body.mapValues(JSONScalar.integer).merging(
                     ["status": .string(snapshot.draining ? "draining" : "busy")]) { $1 }, status: 503)
         }
-        return .json(body.mapValues(JSONDocument.integer).merging(["status": .string("ready")]) { $1 })
+        return .json(body.mapValues(JSONScalar.integer).merging(["status": .string("ready")]) { $1 })
     }
 
     private func submit(_ request: HTTPRequest) -> HTTPReply {
@@ -70,20 +70,20 @@ struct Router: HTTPResponder {
             guard !request.bodyTooLarge else {
                 throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
             }
-            let admitted = try JobRequest(body: request.body, root: root)
+            let admitted = try JobRequest(body: request.body, objects: objects)
             job = admitted
             if request.query["async"] == "1" {
                 return try enqueue(admitted, version: request.query["version"] ?? "")
             }
             let bucket = admitted.object.bucket
-            guard let declaration = admitted.inlineDeclaration ?? registry.declaration(named: bucket) else {
+            guard let spec = admitted.inlineBucket ?? registry.bucket(named: bucket) else {
                 throw VariantsError(
                     .notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets")
             }
             try enter()
             return .later {
                 defer { admission.leave() }
-                return await runner.run(admitted, declaration: declaration)
+                return await runner.run(admitted, bucket: spec)
             }
         } catch {
             runner.finish(JobRecord(request: job, error: error))
@@ -97,7 +97,7 @@ struct Router: HTTPResponder {
         guard let queue else {
             throw VariantsError(.invalidRequest, "async=1 needs the daemon to be started with --queue")
         }
-        guard job.inlineDeclaration == nil else {
+        guard job.inlineBucket == nil else {
             throw VariantsError(
                 .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")
         }

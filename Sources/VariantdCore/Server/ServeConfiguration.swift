@@ -4,10 +4,10 @@ import Foundation
 /// checked once so the daemon starts only with values it can run.
 struct ServeConfiguration: Sendable {
     var listen: ListenAddress
-    /// Where stored source objects live; every job's `source` is confined to it.
-    var root: String
-    /// The rendition store's root.
-    var out: String
+    /// The object store: the folder where stored source objects live; every job's `source` is confined to it.
+    var objects: String
+    /// The rendition store: the folder renditions are written to.
+    var renditions: String
     /// A directory of bucket declarations, `<name>.json`.
     var buckets: String?
     /// The durable queue `POST /v1/jobs?async=1` enqueues into (`sqlite:PATH` or `postgres://…`); nil refuses
@@ -44,8 +44,8 @@ struct ServeConfiguration: Sendable {
         guard let root = try source.string("--root") else {
             throw UsageError("Missing '--root' (or VARIANTD_ROOT): the directory of stored objects")
         }
-        self.root = root
-        out = try source.string("--out") ?? root
+        objects = root
+        renditions = try source.string("--out") ?? root
         buckets = try source.string("--buckets")
         queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text) }
         slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount

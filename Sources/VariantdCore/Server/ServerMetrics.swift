@@ -1,4 +1,5 @@
 import Synchronization
+import Variants
 
 /// The daemon's counters and histograms, rendered in the Prometheus text format for `GET /metrics`.
 final class ServerMetrics: Sendable {
@@ -7,7 +8,7 @@ final class ServerMetrics: Sendable {
     private struct State {
         var jobs: [JobKey: Int] = [:]
         var jobDuration = Histogram()
-        var stages: [String: Histogram] = [:]
+        var stages: [Stage: Histogram] = [:]
         var bytesIn = 0
         var bytesOut = 0
         var decoderCrashes = 0
@@ -39,7 +40,7 @@ final class ServerMetrics: Sendable {
             state.jobs[JobKey(outcome: job.outcome.rawValue, code: job.code), default: 0] += 1
             guard job.outcome != .rejected else { return }
             state.jobDuration.observe(job.seconds)
-            for (stage, seconds) in job.durations {
+            for (stage, seconds) in job.stages {
                 state.stages[stage, default: Histogram()].observe(seconds)
             }
             state.bytesIn += job.bytesIn
@@ -86,9 +87,10 @@ final class ServerMetrics: Sendable {
             state.jobDuration.lines("variantd_job_duration_seconds", labels: ""))
         family(
             "variantd_stage_duration_seconds", "histogram", "Seconds per pipeline stage of jobs that ran.",
-            state.stages.keys.sorted().flatMap { stage in
-                state.stages[stage]!.lines("variantd_stage_duration_seconds", labels: "stage=\"\(stage)\"")
-            })
+            Stage.allCases.compactMap { stage in
+                state.stages[stage]?.lines(
+                    "variantd_stage_duration_seconds", labels: "stage=\"\(stage.rawValue)\"")
+            }.flatMap(\.self))
         family(
             "variantd_render_requests_total", "counter",
             "Render requests answered, by outcome (hit, miss, shared, not_modified, failed, rejected) and code.",

@@ -10,11 +10,13 @@ import Variants
 /// fencing token. A stop request ends claiming; held jobs are finished first.
 struct Worker: Sendable {
     struct Configuration: Sendable {
-        var storeRoot: StoreRoot
-        /// Read again before every job, so an edited declaration applies to the next job without a restart;
-        /// a job for a bucket with no declaration reports metadata and renders no variant.
+        /// Where job sources are read from.
+        var objects: any ObjectStore
+        /// Reloaded when its files change, so an edited declaration applies without a restart; a job for a
+        /// bucket with no declaration reports metadata and renders no variant.
         var buckets: BucketRegistry
-        var renditions: String
+        /// Where renditions are stored.
+        var renditions: any RenditionStore
         var slots: Int
         var lease: Duration = .seconds(60)
         /// The polling backstop when no notification arrives.
@@ -25,6 +27,8 @@ struct Worker: Sendable {
         /// Final jobs left unreported this long (their worker died before its callback) are reported by
         /// whichever worker is idle.
         var reportSweepAge: Duration = .seconds(30)
+        /// How often the bucket declaration files are checked for changes.
+        var bucketCheck: Duration = .seconds(1)
     }
 
     let queue: any JobQueue
@@ -39,18 +43,35 @@ struct Worker: Sendable {
         self.stop = stop
         // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
         // makes one attempt per claim.
-        pool = DecoderPool(.init(executable: Executable.current, size: configuration.slots, attemptsPerObject: 1))
+        pool = DecoderPool(
+            .init(executable: Executable.current, size: configuration.slots, attemptsPerObject: 1),
+            objects: configuration.objects, renditions: configuration.renditions)
         owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
     }
 
     func run() async {
-        removeDeadWritersLeftovers()
+        let watcher = Task { await watchBuckets() }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<configuration.slots {
                 group.addTask { await slot() }
             }
         }
+        watcher.cancel()
         await pool.shutdown()
+    }
+
+    /// Reloads the bucket declarations when their files change; a broken edit keeps the previous ones.
+    private func watchBuckets() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.bucketCheck)
+            do {
+                if let count = try configuration.buckets.reloadIfChanged() {
+                    log(WorkEvent(event: "buckets_reloaded", message: "\(count) bucket declarations"))
+                }
+            } catch {
+                log(WorkEvent(event: "buckets_reload_failed", message: error.message))
+            }
+        }
     }
 
     private func slot() async {
@@ -97,19 +118,8 @@ struct Worker: Sendable {
     }
 
     private func decode(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
-        let source: String
-        let declaration: String?
-        do {
-            source = try configuration.storeRoot.resolve(job.source)
-            _ = try? configuration.buckets.reload()
-            declaration = configuration.buckets.declaration(named: job.bucket)?.text
-        } catch {
-            return .failure(error)
-        }
-        let decodeJob = DecodeJob(
-            sourcePath: source, request: job.request, bucketDeclaration: declaration,
-            storeRoot: configuration.renditions)
-        return await pool.process(decodeJob).outcome
+        let bucket = configuration.buckets.bucket(named: job.bucket)
+        return await pool.process(job.request, source: job.source, bucket: bucket).outcome
     }
 
     /// Extends the lease every quarter of its length until cancelled or lost; returns nil (no outcome).
@@ -173,20 +183,6 @@ struct Worker: Sendable {
             let running = try? await queue.jobs(in: .running, limit: 1)
         else { return false }
         return available.isEmpty && running.isEmpty
-    }
-
-    /// Removes unfinished rendition files of writers that no longer exist (killed with their worker).
-    private func removeDeadWritersLeftovers() {
-        guard let store = try? RenditionStore(root: configuration.renditions) else { return }
-        let names =
-            (try? FileManager.default.contentsOfDirectory(atPath: configuration.renditions + "/.tmp"))
-            ?? []
-        for name in names {
-            guard let pid = Int32(name.prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else {
-                continue
-            }
-            store.removeLeftovers(of: pid)
-        }
     }
 
     private func log(_ event: WorkEvent) {

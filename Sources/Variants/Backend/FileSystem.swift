@@ -44,6 +44,11 @@ enum FileSystem {
 
     static var processID: Int32 { getpid() }
 
+    /// Whether a process with this id exists (it may belong to another user).
+    static func processExists(_ id: Int32) -> Bool {
+        kill(id, 0) == 0 || errno != ESRCH
+    }
+
     private static func failure(_ call: String, _ path: String) -> BackendError {
         BackendError(call: call, message: "\(path): \(String(cString: strerror(errno)))")
     }

@@ -8,7 +8,12 @@ extension Pipeline {
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
         var renditions: [String: Rendition] = [:]
-        var pending: [(relativePath: String, bytes: [UInt8])] = []
+        var pending: [RenditionFile] = []
+        let specKeys = Set(plans.map { RenditionKey.specKey(of: $0.spec) })
+        var stored: [String: [UInt8]] = [:]
+        for file in store?.stored(sourceChecksum: checksum, specKeys: specKeys) ?? [] {
+            stored[file.key] = file.bytes
+        }
         let largestFirst = plans.sorted {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
         }
@@ -16,17 +21,17 @@ extension Pipeline {
             try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
             let type = RenditionCheck.mediaType(of: plan.format)
-            let key = RenditionStore.relativePath(
-                sourceChecksum: checksum, specKey: spec.storeKey,
+            let key = RenditionKey.make(
+                sourceChecksum: checksum, specKey: RenditionKey.specKey(of: spec),
                 fileExtension: plan.format.fileExtension)
             let bytes: [UInt8]
-            if let stored = store?.existing(key), (try? RenditionCheck.verify(stored, as: type, plan: plan)) != nil {
-                bytes = stored
+            if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
+                bytes = reused
             } else {
                 let output = try render(spec, plan: plan, ladder: &ladder, timings: &timings)
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
-                pending.append((key, bytes))
+                pending.append(RenditionFile(key: key, bytes: bytes))
             }
             variants[spec.name] = "/v1/files/\(metadata.bucket)/\(metadata.path)?variant=\(spec.name)"
             renditions[spec.name] = Rendition(
@@ -34,7 +39,7 @@ extension Pipeline {
                 checksumSha256: SHA256.hex(bytes), key: key)
         }
         if let store {
-            try timings.measure("write") { () throws(VariantsError) in try store.write(pending) }
+            try timings.measure(.write) { () throws(VariantsError) in try store.write(pending) }
         }
         metadata.variants = variants
         metadata.renditions = renditions
@@ -44,10 +49,10 @@ extension Pipeline {
         _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
-            let image = try timings.measure("render.\(spec.name)") { () throws(BackendError) in
+            let image = try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }
-            return try timings.measure("encode.\(spec.name)") { () throws(BackendError) in
+            return try timings.measure(.encode, variant: spec.name) { () throws(BackendError) in
                 try Renderer.encode(image, plan: plan)
             }
         } catch {

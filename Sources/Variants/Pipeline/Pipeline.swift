@@ -6,10 +6,10 @@
 public struct Pipeline: Sendable {
     public var limits: Limits
     /// Where renditions are written; without one they are rendered and checked but not kept.
-    public var store: RenditionStore?
+    public var store: (any RenditionStore)?
 
     /// Starts libvips (once per process).
-    public init(limits: Limits = .default, store: RenditionStore? = nil) throws(VariantsError) {
+    public init(limits: Limits = .default, store: (any RenditionStore)? = nil) throws(VariantsError) {
         do {
             try Vips.start()
         } catch {
@@ -20,16 +20,17 @@ public struct Pipeline: Sendable {
     }
 
     /// Processes the bytes of one object for a bucket; without a bucket nothing is refused by policy and
-    /// no variant is rendered.
+    /// no variant is rendered. A caller that hashed the bytes already passes their `checksum`.
     public func process(
-        _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec? = nil, timings: inout StageTimings
+        _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec? = nil, checksum: String? = nil,
+        timings: inout StageTimings
     ) throws(VariantsError) -> CompletionMetadata {
         let byteLimit = min(limits.maxInputBytes, bucket?.fileSizeLimit ?? .max)
         guard bytes.count <= byteLimit else {
             throw VariantsError(.payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(byteLimit)")
         }
-        let checksum = timings.measure("hash") { SHA256.hex(bytes) }
-        let (type, sniffed) = timings.measure("sniff") {
+        let checksum = checksum ?? timings.measure(.hash) { SHA256.hex(bytes) }
+        let (type, sniffed) = timings.measure(.sniff) {
             let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
             let type = Sniffer.resolve(
                 sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
@@ -60,7 +61,7 @@ public struct Pipeline: Sendable {
         if !plans.isEmpty {
             try renderVariants(plans, ladder: &ladder, checksum: checksum, into: &metadata, timings: &timings)
         }
-        metadata.thumbhash = try timings.measure("thumbhash") { () throws(VariantsError) in
+        metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
                 return try ThumbHashRendition.encode(from: ladder)
             } catch {
@@ -90,11 +91,11 @@ public struct Pipeline: Sendable {
     ) throws(VariantsError)
         -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)])
     {
-        let picture = try timings.measure("probe") { () throws(VariantsError) in
+        let picture = try timings.measure(.probe) { () throws(VariantsError) in
             try OpenedPicture(bytes: bytes, type: type, limits: limits)
         }
         var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
-        let decoded = try timings.measure("decode") { () throws(VariantsError) in
+        let decoded = try timings.measure(.decode) { () throws(VariantsError) in
             try picture.decode { width, height in
                 plans = (bucket?.variants ?? []).map {
                     ($0, RenderPlan(

@@ -11,19 +11,45 @@ extension BucketSpec {
     ///   (`variants.thumb.quality: expected integer in 1…100, got 0`); `429 too_many_variants` over
     ///   `maximumVariants`.
     public init(parsing json: some Collection<UInt8>) throws(VariantsError) {
-        let document: JSONValue
+        try self.init(DeclarationField(path: "", value: try Self.document(json)))
+    }
+
+    /// Reads the declaration given inline as the member `key` of a JSON object (a job's `bucketPolicy`)
+    /// with the same rules as a declaration file; errors name the field under `key`. A key given twice at
+    /// the top level is refused as well, since the object is read only once.
+    ///
+    /// - Returns: nil when the member is absent or `null`.
+    /// - Throws: `400 invalid_request` for a key given twice at the top level; otherwise as
+    ///   `init(parsing:)`.
+    public static func inline(member key: String, of json: some Collection<UInt8>) throws(VariantsError)
+        -> BucketSpec?
+    {
+        guard case .object(let members) = try document(json) else { return nil }
+        var seen: Set<String> = []
+        for member in members where !seen.insert(member.key).inserted {
+            throw VariantsError(.invalidRequest, "\(member.key): a key given twice")
+        }
+        guard let value = members.first(where: { $0.key == key })?.value else { return nil }
+        if case .null = value { return nil }
+        return try BucketSpec(DeclarationField(path: key, value: value))
+    }
+
+    private static func document(_ json: some Collection<UInt8>) throws(VariantsError) -> JSONValue {
         do {
-            document = try JSONValue(parsing: json)
+            return try JSONValue(parsing: json)
         } catch {
             let found = "\(error.found) at byte \(error.offset)"
             throw .invalidTransform(path: "declaration", expected: "JSON", got: found)
         }
-        let root = DeclarationField(path: "", value: document)
+    }
+
+    private init(_ root: DeclarationField) throws(VariantsError) {
         let bucket = try root.object(knownKeys: [
             "name", "public", "fileSizeLimit", "allowedMimeTypes", "variants",
         ])
         guard let name = bucket["name"] else {
-            throw .invalidTransform(path: "name", expected: Self.nameRule, got: "nothing")
+            throw .invalidTransform(
+                path: root.child("name"), expected: Self.nameRule, got: "nothing")
         }
         var allowedMimeTypes: [MimePattern] = []
         for element in try bucket["allowedMimeTypes"]?.elements() ?? [] {

@@ -31,32 +31,41 @@ public struct Transform: Sendable, Equatable {
         for (name, value) in query {
             members.append((name, Self.queryValue(value)))
         }
-        try self.init(members: members, accept: accept)
+        try self.init(members: members, path: "", accept: accept)
     }
 
-    /// Reads a `transforms` object of a JSON request body (`{"width": 600, "format": "webp"}`).
-    public init(json: some Collection<UInt8>, accept: String? = nil) throws(VariantsError) {
+    /// Reads the options given as the member `key` of a JSON object (`{"transforms": {"width": 600}}`);
+    /// errors name the field under `key` (`transforms.width`).
+    ///
+    /// - Returns: nil when the member is absent or `null`.
+    public static func inline(member key: String, of json: some Collection<UInt8>, accept: String? = nil)
+        throws(VariantsError) -> Transform?
+    {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: json)
         } catch {
-            throw .invalidTransform(
-                path: "transforms", expected: "JSON", got: "\(error.found) at byte \(error.offset)")
+            throw .invalidTransform(path: key, expected: "JSON", got: "\(error.found) at byte \(error.offset)")
         }
-        guard case .object(let members) = document else {
-            throw DeclarationField(path: "transforms", value: document).failure(expected: "object")
+        guard case .object(let members) = document, let value = members.first(where: { $0.key == key })?.value
+        else { return nil }
+        if case .null = value { return nil }
+        guard case .object(let settings) = value else {
+            throw DeclarationField(path: key, value: value).failure(expected: "object")
         }
-        try self.init(members: members, accept: accept)
+        return try Transform(members: settings, path: key, accept: accept)
     }
 
-    private init(members: [(key: String, value: JSONValue)], accept: String?) throws(VariantsError) {
+    private init(members: [(key: String, value: JSONValue)], path: String, accept: String?)
+        throws(VariantsError)
+    {
         let automatic = members.contains { $0.key == "format" && $0.value.isAuto }
         let resolved = members.map { member in
             member.key == "format" && member.value.isAuto
                 ? (member.key, JSONValue.string(Self.format(accepting: accept).rawValue)) : member
         }
         spec = try BucketSpec.variant(
-            named: Self.name, DeclarationField(path: "", value: .object(resolved)), sideRequired: false)
+            named: Self.name, DeclarationField(path: path, value: .object(resolved)), sideRequired: false)
         variesWithAccept = automatic
     }
 
@@ -82,6 +91,18 @@ public struct Transform: Sendable, Equatable {
         guard let value = try? JSONValue(parsing: text.utf8) else { return .string(text) }
         if case .null = value { return .string(text) }
         return value
+    }
+}
+
+extension BucketSpec {
+    /// A bucket of one variant, named `Transform.name`, with `spec`'s settings: what a decoder child is
+    /// given to render one on-demand transform (or one declared variant) of an object of `bucket`.
+    public static func rendering(_ spec: VariantSpec, in bucket: String) -> BucketSpec {
+        let renamed = VariantSpec(
+            name: Transform.name, width: spec.width, height: spec.height, fit: spec.fit, position: spec.position,
+            format: spec.format, quality: spec.quality, blur: spec.blur, sharpen: spec.sharpen,
+            rotation: spec.rotation, background: spec.background, withoutEnlargement: spec.withoutEnlargement)
+        return BucketSpec(name: bucket, fileSizeLimit: nil, allowedMimeTypes: [], variants: [renamed])
     }
 }
 

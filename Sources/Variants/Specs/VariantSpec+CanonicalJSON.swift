@@ -34,7 +34,7 @@ extension VariantSpec {
     }
 
     /// Whole numbers without a fraction (`2`, not `2.0`); others in Swift's shortest round-tripping form.
-    private static func canonicalNumber(_ value: Double) -> String {
+    static func canonicalNumber(_ value: Double) -> String {
         value.rounded(.towardZero) == value ? String(Int(value)) : String(value)
     }
 }

@@ -1,75 +1,47 @@
-import Foundation
-
-/// Where renditions live on disk, keyed by the source's SHA-256 and a hash of the variant's canonical spec:
-/// the same bytes uploaded twice reuse their renditions, and a changed spec gets a new key instead of a
-/// stale file.
+/// Where renditions are kept: the one interface every writer goes through, whatever stands behind it (a
+/// folder on a file system, an object-storage bucket).
 ///
-/// Layout: `ROOT/<sha[0..2]>/<sha>/<specKey>.<ext>`. Files appear whole or not at all: each is written to
-/// `ROOT/.tmp/<pid>-<uuid>` (same file system), flushed, and renamed into place.
-public struct RenditionStore: Sendable {
-    public let root: String
+/// Keys are content addresses, `<sha[0..2]>/<sha>/<specKey>.<ext>` (`RenditionKey`): the same source bytes
+/// rendered with the same effective settings always land on the same key, so a store never needs to
+/// overwrite a rendition with different bytes.
+public protocol RenditionStore: Sendable {
+    /// The renditions already stored for the source with this SHA-256 whose spec key is in `specKeys`: what
+    /// a job for the same bytes may reuse instead of rendering again.
+    func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile]
 
-    /// Where unfinished files wait; a dead writer's leftovers are removed by `removeLeftovers(of:)`.
-    var temporaryDirectory: String { root + "/.tmp" }
+    /// Stores every file or none: readers see a whole file or nothing, and a failure removes what the call
+    /// wrote before failing.
+    ///
+    /// - Throws: `500 internal_error` naming the file that could not be written.
+    func write(_ files: [RenditionFile]) throws(VariantsError)
+}
 
-    public init(root: String) throws(VariantsError) {
-        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
-        do {
-            try FileManager.default.createDirectory(atPath: root + "/.tmp", withIntermediateDirectories: true)
-        } catch {
-            throw VariantsError(.internalError, "the rendition store \(root) cannot be created: \(error)")
-        }
-    }
+/// One rendition's key in the store and its encoded bytes.
+public struct RenditionFile: Sendable, Equatable {
+    public var key: String
+    public var bytes: [UInt8]
 
-    /// The path of a rendition relative to the root.
-    public static func relativePath(sourceChecksum: String, specKey: String, fileExtension: String) -> String {
-        "\(sourceChecksum.prefix(2))/\(sourceChecksum)/\(specKey).\(fileExtension)"
-    }
-
-    /// The bytes of a rendition already stored, if any.
-    public func existing(_ relativePath: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: root + "/" + relativePath).map { [UInt8]($0) }
-    }
-
-    /// Writes every file or none: a failure removes what this call wrote before failing.
-    public func write(_ files: [(relativePath: String, bytes: [UInt8])]) throws(VariantsError) {
-        var written: [String] = []
-        do {
-            for file in files {
-                let destination = root + "/" + file.relativePath
-                let directory = (destination as NSString).deletingLastPathComponent
-                try createDirectory(directory)
-                let temporary = "\(temporaryDirectory)/\(FileSystem.processID)-\(UUID().uuidString)"
-                do {
-                    try FileSystem.writeDurably(file.bytes, to: temporary)
-                    try FileSystem.replace(destination, with: temporary)
-                } catch {
-                    try? FileManager.default.removeItem(atPath: temporary)
-                    throw error
-                }
-                written.append(destination)
-                FileSystem.syncDirectory(directory)
-            }
-        } catch {
-            for path in written { try? FileManager.default.removeItem(atPath: path) }
-            throw VariantsError(.internalError, "a rendition could not be written: \(error)")
-        }
-    }
-
-    /// Removes the unfinished files a writer process left when it died.
-    public func removeLeftovers(of processID: Int32) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory)) ?? []
-        for name in names where name.hasPrefix("\(processID)-") {
-            try? FileManager.default.removeItem(atPath: temporaryDirectory + "/" + name)
-        }
-    }
-
-    private func createDirectory(_ path: String) throws(BackendError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw BackendError(call: "mkdir", message: "\(path): \(error)")
-        }
+    public init(key: String, bytes: [UInt8]) {
+        self.key = key
+        self.bytes = bytes
     }
 }
 
+/// How a rendition's key is made from what decides its bytes.
+public enum RenditionKey {
+    /// `<sha[0..2]>/<sha>/<specKey>.<ext>`.
+    public static func make(sourceChecksum: String, specKey: String, fileExtension: String) -> String {
+        "\(directory(ofSource: sourceChecksum))/\(specKey).\(fileExtension)"
+    }
+
+    /// Where every rendition of one source sits.
+    public static func directory(ofSource checksum: String) -> String {
+        "\(checksum.prefix(2))/\(checksum)"
+    }
+
+    /// The first 16 hex digits of the SHA-256 of the variant's canonical settings: it changes exactly when
+    /// the rendering would.
+    public static func specKey(of spec: VariantSpec) -> String {
+        String(SHA256.hex(Array(spec.canonicalJSON.utf8)).prefix(16))
+    }
+}

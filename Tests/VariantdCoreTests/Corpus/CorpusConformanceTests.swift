@@ -7,16 +7,18 @@ import Variants
 /// Every row of `../shared/corpus/MANIFEST.tsv`, decoded the way the daemon does it: in decoder children.
 @Suite struct CorpusConformanceTests {
     /// One pool for every row, so the suite runs as the daemon would, two children at a time.
-    private static let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)))
+    private static let pool = DecoderPool.overFiles(
+        .init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)),
+        renditions: try! RenditionFolder(root: store))
 
     /// Every picture type, the three standard variants and an AVIF one: every `decode` row renders them all.
-    private static let bucket = """
+    private static let bucket = try! BucketSpec(parsing: """
         { "name": "corpus", "allowedMimeTypes": ["image/*"],
           "variants": {
             "thumb": { "width": 200, "height": 200, "fit": "cover", "format": "webp", "quality": 75 },
             "large": { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 },
             "small-avif": { "width": 320, "height": 320, "fit": "inside", "format": "avif" } } }
-        """
+        """.utf8)
 
     private static let store = FileManager.default.temporaryDirectory
         .appendingPathComponent("variantd-corpus-\(UUID().uuidString)").path
@@ -31,10 +33,10 @@ import Variants
         .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
         arguments: Corpus.rows)
     func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
-        let job = DecodeJob(
-            sourcePath: Corpus.url(row).path, request: ObjectRequest(bucket: "corpus", path: row.path),
-            bucketDeclaration: Self.bucket, storeRoot: Self.store)
-        let outcome = await Self.pool.process(job).outcome
+        let request = ObjectRequest(bucket: "corpus", path: row.path)
+        let outcome = await Self.pool.process(
+            request, source: String(Corpus.url(row).path.dropFirst()), bucket: Self.bucket
+        ).outcome
 
         if let deviation = Self.knownDeviations[row.path] {
             guard case .failure(let error) = outcome else {

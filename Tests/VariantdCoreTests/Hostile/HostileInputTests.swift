@@ -7,7 +7,8 @@ import Variants
 /// Broken, truncated, oversized and disguised files: each gets its typed answer from a decoder child within
 /// the deadline and a memory bound, and the pool keeps serving.
 @Suite struct HostileInputTests {
-    private static let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 2, deadline: .seconds(30)))
+    private static let pool = DecoderPool.overFiles(
+        .init(executable: TestPaths.variantd, size: 2, deadline: .seconds(30)))
     /// Peak resident memory a decoder child may reach on any of these files.
     private static let memoryBoundKiB = 1_536 * 1024
 
@@ -17,20 +18,19 @@ import Variants
     /// Ten cut points, as fractions of the file.
     private static let cuts = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 
-    private func answer(for bytes: [UInt8], named name: String) async throws -> DecoderPool.Answer {
+    private func answer(for bytes: [UInt8], named name: String) async throws -> DecodeAnswer {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(name)
         try Data(bytes).write(to: file)
-        let answer = await Self.pool.process(
-            DecodeJob(sourcePath: file.path, request: ObjectRequest(bucket: "hostile", path: name)))
+        let answer = await Self.pool.process(file: file.path, bucketName: "hostile")
         // Time spent in the child, not waiting for one: the suite shares two children with its parallel tests.
         #expect(answer.timings.seconds.values.reduce(0, +) < 30)
         #expect((answer.peakResidentKiB ?? 0) < Self.memoryBoundKiB)
         return answer
     }
 
-    private func failure(_ answer: DecoderPool.Answer) -> VariantsError? {
+    private func failure(_ answer: DecodeAnswer) -> VariantsError? {
         if case .failure(let error) = answer.outcome { return error }
         return nil
     }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
+import Synchronization
 import Testing
 import Variants
 
@@ -9,10 +10,6 @@ import Variants
 
 /// The decoder children: real decodes through the built binary, and what a crash or a hang costs.
 @Suite struct DecoderPoolTests {
-    private func job(_ path: String) -> DecodeJob {
-        DecodeJob(sourcePath: path, request: ObjectRequest(bucket: "b", path: (path as NSString).lastPathComponent))
-    }
-
     /// A stand-in child that behaves badly in the way given, whatever it is asked.
     ///
     /// Written through a close-on-exec descriptor: a process forked meanwhile by a parallel test must not
@@ -30,9 +27,9 @@ import Variants
     }
 
     @Test func decodesInAChild() async throws {
-        let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 1))
+        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         let path = TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg").path
-        let answer = await pool.process(job(path))
+        let answer = await pool.process(file: path)
         let metadata = try answer.outcome.get()
         #expect(metadata.width == 200 && metadata.height == 320)
         #expect(metadata.contentType == "image/jpeg")
@@ -40,45 +37,80 @@ import Variants
         await pool.shutdown()
     }
 
+    @Test func renditionsAreStoredByTheParentAndReusedForTheSameBytes() async throws {
+        let store = MemoryRenditions()
+        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1), renditions: store)
+        defer { Task { await pool.shutdown() } }
+        let bucket = try BucketSpec(parsing: try Data(contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
+        let path = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+
+        let first = try await pool.process(file: path, bucket: bucket).outcome.get()
+        let renditions = try #require(first.renditions)
+        #expect(store.keys == Set(renditions.values.map(\.key)))
+        #expect(store.writeCount == 1)
+        #expect(renditions.values.allSatisfy { $0.key.hasPrefix("\(first.checksumSha256.prefix(2))/\(first.checksumSha256)/") })
+
+        let again = try await pool.process(file: path, bucket: bucket).outcome.get()
+        #expect(again.renditions == first.renditions)
+        #expect(store.writeCount == 1, "stored renditions are reused, not written again")
+    }
+
     @Test func aChildThatAbortsIsRetriedOnceThenItsFileIsQuarantined() async throws {
         let (path, directory) = try script("read line; kill -ABRT $$")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool(.init(executable: path, size: 1))
+        let pool = DecoderPool.overFiles(.init(executable: path, size: 1))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
-        let first = await pool.process(job(file))
-        #expect(first.failure?.reason == .decoderCrash, "\(String(describing: first.failure))")
-        #expect(first.failure?.code == .unreadablePicture)
+        let first = await pool.process(file: file)
+        #expect(first.error?.reason == .decoderCrash, "\(String(describing: first.error))")
+        #expect(first.error?.code == .unreadablePicture)
         #expect(await pool.crashes == 2)
 
-        let again = await pool.process(job(file))
-        #expect(again.failure?.reason == .quarantined)
+        let again = await pool.process(file: file)
+        #expect(again.error?.reason == .quarantined)
         #expect(await pool.crashes == 2)
 
-        let other = await pool.process(job(TestPaths.samples.appendingPathComponent("pictures/gradient.gif").path))
-        #expect(other.failure?.reason == .decoderCrash)
+        let other = await pool.process(file: TestPaths.samples.appendingPathComponent("pictures/gradient.gif").path)
+        #expect(other.error?.reason == .decoderCrash)
         #expect(await pool.crashes == 4)
     }
 
     @Test func aChildThatHangsIsKilledAtTheDeadline() async throws {
         let (path, directory) = try script("read line; exec sleep 30")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool(.init(executable: path, size: 1, deadline: .milliseconds(300), attemptsPerObject: 1))
-        let answer = await pool.process(job("/nonexistent.jpg"))
-        #expect(answer.failure?.reason == .decoderTimeout)
+        let pool = DecoderPool.overFiles(
+            .init(executable: path, size: 1, deadline: .milliseconds(300), attemptsPerObject: 1))
+        let answer = await pool.process(file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
+        #expect(answer.error?.reason == .decoderTimeout)
     }
 
     @Test func missingSourceIsNotFound() async throws {
-        let pool = DecoderPool(.init(executable: TestPaths.variantd, size: 1))
-        let answer = await pool.process(job("/nonexistent/file.jpg"))
-        #expect(answer.failure?.code == .notFound)
+        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        let answer = await pool.process(file: "/nonexistent/file.jpg")
+        #expect(answer.error?.code == .notFound)
         await pool.shutdown()
     }
 }
 
-extension DecoderPool.Answer {
-    var failure: VariantsError? {
-        if case .failure(let error) = outcome { return error }
-        return nil
+/// A rendition store in memory that counts writes: what the pool does through the interface, nothing else.
+final class MemoryRenditions: RenditionStore {
+    private let files = Mutex<[String: [UInt8]]>([:])
+    private let writes = Mutex(0)
+
+    var keys: Set<String> { files.withLock { Set($0.keys) } }
+    var writeCount: Int { writes.withLock { $0 } }
+
+    func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile] {
+        files.withLock { files in
+            files.filter { key, _ in
+                key.hasPrefix(RenditionKey.directory(ofSource: sourceChecksum) + "/")
+                    && specKeys.contains(String(key.split(separator: "/").last!.prefix { $0 != "." }))
+            }.map { RenditionFile(key: $0.key, bytes: $0.value) }
+        }
+    }
+
+    func write(_ new: [RenditionFile]) throws(VariantsError) {
+        writes.withLock { $0 += 1 }
+        files.withLock { files in for file in new { files[file.key] = file.bytes } }
     }
 }

@@ -4,8 +4,8 @@ import Variants
 
 @testable import VariantdCore
 
-/// The queue contract on a real PostgreSQL server the suite starts itself (see `PostgresServer`), one
-/// fresh database per test, plus what only PostgreSQL does: NOTIFY.
+/// What only the PostgreSQL queue does, on a real server the suite starts itself (see `PostgresServer`), one
+/// fresh database per test: NOTIFY and plain-SQL enqueues (the shared contract is `QueueContract`).
 @Suite(
     .postgresServer,
     .enabled(
@@ -13,45 +13,6 @@ import Variants
         "PostgreSQL binaries are absent (/usr/lib/postgresql/*/bin); run scripts/setup.sh")
 )
 struct PostgresQueueTests {
-    private func check(_ body: (QueueContract) async throws -> Void) async throws {
-        let server = try #require(PostgresServer.current)
-        let url = try server.freshDatabase()
-        try await body(QueueContract { policy in try await PostgresQueue(url: url, policy: policy) })
-    }
-
-    @Test func dedupesWhileWaitingOrRunning() async throws {
-        try await check { try await $0.dedupesWhileWaitingOrRunning() }
-    }
-    @Test func claimsEachJobOnce() async throws {
-        try await check { try await $0.claimsEachJobOnce() }
-    }
-    @Test func fencesAStaleWorker() async throws {
-        try await check { try await $0.fencesAStaleWorker() }
-    }
-    @Test func retriesTransientFailuresThenDiscards() async throws {
-        try await check { try await $0.retriesTransientFailuresThenDiscards() }
-    }
-    @Test func makesDeterministicOutcomesFinalAtOnce() async throws {
-        try await check { try await $0.makesDeterministicOutcomesFinalAtOnce() }
-    }
-    @Test func makesAJobUnreadableAfterTwoDecoderCrashes() async throws {
-        try await check { try await $0.makesAJobUnreadableAfterTwoDecoderCrashes() }
-    }
-    @Test func reportsAndListsFinalJobs() async throws {
-        try await check { try await $0.reportsAndListsFinalJobs() }
-    }
-    @Test func wakesAWaitingWorkerOnEnqueue() async throws {
-        try await check { try await $0.wakesAWaitingWorkerOnEnqueue() }
-    }
-
-    @Test func migratesOnceAndKeepsJobs() async throws {
-        try await check { contract in
-            try await contract.migratesOnceAndKeepsJobs {
-                try await ($0 as! PostgresQueue).schemaVersions()
-            }
-        }
-    }
-
     @Test func notifiesTheResultWhenAJobBecomesFinal() async throws {
         let server = try #require(PostgresServer.current)
         let url = try server.freshDatabase()

@@ -4,11 +4,9 @@ import Variants
 
 @testable import VariantdCore
 
-/// The behaviour both backends must share, written once and run by `SQLiteQueueTests` and
-/// `PostgresQueueTests`. `open` gives a new connection to the same queue on every call, as another
-/// process would have.
-struct QueueContract {
-    let open: @Sendable (RetryPolicy) async throws -> any JobQueue
+/// The behaviour both backends must share: each case is written once and runs on every available backend.
+/// PostgreSQL-only behaviour (NOTIFY) is in `PostgresQueueTests`, SQLite-only in `SQLiteQueueTests`.
+@Suite(.postgresServer) struct QueueContract {
 
     static let fast = RetryPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .milliseconds(1))
 
@@ -35,7 +33,10 @@ struct QueueContract {
         throw QueueError("nothing to claim within 2 s")
     }
 
-    func dedupesWhileWaitingOrRunning() async throws {
+    @Test(arguments: QueueBackend.available)
+    func dedupesWhileWaitingOrRunning(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         let first = try await queue.enqueue(try Self.job("a.jpg", version: "1"))
         let repeated = try await queue.enqueue(try Self.job("a.jpg", version: "1"))
@@ -52,7 +53,10 @@ struct QueueContract {
             try await queue.enqueue(try Self.job(claimed.job.path, version: claimed.job.version)).created)
     }
 
-    func claimsEachJobOnce() async throws {
+    @Test(arguments: QueueBackend.available)
+    func claimsEachJobOnce(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         for index in 0..<60 { _ = try await queue.enqueue(try Self.job("job-\(index)")) }
         let claimers = try await (0..<6).asyncMap { _ in try await open(Self.fast) }
@@ -78,7 +82,10 @@ struct QueueContract {
         }
     }
 
-    func fencesAStaleWorker() async throws {
+    @Test(arguments: QueueBackend.available)
+    func fencesAStaleWorker(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let stale = try await open(Self.fast)
         let fresh = try await open(Self.fast)
         let id = try await stale.enqueue(try Self.job("fenced.jpg")).id
@@ -99,7 +106,10 @@ struct QueueContract {
         #expect(attempts.map(\.owner) == ["stale", "fresh"])
     }
 
-    func retriesTransientFailuresThenDiscards() async throws {
+    @Test(arguments: QueueBackend.available)
+    func retriesTransientFailuresThenDiscards(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         let id = try await queue.enqueue(try Self.job("flaky.jpg")).id
         let busy = VariantsError(.transformBusy, "busy")
@@ -119,7 +129,10 @@ struct QueueContract {
             try await queue.attempts(of: id).map(\.outcome) == ["available", "available", "discarded"])
     }
 
-    func makesDeterministicOutcomesFinalAtOnce() async throws {
+    @Test(arguments: QueueBackend.available)
+    func makesDeterministicOutcomesFinalAtOnce(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         let cases: [(VariantsError, JobState)] = [
             (.unreadable(.truncated, "ends early"), .unreadable),
@@ -134,7 +147,10 @@ struct QueueContract {
         }
     }
 
-    func makesAJobUnreadableAfterTwoDecoderCrashes() async throws {
+    @Test(arguments: QueueBackend.available)
+    func makesAJobUnreadableAfterTwoDecoderCrashes(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         _ = try await queue.enqueue(try Self.job("poison.heic"))
         let crash = VariantsError.unreadable(.decoderCrash, "signal 6")
@@ -148,19 +164,23 @@ struct QueueContract {
         #expect(final.error?.reason == .decoderTimeout)
     }
 
-    func migratesOnceAndKeepsJobs(versions: @Sendable (any JobQueue) async throws -> [Int])
-        async throws
-    {
+    @Test(arguments: QueueBackend.available)
+    func migratesOnceAndKeepsJobs(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         let id = try await queue.enqueue(try Self.job("kept.jpg")).id
         let reopened = try await (0..<4).asyncMapConcurrently { _ in try await open(Self.fast) }
         for other in reopened {
-            #expect(try await versions(other) == [1])
+            #expect(try await backend.schemaVersions(other) == [1])
             #expect(try await other.job(id: id)?.path == "kept.jpg")
         }
     }
 
-    func reportsAndListsFinalJobs() async throws {
+    @Test(arguments: QueueBackend.available)
+    func reportsAndListsFinalJobs(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let queue = try await open(Self.fast)
         let id = try await queue.enqueue(try Self.job("report.jpg")).id
         let claimed = try await Self.claimOne(queue)
@@ -173,7 +193,10 @@ struct QueueContract {
         #expect(try await queue.jobs(in: .available, limit: 10).isEmpty)
     }
 
-    func wakesAWaitingWorkerOnEnqueue() async throws {
+    @Test(arguments: QueueBackend.available)
+    func wakesAWaitingWorkerOnEnqueue(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
         let waiter = try await open(Self.fast)
         let producer = try await open(Self.fast)
         let clock = ContinuousClock()

@@ -256,7 +256,7 @@ import Variants
         #expect(try daemon.render("/v1/render", headers: [bearer], body: outside).error == "invalid_request")
         let bad = #"{"bucket": "pics", "path": "a", "source": "up/gradient.jpg", "transforms": {"width": 0}}"#
         let refused = try daemon.render("/v1/render", headers: [bearer], body: bad)
-        #expect(refused.status == 400 && (refused.json["message"] as? String)?.hasPrefix("width: ") == true)
+        #expect(refused.status == 400 && (refused.json["message"] as? String)?.hasPrefix("transforms.width: ") == true)
     }
 
     @Test func renderCommandWritesOneTransform() async throws {

@@ -17,7 +17,7 @@ import Testing
     @Test func defaultsFollowTheRootAndTheSlots() throws {
         let configuration = try parse(["--root", "/srv/store", "--slots", "3"], secret)
         #expect(configuration.listen == .tcp(host: "127.0.0.1", port: 8089))
-        #expect(configuration.out == "/srv/store")
+        #expect(configuration.renditions == "/srv/store")
         #expect(configuration.queueDepth == 12)
         #expect(configuration.secret == "0123456789abcdef")
         #expect(configuration.deadline == .seconds(60))
@@ -29,7 +29,7 @@ import Testing
             "VARIANTD_LISTEN": "unix:/run/variantd.sock", "VARIANTD_DEADLINE": "5",
         ]) { $1 }
         let configuration = try parse(["--slots", "4"], environment)
-        #expect(configuration.root == "/env/root")
+        #expect(configuration.objects == "/env/root")
         #expect(configuration.slots == 4)
         #expect(configuration.queueDepth == 7)
         #expect(configuration.listen == .unix(path: "/run/variantd.sock"))

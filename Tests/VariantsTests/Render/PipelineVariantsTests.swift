@@ -7,13 +7,13 @@ import Testing
 /// independent header reader and compared with its source by a perceptual distance.
 @Suite struct PipelineVariantsTests {
     private let bucket: BucketSpec
-    private let store: RenditionStore
+    private let store: RenditionFolder
     private let pipeline: Pipeline
 
     init() throws {
         bucket = try BucketSpec(parsing: try Samples.bucket("everything.json"))
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-store-\(UUID().uuidString)")
-        store = try RenditionStore(root: root.path)
+        store = try RenditionFolder(root: root.path)
         pipeline = try Pipeline(store: store)
     }
 

@@ -12,7 +12,7 @@ import Testing
     }
 
     private func key(_ text: String, accept: String? = nil) throws -> String {
-        try Transform(query: query(text), accept: accept).spec.storeKey
+        RenditionKey.specKey(of: try Transform(query: query(text), accept: accept).spec)
     }
 
     @Test(arguments: [
@@ -76,10 +76,15 @@ import Testing
     }
 
     @Test func jsonObjectReadsLikeTheQuery() throws {
-        let json = try Transform(json: #"{"format": "webp", "width": 600}"#.utf8)
-        #expect(json.spec.storeKey == (try key("width=600&format=webp")))
+        let body = #"{"path": "a", "transforms": {"format": "webp", "width": 600}}"#
+        let json = try #require(try Transform.inline(member: "transforms", of: body.utf8))
+        #expect(RenditionKey.specKey(of: json.spec) == (try key("width=600&format=webp")))
         #expect(throws: VariantsError(.invalidTransform, "transforms: expected object, got []")) {
-            try Transform(json: "[]".utf8)
+            try Transform.inline(member: "transforms", of: #"{"transforms": []}"#.utf8)
         }
+        #expect(throws: VariantsError(.invalidTransform, "transforms.width: expected integer ≥ 1, got 0")) {
+            try Transform.inline(member: "transforms", of: #"{"transforms": {"width": 0}}"#.utf8)
+        }
+        #expect(try Transform.inline(member: "transforms", of: #"{"transforms": null}"#.utf8) == nil)
     }
 }

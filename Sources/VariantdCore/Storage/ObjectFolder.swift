@@ -1,8 +1,9 @@
 import Foundation
 import Variants
 
-/// The directory of stored objects, resolved once; a job's `source` becomes a path inside it or an error.
-struct StoreRoot: Sendable {
+/// An object store in a folder of the local file system, resolved once; an object's key is its path
+/// relative to the folder, and never leads out of it.
+struct ObjectFolder: ObjectStore {
     /// The root with every symbolic link resolved, without a trailing slash.
     let path: String
 
@@ -11,7 +12,7 @@ struct StoreRoot: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
             isDirectory.boolValue
-        else { throw UsageError("The store root '\(path)' is not a directory") }
+        else { throw UsageError("The object store '\(path)' is not a directory") }
         self.path = resolved
     }
 
@@ -27,9 +28,17 @@ struct StoreRoot: Sendable {
         }
         let resolved = URL(fileURLWithPath: joined).resolvingSymlinksInPath().path
         guard resolved.hasPrefix(path == "/" ? "/" : path + "/") else {
-            throw VariantsError(.invalidRequest, "source: '\(source)' leads out of the store root")
+            throw VariantsError(.invalidRequest, "source: '\(source)' leads out of the object store")
         }
         return resolved
+    }
+
+    func check(_ key: String) throws(VariantsError) {
+        _ = try resolve(key)
+    }
+
+    func read(_ key: String, maxBytes: Int) throws(VariantsError) -> [UInt8] {
+        try SourceFile.read(try resolve(key), maxBytes: maxBytes)
     }
 
     /// The rules a source path must meet before the disk is consulted: relative, no `..` part, no NUL. The

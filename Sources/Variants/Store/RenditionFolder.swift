@@ -1,0 +1,81 @@
+import Foundation
+
+/// A rendition store in a folder of the local file system.
+///
+/// Layout: `ROOT/<key>`. Files appear whole or not at all: each is written to `ROOT/.tmp/<pid>-<uuid>` (same
+/// file system), flushed, and renamed into place. Opening the folder removes what writers that no longer
+/// run left in `.tmp` (a process killed in the middle of a write).
+public struct RenditionFolder: RenditionStore {
+    public let root: String
+
+    /// Where unfinished files wait.
+    var temporaryDirectory: String { root + "/.tmp" }
+
+    public init(root: String) throws(VariantsError) {
+        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        do {
+            try FileManager.default.createDirectory(atPath: root + "/.tmp", withIntermediateDirectories: true)
+        } catch {
+            throw VariantsError(.internalError, "the rendition store \(root) cannot be created: \(error)")
+        }
+        removeAbandonedFiles()
+    }
+
+    /// The bytes of a stored rendition, if any.
+    public func existing(_ key: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: root + "/" + key).map { [UInt8]($0) }
+    }
+
+    public func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile] {
+        let directory = RenditionKey.directory(ofSource: sourceChecksum)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + directory)) ?? []
+        return names.compactMap { name in
+            guard specKeys.contains(String(name.prefix { $0 != "." })) else { return nil }
+            let key = directory + "/" + name
+            return existing(key).map { RenditionFile(key: key, bytes: $0) }
+        }
+    }
+
+    public func write(_ files: [RenditionFile]) throws(VariantsError) {
+        var written: [String] = []
+        do {
+            for file in files {
+                let destination = root + "/" + file.key
+                let directory = (destination as NSString).deletingLastPathComponent
+                try createDirectory(directory)
+                let temporary = "\(temporaryDirectory)/\(FileSystem.processID)-\(UUID().uuidString)"
+                do {
+                    try FileSystem.writeDurably(file.bytes, to: temporary)
+                    try FileSystem.replace(destination, with: temporary)
+                } catch {
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw error
+                }
+                written.append(destination)
+                FileSystem.syncDirectory(directory)
+            }
+        } catch {
+            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            throw VariantsError(.internalError, "a rendition could not be written: \(error)")
+        }
+    }
+
+    /// Removes the unfinished files of writer processes that no longer exist.
+    private func removeAbandonedFiles() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory)) ?? []
+        for name in names {
+            guard let writer = Int32(name.prefix { $0 != "-" }), !FileSystem.processExists(writer) else {
+                continue
+            }
+            try? FileManager.default.removeItem(atPath: temporaryDirectory + "/" + name)
+        }
+    }
+
+    private func createDirectory(_ path: String) throws(BackendError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw BackendError(call: "mkdir", message: "\(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Variants
+
+@testable import VariantdCore
+
+extension ObjectFolder {
+    /// The whole file system as an object store, so tests name sources by absolute path.
+    static let wholeFileSystem = try! ObjectFolder("/")
+}
+
+extension DecoderPool {
+    /// A pool that reads sources from the whole file system.
+    static func overFiles(_ configuration: Configuration, renditions: (any RenditionStore)? = nil)
+        -> DecoderPool
+    {
+        DecoderPool(configuration, objects: ObjectFolder.wholeFileSystem, renditions: renditions)
+    }
+
+    /// Processes the file at an absolute path, named after its last component in bucket `bucket`.
+    func process(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async -> DecodeAnswer {
+        let request = ObjectRequest(bucket: bucket?.name ?? bucketName, path: (path as NSString).lastPathComponent)
+        return await process(request, source: String(path.dropFirst()), bucket: bucket)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import Variants
+
+/// The file-system rendition store: what it offers for reuse, all-or-none writes, and the sweep of
+/// unfinished files left by writers that died.
+@Suite struct RenditionFolderTests {
+    private let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("variantd-renditions-\(UUID().uuidString)").path
+
+    private let checksum = String(repeating: "ab", count: 32)
+
+    @Test func storedOffersOnlyTheAskedSpecKeysOfOneSource() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try RenditionFolder(root: root)
+        let wanted = RenditionKey.make(sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "webp")
+        let other = RenditionKey.make(sourceChecksum: checksum, specKey: "fedcba9876543210", fileExtension: "jpg")
+        try store.write([RenditionFile(key: wanted, bytes: [1, 2, 3]), RenditionFile(key: other, bytes: [4])])
+        #expect(wanted == "ab/\(checksum)/0123456789abcdef.webp")
+
+        let stored = store.stored(sourceChecksum: checksum, specKeys: ["0123456789abcdef"])
+        #expect(stored == [RenditionFile(key: wanted, bytes: [1, 2, 3])])
+        #expect(store.stored(sourceChecksum: String(repeating: "cd", count: 32), specKeys: ["0123456789abcdef"]).isEmpty)
+    }
+
+    @Test func aFailedWriteLeavesNoneOfItsFiles() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try RenditionFolder(root: root)
+        let first = RenditionKey.make(sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "png")
+        // A directory where the second file's directory must go makes its write fail.
+        try Data().write(to: URL(fileURLWithPath: root + "/cd"))
+        let second = "cd/x/0123456789abcdef.png"
+        #expect(throws: VariantsError.self) {
+            try store.write([RenditionFile(key: first, bytes: [1]), RenditionFile(key: second, bytes: [2])])
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/" + first))
+    }
+
+    @Test func openingRemovesOnlyTheUnfinishedFilesOfDeadWriters() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try RenditionFolder(root: root)
+        // Process ids are below 2^22 on Linux; this one cannot be running.
+        let dead = root + "/.tmp/4194304-left"
+        let alive = root + "/.tmp/\(getpid())-writing"
+        for path in [dead, alive] { try Data([1]).write(to: URL(fileURLWithPath: path)) }
+
+        _ = try RenditionFolder(root: root)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: alive))
+    }
+}
