@@ -37,8 +37,9 @@ let package = Package(
         ),
         .target(
             name: "VariantdCore",
-            dependencies: ["Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto"],
-            exclude: ["Bench/anchors"],
+            dependencies: [
+                "Variants", "ThumbHash", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),

@@ -151,12 +151,14 @@ enum Encoder {
                 scale[channel.rawValue] = max(scale[channel.rawValue], abs(values[channel.firstLane + index]))
             }
         }
-        let header24 = javaScriptRound(63 * dc[0])
+        let header24 =
+            javaScriptRound(63 * dc[0])
             | javaScriptRound(31.5 + 31.5 * dc[1]) << 6
             | javaScriptRound(31.5 + 31.5 * dc[2]) << 12
             | javaScriptRound(31 * scale[0]) << 18
             | (hasAlpha ? 1 : 0) << 23
-        let header16 = (isLandscape ? ly : lx)
+        let header16 =
+            (isLandscape ? ly : lx)
             | javaScriptRound(63 * scale[1]) << 3
             | javaScriptRound(63 * scale[2]) << 9
             | (isLandscape ? 1 : 0) << 15

@@ -29,11 +29,11 @@ public enum ThumbHashError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .dimensionsOutOfRange(width, height):
+        case .dimensionsOutOfRange(let width, let height):
             "\(width)x\(height) is outside 1...100 on a side"
-        case let .pixelBufferLength(expected, actual):
+        case .pixelBufferLength(let expected, let actual):
             "pixel buffer holds \(actual) bytes, expected \(expected)"
-        case let .hashLength(expected, actual):
+        case .hashLength(let expected, let actual):
             "hash holds \(actual) bytes, its header needs \(expected)"
         case .zeroComponentCount:
             "hash header gives zero luminance components"

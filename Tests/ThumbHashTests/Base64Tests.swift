@@ -1,5 +1,6 @@
-@testable import ThumbHash
 import Testing
+
+@testable import ThumbHash
 
 @Suite struct Base64Tests {
     @Test func encodesWithPadding() {

@@ -1,5 +1,6 @@
-@testable import ThumbHash
 import Testing
+
+@testable import ThumbHash
 
 /// The triangle `cx * ny < nx * (ny - cy)` in storage order, as the reference walks it.
 @Suite struct CoefficientTriangleTests {

@@ -1,5 +1,6 @@
-@testable import ThumbHash
 import Testing
+
+@testable import ThumbHash
 
 /// The cosine must be fdlibm's, bit for bit: expected values from the fdlibm port in `oracle.py`.
 @Suite struct FdlibmCosineTests {

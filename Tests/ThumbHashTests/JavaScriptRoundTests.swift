@@ -1,5 +1,6 @@
-@testable import ThumbHash
 import Testing
+
+@testable import ThumbHash
 
 /// `Math.round`: halves toward +infinity, which differs from Swift's `.rounded()` on negative halves and
 /// from `floor(x + 0.5)` just below one half.

@@ -42,9 +42,10 @@ import ThumbHash
         let characters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n")
         for _ in 0..<5_000 {
             let length = Int(generator.next() % 40)
-            let text = String((0..<length).map { _ in
-                characters[Int(generator.next() % UInt64(characters.count))]
-            })
+            let text = String(
+                (0..<length).map { _ in
+                    characters[Int(generator.next() % UInt64(characters.count))]
+                })
             if let hash = try? ThumbHash(base64: text) {
                 #expect(hash.decode().rgba.count > 0)
             }

@@ -54,7 +54,7 @@ final class PostgresConnection {
             result = PQexec(handle, sql)
         } else {
             let copies = parameters.map { $0.flatMap { strdup($0) } }
-            defer { copies.forEach { free($0) } }
+            defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer<CChar>($0) }
             result = PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }

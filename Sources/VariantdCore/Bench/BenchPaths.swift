@@ -14,7 +14,7 @@ enum BenchPaths {
         return FileManager.default.currentDirectoryPath
     }()
 
-    static let anchors = "Sources/VariantdCore/Bench/anchors"
+    static let anchors = "scripts/bench/anchors"
 
     static func script(_ name: String) -> String { "\(root)/\(anchors)/\(name)" }
 

@@ -10,12 +10,26 @@ struct BenchReport: Sendable, Codable {
     /// `--serve`: the daemon under load (its runs are not in `runs`).
     var serve: ServeLoadReport?
 
+    /// Also what `variantd thumbhash bench --json` prints.
     struct ThumbHashFigures: Sendable, Codable {
         var swift: ThumbHashBenchmark.Figures
         var thumbhashRs: ThumbHashBenchmark.Figures?
+        /// Calls per round, and rounds, each figure is the median of (absent in older reports).
+        var iterations: Int?
+        var rounds: Int?
+
+        init(
+            _ benchmark: ThumbHashBenchmark, swift: ThumbHashBenchmark.Figures,
+            thumbhashRs: ThumbHashBenchmark.Figures?
+        ) {
+            self.swift = swift
+            self.thumbhashRs = thumbhashRs
+            iterations = benchmark.iterations
+            rounds = ThumbHashBenchmark.rounds
+        }
 
         enum CodingKeys: String, CodingKey {
-            case swift
+            case swift, iterations, rounds
             case thumbhashRs = "thumbhash_rs"
         }
     }

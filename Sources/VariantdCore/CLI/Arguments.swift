@@ -51,7 +51,9 @@ public struct Arguments: Sendable {
         }
         guard let value else { return nil }
         guard let number = Int(value), range.contains(number) else {
-            throw UsageError("'\(names[0])' takes a whole number in \(range.lowerBound)...\(range.upperBound), got '\(value)'")
+            throw UsageError(
+                "'\(names[0])' takes a whole number in \(range.lowerBound)...\(range.upperBound), got '\(value)'"
+            )
         }
         return number
     }

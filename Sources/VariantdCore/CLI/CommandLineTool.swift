@@ -42,13 +42,15 @@ public enum CommandLineTool {
                 return .success
             }
             guard let command = subcommand(named: name) else {
-                return usageFailure(UsageError("Unknown subcommand '\(name)'"), usage: "variantd <subcommand>")
+                return usageFailure(
+                    UsageError("Unknown subcommand '\(name)'"), usage: "variantd <subcommand>")
             }
             Console.out(help(for: command))
             return .success
         default:
             guard let command = subcommand(named: first) else {
-                return usageFailure(UsageError("Unknown subcommand '\(first)'"), usage: "variantd <subcommand>")
+                return usageFailure(
+                    UsageError("Unknown subcommand '\(first)'"), usage: "variantd <subcommand>")
             }
             return await run(command, words)
         }
@@ -80,7 +82,9 @@ public enum CommandLineTool {
         }
     }
 
-    private static func usageFailure(_ error: UsageError, usage: String, helpName: String? = nil) -> ExitStatus {
+    private static func usageFailure(_ error: UsageError, usage: String, helpName: String? = nil)
+        -> ExitStatus
+    {
         var text = "Error: \(error.message)\nUsage: \(usage)\n"
         text += "  See 'variantd \(helpName.map { "help \($0)" } ?? "--help")' for more information."
         Console.error(text)
@@ -88,9 +92,13 @@ public enum CommandLineTool {
     }
 
     static var overview: String {
-        let visible = subcommands.filter { !hidden.contains($0.name) }.map { (name: $0.name, abstract: $0.abstract) }
+        let visible = subcommands.filter { !hidden.contains($0.name) }.map {
+            (name: $0.name, abstract: $0.abstract)
+        }
         let width = (visible.map { $0.name.count }.max() ?? 0) + 4
-        let lines = visible.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
+        let lines = visible.map {
+            "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract
+        }
         return """
             OVERVIEW: Find out what a stored object really is, measure it, and render its bucket's variants.
 

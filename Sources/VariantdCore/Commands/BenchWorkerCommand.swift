@@ -60,7 +60,8 @@ struct BenchWorkerCommand: Subcommand {
                 ? try benchmark.measureRust(python: python) : nil
             Console.out(
                 try WireJSON.line(
-                    BenchReport.ThumbHashFigures(swift: try benchmark.measureSwift(), thumbhashRs: rust)))
+                    BenchReport.ThumbHashFigures(
+                        benchmark, swift: try benchmark.measureSwift(), thumbhashRs: rust)))
         }
         return .success
     }

@@ -35,7 +35,9 @@ struct ProbeCommand: Subcommand {
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         let name = try arguments.option("--bucket")
-        declaration = try arguments.option("--declaration").map { path throws(UsageError) in try BucketDeclarationFile.read(path) }
+        declaration = try arguments.option("--declaration").map { path throws(UsageError) in
+            try BucketDeclarationFile.read(path)
+        }
         bucket = name ?? declaration?.name ?? "local"
         renditions = try arguments.option("--out")
         declaredType = try arguments.option("--content-type")
@@ -58,7 +60,8 @@ struct ProbeCommand: Subcommand {
                 var timings = StageTimings()
                 outcome = Result { () throws(VariantsError) in
                     let bytes = try SourceFile.read(file, maxBytes: pipeline.limits.maxInputBytes)
-                    return try pipeline.process(bytes, request: request, bucket: declaration, timings: &timings)
+                    return try pipeline.process(
+                        bytes, request: request, bucket: declaration, timings: &timings)
                 }
             } else {
                 let key = String(URL(fileURLWithPath: file).standardizedFileURL.path.dropFirst())

@@ -88,11 +88,11 @@ struct ThumbHashCommand: Subcommand {
 
     func run() async throws -> ExitStatus {
         switch action {
-        case let .vectors(directory):
+        case .vectors(let directory):
             let suite = try VectorSuite(directory: URL(filePath: directory, directoryHint: .isDirectory))
             FileHandle.standardOutput.write(Data(try suite.candidate().utf8))
             return .success
-        case let .encode(file, width, height):
+        case .encode(let file, let width, let height):
             guard let data = FileManager.default.contents(atPath: file) else {
                 Console.error("Error: cannot read '\(file)'")
                 return .noInput
@@ -100,11 +100,11 @@ struct ThumbHashCommand: Subcommand {
             return report { () throws(ThumbHashError) in
                 Console.out(try ThumbHash.encode(width: width, height: height, rgba: [UInt8](data)).base64)
             }
-        case let .decode(text):
+        case .decode(let text):
             return report { () throws(ThumbHashError) in
                 Console.out(Self.describe(try ThumbHash(base64: text)))
             }
-        case let .bench(json, iterations, compare):
+        case .bench(let json, let iterations, let compare):
             return try bench(json: json, iterations: iterations, compare: compare)
         }
     }
@@ -146,11 +146,8 @@ struct ThumbHashCommand: Subcommand {
         let swift = try benchmark.measureSwift()
         let rust = compare ? try benchmark.measureRust(python: python) : nil
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let report = BenchReport(iterations: iterations, rounds: ThumbHashBenchmark.rounds, swift: swift,
-                                     thumbhashRs: rust)
-            Console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            Console.out(
+                try WireJSON.line(BenchReport.ThumbHashFigures(benchmark, swift: swift, thumbhashRs: rust)))
             return .success
         }
         func cell(_ value: Double?) -> String {
@@ -170,12 +167,5 @@ struct ThumbHashCommand: Subcommand {
         }
         Console.out(lines.joined(separator: "\n"))
         return .success
-    }
-
-    private struct BenchReport: Encodable {
-        let iterations: Int
-        let rounds: Int
-        let swift: ThumbHashBenchmark.Figures
-        let thumbhashRs: ThumbHashBenchmark.Figures?
     }
 }

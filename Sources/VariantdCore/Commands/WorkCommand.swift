@@ -102,7 +102,9 @@ struct WorkCommand: Subcommand {
 
     func run() async throws -> ExitStatus {
         let stop = InterruptSignal(
-            onFirst: { _ in Console.error("variantd work: stopping after the jobs in hand; signal again to quit now") },
+            onFirst: { _ in
+                Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")
+            },
             onSecond: { exit(128 + $0) })
         let queue = try await location.open(policy: policy)
         await Worker(queue: queue, configuration: configuration, stop: stop).run()

@@ -38,7 +38,9 @@ final class ChildInput {
             _ = buffer.initialize(from: buffered[..<leftover])
             initialized = leftover
             while initialized < count {
-                let read = readSome(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[initialized...])))
+                let read = readSome(
+                    into: UnsafeMutableRawBufferPointer(
+                        UnsafeMutableBufferPointer(rebasing: buffer[initialized...])))
                 guard read > 0 else {
                     complete = false
                     return

@@ -51,7 +51,9 @@ final class ChildProcess {
             var offset = 0
             while offset < part.count {
                 try wait(for: fd, events: POLLOUT, until: deadline)
-                let count = part[offset...].withUnsafeBytes { write(fd, $0.baseAddress, min($0.count, 1 << 16)) }
+                let count = part[offset...].withUnsafeBytes {
+                    write(fd, $0.baseAddress, min($0.count, 1 << 16))
+                }
                 if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 guard count > 0 else { throw reap() }
                 offset += count

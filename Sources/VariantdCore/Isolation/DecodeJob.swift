@@ -47,7 +47,8 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
     public var peakResidentKiB: Int?
 
     public init(
-        _ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings, peakResidentKiB: Int? = nil
+        _ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings,
+        peakResidentKiB: Int? = nil
     ) {
         switch outcome {
         case .success(let metadata):
@@ -61,7 +62,8 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
 
     public var outcome: Result<CompletionMetadata, VariantsError> {
         if let metadata { return .success(metadata) }
-        return .failure(error ?? VariantsError(.internalError, "the decoder answered neither metadata nor error"))
+        return .failure(
+            error ?? VariantsError(.internalError, "the decoder answered neither metadata nor error"))
     }
 }
 

@@ -61,7 +61,8 @@ public actor DecoderPool {
         defer { checkIn(slot) }
         let (objects, renditions, maxBytes) = (objects, renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
-            LoadedObject.load(source, request: request, bucket: bucket, from: objects, renditions, maxBytes: maxBytes)
+            LoadedObject.load(
+                source, request: request, bucket: bucket, from: objects, renditions, maxBytes: maxBytes)
         }
         let object: LoadedObject
         switch loaded {
@@ -176,7 +177,8 @@ final class DecoderSlot: @unchecked Sendable {
             let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
             var files: [RenditionFile] = []
             for part in reply.written {
-                files.append(RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
+                files.append(
+                    RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
             }
             if jobs >= configuration.jobsPerChild { stop() }
             timings.merge(reply.answer.timings)
@@ -197,7 +199,9 @@ final class DecoderSlot: @unchecked Sendable {
     }
 
     /// What a child's failure means for the object it was working on.
-    private static func failure(_ error: any Error, _ configuration: DecoderPool.Configuration) -> VariantsError {
+    private static func failure(_ error: any Error, _ configuration: DecoderPool.Configuration)
+        -> VariantsError
+    {
         switch error {
         case ChildProcess.Failure.timedOut:
             return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")

@@ -29,7 +29,8 @@ struct Daemon: Sendable {
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         let pool = DecoderPool(
-            .init(executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
+            .init(
+                executable: Executable.current, size: configuration.slots, deadline: configuration.deadline),
             objects: objects, renditions: renditions)
         let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
         let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)

@@ -120,7 +120,7 @@ private struct Exchange: @unchecked Sendable {
     ) {
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
-        defer { (names + values).forEach { free($0) } }
+        defer { for copy in names + values { free(copy) } }
         let pairs = zip(names, values).map { mh_header(name: $0, value: $1) }
         pairs.withUnsafeBufferPointer { headerBuffer in
             body.withUnsafeBufferPointer { bodyBuffer in

@@ -47,7 +47,8 @@ struct ServeConfiguration: Sendable {
         objects = root
         renditions = try source.string("--out") ?? root
         buckets = try source.string("--buckets")
-        queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text) }
+        queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text)
+        }
         slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         queueDepth = try source.integer("--queue-depth", in: 0...10_000) ?? 4 * slots
         deadline = .seconds(try source.integer("--deadline", in: 1...3600) ?? 60)

@@ -15,7 +15,8 @@ public enum SourceFile {
         }
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maxBytes else {
-            throw VariantsError(.payloadTooLarge, "the object is \(size) bytes, over the limit of \(maxBytes)")
+            throw VariantsError(
+                .payloadTooLarge, "the object is \(size) bytes, over the limit of \(maxBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VariantsError(.notFound, "\(path) could not be read")

@@ -18,8 +18,13 @@ public struct VectorSuite: Sendable {
 
     /// The fields of `expect` this side needs: the reference hash, or the rejection it expects.
     public struct Expectation: Sendable, Decodable {
-        public let hash_b64: String?
+        public let hashBase64: String?
         public let error: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case hashBase64 = "hash_b64"
+            case error
+        }
     }
 
     private struct Manifest: Decodable {
@@ -46,7 +51,7 @@ public struct VectorSuite: Sendable {
         } catch {
             line.error = error.code
         }
-        if let expected = testCase.expect.hash_b64 {
+        if let expected = testCase.expect.hashBase64 {
             let hash = try ThumbHash(base64: expected)
             let image = hash.decode()
             let rgba = Data(image.rgba).base64EncodedString()

@@ -34,7 +34,8 @@ final class HeifContainer {
     init(bytes: [UInt8], limits: Limits) throws(BackendError) {
         var raw = vh_limits(
             max_pixels: UInt64(limits.maxPixels), max_memory_block: UInt64(limits.maxMemoryBlock),
-            max_items: UInt32(limits.maxItems), max_tiles: UInt32(limits.maxTiles), threads: Int32(limits.threads))
+            max_items: UInt32(limits.maxItems), max_tiles: UInt32(limits.maxTiles),
+            threads: Int32(limits.threads))
         var out: OpaquePointer?
         var info = vh_info()
         var error = vh_error()
@@ -83,7 +84,8 @@ final class HeifContainer {
     }
 
     /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes.
-    private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32) throws(BackendError)
+    private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
+        throws(BackendError)
         -> VipsImage
     {
         var pixels = vh_pixels()
@@ -106,7 +108,9 @@ final class HeifContainer {
 
     fileprivate static func backendError(_ call: String, _ error: vh_error) -> BackendError {
         var error = error
-        let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let message = withUnsafeBytes(of: &error.message) {
+            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        }
         return BackendError(call: "heif_\(call)", message: message)
     }
 }
@@ -124,7 +128,8 @@ enum HeifEncoder {
         var length = 0
         var error = vh_error()
         let status = pixels.withUnsafeBytes {
-            vh_encode_avif($0.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes, &length, &error)
+            vh_encode_avif(
+                $0.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes, &length, &error)
         }
         defer { vh_free(bytes) }
         guard status == 0, let bytes else { throw HeifContainer.backendError("encode_avif", error) }

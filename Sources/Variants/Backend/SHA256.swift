@@ -9,7 +9,8 @@ package enum SHA256 {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBytes { buffer in
             _ = digest.withUnsafeMutableBufferPointer {
-                CCrypto.SHA256(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, $0.baseAddress)
+                CCrypto.SHA256(
+                    buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, $0.baseAddress)
             }
         }
         return hexString(digest)

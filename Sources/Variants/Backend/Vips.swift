@@ -21,7 +21,9 @@ enum Vips {
     fileprivate static func call(_ name: String, _ body: (inout vv_error) -> Int32) throws(BackendError) {
         var error = vv_error()
         guard body(&error) == 0 else {
-            let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let message = withUnsafeBytes(of: &error.message) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             throw BackendError(call: name, message: message)
         }
     }
@@ -154,7 +156,8 @@ final class VipsImage {
         let current = header
         if current.width == width && current.height == height { return self }
         return try resized(
-            horizontal: Double(width) / Double(current.width), vertical: Double(height) / Double(current.height))
+            horizontal: Double(width) / Double(current.width),
+            vertical: Double(height) / Double(current.height))
     }
 
     func rotated(degrees: Int) throws(BackendError) -> VipsImage {
@@ -162,7 +165,9 @@ final class VipsImage {
     }
 
     func cropped(left: Int, top: Int, width: Int, height: Int) throws(BackendError) -> VipsImage {
-        try Vips.image("crop") { vv_crop(pointer, Int32(left), Int32(top), Int32(width), Int32(height), &$0, &$1) }
+        try Vips.image("crop") {
+            vv_crop(pointer, Int32(left), Int32(top), Int32(width), Int32(height), &$0, &$1)
+        }
     }
 
     /// Crops where libvips finds most interest: `attention` looks for skin, saturation and edges.

@@ -46,7 +46,8 @@ struct OpenedPicture {
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
                 progressive: info.interlaced)
         }
-        try limits.checkPixels(width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
+        try limits.checkPixels(
+            width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
         try limits.checkFrames(header.frames)
     }
 
@@ -65,7 +66,8 @@ struct OpenedPicture {
             switch backend {
             case .heif(let container):
                 let factor = try Self.tileReduction(container, header: header, to: size)
-                loaded = try factor > 1
+                loaded =
+                    try factor > 1
                     ? container.decodeReduced(factor: factor, threads: decodingThreads)
                     : container.decode()
             case .vips(let loader):
@@ -124,7 +126,8 @@ struct OpenedPicture {
             throw .unreadable(.truncated, "a box of the HEIF container runs past the end of the file")
         }
         let heifLimits = HeifContainer.Limits(
-            maxPixels: limits.maxPixels, maxMemoryBlock: limits.maxHEIFMemoryBlock, maxItems: limits.maxHEIFItems,
+            maxPixels: limits.maxPixels, maxMemoryBlock: limits.maxHEIFMemoryBlock,
+            maxItems: limits.maxHEIFItems,
             maxTiles: limits.maxHEIFItems, threads: limits.decodingThreads)
         let container: HeifContainer
         do {
@@ -134,7 +137,8 @@ struct OpenedPicture {
         }
         let coding = container.info.itemType == "grid" ? container.info.codedType : container.info.itemType
         guard heifCodings.contains(coding) else {
-            throw .unreadable(.unsupportedFeature, "the primary image is coded as '\(coding)', which is not decoded here")
+            throw .unreadable(
+                .unsupportedFeature, "the primary image is coded as '\(coding)', which is not decoded here")
         }
         return container
     }
@@ -150,6 +154,7 @@ struct OpenedPicture {
         if ContainerCheck.isTruncated(bytes, as: type) {
             return .unreadable(.truncated, "the \(type.mimeType) data ends early (\(error.message))")
         }
-        return .unreadable(.corrupt, "the \(type.mimeType) \(failedStep) cannot be decoded (\(error.message))")
+        return .unreadable(
+            .corrupt, "the \(type.mimeType) \(failedStep) cannot be decoded (\(error.message))")
     }
 }

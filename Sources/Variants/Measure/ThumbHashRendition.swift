@@ -8,7 +8,9 @@ enum ThumbHashRendition {
     /// The size the rendition is drawn at: the picture fitted inside 100 × 100, at least 1 pixel a side.
     static func size(width: Int, height: Int) -> (width: Int, height: Int) {
         let scale = min(1, Double(maxSide) / Double(max(width, height)))
-        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        return (
+            max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded()))
+        )
     }
 
     /// The placeholder from the smallest reduction of the decode that is still large enough.

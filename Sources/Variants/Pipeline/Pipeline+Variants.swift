@@ -35,7 +35,8 @@ extension Pipeline {
             }
             variants[spec.name] = "/v1/files/\(metadata.bucket)/\(metadata.path)?variant=\(spec.name)"
             renditions[spec.name] = Rendition(
-                width: plan.outputWidth, height: plan.outputHeight, contentType: type.mimeType, size: bytes.count,
+                width: plan.outputWidth, height: plan.outputHeight, contentType: type.mimeType,
+                size: bytes.count,
                 checksumSha256: SHA256.hex(bytes), key: key)
         }
         if let store {

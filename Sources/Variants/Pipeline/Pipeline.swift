@@ -27,7 +27,8 @@ public struct Pipeline: Sendable {
     ) throws(VariantsError) -> CompletionMetadata {
         let byteLimit = min(limits.maxInputBytes, bucket?.fileSizeLimit ?? .max)
         guard bytes.count <= byteLimit else {
-            throw VariantsError(.payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(byteLimit)")
+            throw VariantsError(
+                .payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(byteLimit)")
         }
         let checksum = checksum ?? timings.measure(.hash) { SHA256.hex(bytes) }
         let (type, sniffed) = timings.measure(.sniff) {
@@ -37,7 +38,8 @@ public struct Pipeline: Sendable {
             return (type, sniffed)
         }
         if let bucket, !bucket.allows(contentType: type.mimeType) {
-            throw VariantsError(.unsupportedMediaType, "bucket '\(bucket.name)' does not take \(type.mimeType)")
+            throw VariantsError(
+                .unsupportedMediaType, "bucket '\(bucket.name)' does not take \(type.mimeType)")
         }
         var metadata = CompletionMetadata(
             bucket: request.bucket, path: request.path, size: bytes.count, contentType: type.mimeType,
@@ -77,7 +79,8 @@ public struct Pipeline: Sendable {
         _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec?, timings: inout StageTimings
     ) throws(VariantsError) -> (width: Int, height: Int) {
         let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
-        let type = Sniffer.resolve(sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
+        let type = Sniffer.resolve(
+            sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
         guard type.isDecodable, sniffed != nil else {
             throw VariantsError(.unsupportedMediaType, "the bytes are not a picture decoded here")
         }
@@ -98,9 +101,13 @@ public struct Pipeline: Sendable {
         let decoded = try timings.measure(.decode) { () throws(VariantsError) in
             try picture.decode { width, height in
                 plans = (bucket?.variants ?? []).map {
-                    ($0, RenderPlan(
-                        sourceWidth: width, sourceHeight: height, spec: $0, sourceHasAlpha: picture.header.hasAlpha,
-                        sourceFormat: OutputFormat(keeping: type)))
+                    (
+                        $0,
+                        RenderPlan(
+                            sourceWidth: width, sourceHeight: height, spec: $0,
+                            sourceHasAlpha: picture.header.hasAlpha,
+                            sourceFormat: OutputFormat(keeping: type))
+                    )
                 }
                 return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
             }
@@ -112,7 +119,8 @@ public struct Pipeline: Sendable {
     /// than the picture (enlarging variants grow from the full-size decode).
     static func baseSize(width: Int, height: Int, plans: [RenderPlan]) -> (width: Int, height: Int) {
         let placeholder = ThumbHashRendition.size(width: width, height: height)
-        let placeholderScale = max(Double(placeholder.width) / Double(width), Double(placeholder.height) / Double(height))
+        let placeholderScale = max(
+            Double(placeholder.width) / Double(width), Double(placeholder.height) / Double(height))
         let scale = min(1, plans.map(\.scale).reduce(placeholderScale, max))
         func side(_ length: Int) -> Int { min(length, max(1, Int((Double(length) * scale).rounded(.up)))) }
         return (side(width), side(height))
@@ -124,8 +132,11 @@ public struct Pipeline: Sendable {
         if type.isPicture {
             throw VariantsError(.unsupportedMediaType, "\(type.mimeType) pictures are not decoded here")
         }
-        if let claimed = Sniffer.claimedPicture(declared: request.declaredContentType, fileName: request.path) {
-            throw .unreadable(.notAPicture, "the object claims to be \(claimed.mimeType) but its bytes are \(type.mimeType)")
+        if let claimed = Sniffer.claimedPicture(declared: request.declaredContentType, fileName: request.path)
+        {
+            throw .unreadable(
+                .notAPicture, "the object claims to be \(claimed.mimeType) but its bytes are \(type.mimeType)"
+            )
         }
     }
 }

@@ -18,7 +18,8 @@ enum ContainerCheck {
     static func metadataBytes(_ bytes: [UInt8], as type: MediaType) -> Int {
         switch type {
         case .jpeg: JPEGStructure(bytes).metadataBytes
-        case .png: chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
+        case .png:
+            chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
         case .webp: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
         default: 0
         }
@@ -26,7 +27,9 @@ enum ContainerCheck {
 
     /// The declared sizes of the named chunks in a PNG (length, type, data, CRC) or RIFF (type, length, data,
     /// padding) chunk list.
-    private static func chunkBytes(_ bytes: [UInt8], from start: Int, bigEndian: Bool, named names: Set<String>)
+    private static func chunkBytes(
+        _ bytes: [UInt8], from start: Int, bigEndian: Bool, named names: Set<String>
+    )
         -> Int
     {
         var total = 0

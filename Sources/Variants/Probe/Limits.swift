@@ -46,12 +46,14 @@ public struct Limits: Sendable, Equatable, Codable {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxPixels else {
             throw .unreadable(
-                .tooManyPixels, "the header declares \(width)×\(height) pixels, over the limit of \(maxPixels)")
+                .tooManyPixels,
+                "the header declares \(width)×\(height) pixels, over the limit of \(maxPixels)")
         }
         guard !progressive || pixels <= maxProgressivePixels else {
             throw .unreadable(
                 .tooManyPixels,
-                "a progressive or interlaced \(width)×\(height) picture, over the limit of \(maxProgressivePixels) pixels")
+                "a progressive or interlaced \(width)×\(height) picture, over the limit of \(maxProgressivePixels) pixels"
+            )
         }
     }
 
@@ -61,20 +63,23 @@ public struct Limits: Sendable, Equatable, Codable {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxPixels else {
             throw .unreadable(
-                .tooManyPixels, "variant '\(name)' would be \(width)×\(height) pixels, over the limit of \(maxPixels)")
+                .tooManyPixels,
+                "variant '\(name)' would be \(width)×\(height) pixels, over the limit of \(maxPixels)")
         }
     }
 
     func checkMetadata(_ bytes: Int) throws(VariantsError) {
         guard bytes <= maxMetadataBytes else {
             throw .unreadable(
-                .tooMuchMetadata, "the file carries \(bytes) bytes of metadata, over the limit of \(maxMetadataBytes)")
+                .tooMuchMetadata,
+                "the file carries \(bytes) bytes of metadata, over the limit of \(maxMetadataBytes)")
         }
     }
 
     func checkFrames(_ frames: Int) throws(VariantsError) {
         guard frames <= maxFrames else {
-            throw .unreadable(.tooManyFrames, "the header declares \(frames) frames, over the limit of \(maxFrames)")
+            throw .unreadable(
+                .tooManyFrames, "the header declares \(frames) frames, over the limit of \(maxFrames)")
         }
     }
 }

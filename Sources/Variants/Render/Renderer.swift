@@ -21,7 +21,8 @@ enum Renderer {
     /// Applies the plan's geometry and filters, resampling from the smallest rung of the ladder that is large
     /// enough; the resized image joins the ladder when later sizes can use it. The result is materialised so
     /// its cost is measured here.
-    static func prepare(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder) throws(BackendError)
+    static func prepare(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder)
+        throws(BackendError)
         -> VipsImage
     {
         let swapped = plan.rotation.swapsSides
@@ -42,12 +43,14 @@ enum Renderer {
             image = try image.smartCropped(width: width, height: height, attention: interest == .attention)
         case .embed(let width, let height, let x, let y, let background):
             let rgba = (
-                Double(background.red), Double(background.green), Double(background.blue), Double(background.alpha)
+                Double(background.red), Double(background.green), Double(background.blue),
+                Double(background.alpha)
             )
             image = try image.embedded(left: x, top: y, width: width, height: height, background: rgba)
         }
         if let colour = plan.flattenOnto, image.hasAlpha {
-            image = try image.flattened(background: (Double(colour.red), Double(colour.green), Double(colour.blue)))
+            image = try image.flattened(
+                background: (Double(colour.red), Double(colour.green), Double(colour.blue)))
         }
         return try image.materialized()
     }
@@ -55,7 +58,9 @@ enum Renderer {
     /// Encodes a prepared image in the plan's format, every metadata block stripped.
     static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> Output {
         let header = image.header
-        return Output(bytes: try bytes(of: image, plan: plan), width: header.width, height: header.height, format: plan.format)
+        return Output(
+            bytes: try bytes(of: image, plan: plan), width: header.width, height: header.height,
+            format: plan.format)
     }
 
     private static func bytes(of image: VipsImage, plan: RenderPlan) throws(BackendError) -> [UInt8] {

@@ -5,18 +5,21 @@ enum RenditionCheck {
         let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
         guard sniffed == expected else {
             throw VariantsError(
-                .internalError, "a \(expected.mimeType) rendition sniffs as \(sniffed?.mimeType ?? "nothing")")
+                .internalError, "a \(expected.mimeType) rendition sniffs as \(sniffed?.mimeType ?? "nothing")"
+            )
         }
         let size: (width: Int, height: Int)
         do {
             size = try readSize(bytes, type: expected)
         } catch {
-            throw VariantsError(.internalError, "a \(expected.mimeType) rendition cannot be read back: \(error)")
+            throw VariantsError(
+                .internalError, "a \(expected.mimeType) rendition cannot be read back: \(error)")
         }
         guard size == (plan.outputWidth, plan.outputHeight) else {
             throw VariantsError(
                 .internalError,
-                "a rendition is \(size.width)×\(size.height), planned \(plan.outputWidth)×\(plan.outputHeight)")
+                "a rendition is \(size.width)×\(size.height), planned \(plan.outputWidth)×\(plan.outputHeight)"
+            )
         }
     }
 
@@ -29,7 +32,9 @@ enum RenditionCheck {
         }
     }
 
-    private static func readSize(_ bytes: [UInt8], type: MediaType) throws(BackendError) -> (width: Int, height: Int) {
+    private static func readSize(_ bytes: [UInt8], type: MediaType) throws(BackendError) -> (
+        width: Int, height: Int
+    ) {
         switch type {
         case .avif:
             let info = try HeifContainer(bytes: bytes, limits: verificationLimits).info

@@ -19,7 +19,8 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     public var renditions: [String: Rendition]?
 
     public init(
-        bucket: String, path: String, size: Int, contentType: String, checksumSha256: String, width: Int? = nil,
+        bucket: String, path: String, size: Int, contentType: String, checksumSha256: String,
+        width: Int? = nil,
         height: Int? = nil, hasAlpha: Bool? = nil, thumbhash: String? = nil
     ) {
         self.bucket = bucket

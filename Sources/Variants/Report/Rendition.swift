@@ -8,7 +8,8 @@ public struct Rendition: Sendable, Codable, Equatable {
     /// Where the file is, relative to the rendition store's root: source SHA-256 and spec hash.
     public var key: String
 
-    public init(width: Int, height: Int, contentType: String, size: Int, checksumSha256: String, key: String) {
+    public init(width: Int, height: Int, contentType: String, size: Int, checksumSha256: String, key: String)
+    {
         self.width = width
         self.height = height
         self.contentType = contentType

@@ -10,7 +10,9 @@ public enum Sniffer {
         for (type, signature) in signatures where bytes.starts(with: signature) {
             return type
         }
-        if bytes.count >= 12, bytes.starts(with: ascii("RIFF")), bytes.dropFirst(8).starts(with: ascii("WEBP")) {
+        if bytes.count >= 12, bytes.starts(with: ascii("RIFF")),
+            bytes.dropFirst(8).starts(with: ascii("WEBP"))
+        {
             return .webp
         }
         if let type = isoMediaType(bytes) { return type }
@@ -100,7 +102,9 @@ public enum Sniffer {
     }
 
     private static let heicBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis"]
-    private static let videoBrands: Set<String> = ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash"]
+    private static let videoBrands: Set<String> = [
+        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash",
+    ]
 
     private static let brandTypes: [String: MediaType] = {
         var types: [String: MediaType] = ["avif": .avif, "avis": .avifSequence, "hevs": .heifSequence]

@@ -37,7 +37,8 @@ import Variants
                 let url = root.appendingPathComponent("in/" + path)
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try FileManager.default.copyItem(at: TestPaths.samples.appendingPathComponent(sample), to: url)
+                try FileManager.default.copyItem(
+                    at: TestPaths.samples.appendingPathComponent(sample), to: url)
             }
             var expected: [String: (error: String, reason: String?)?] = [:]
             for (path, _) in sources { expected[path] = .some(nil) }
@@ -97,7 +98,8 @@ import Variants
             #expect(Set(renditions.keys) == ["thumb", "medium", "large"])
             for (name, rendition) in renditions {
                 let key = try #require(rendition["key"] as? String)
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.output() + "/renditions/" + key)))
+                let bytes = try [UInt8](
+                    Data(contentsOf: URL(fileURLWithPath: folder.output() + "/renditions/" + key)))
                 #expect(bytes.count == rendition["size"] as? Int, "\(path) \(name)")
                 var timings = StageTimings()
                 let decoded = try pipeline.process(
@@ -107,7 +109,8 @@ import Variants
                 #expect(decoded.contentType == rendition["contentType"] as? String, "\(path) \(name)")
             }
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.output() + "/renditions/.tmp")
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: folder.output() + "/renditions/.tmp")
         #expect(leftovers.isEmpty)
     }
 
@@ -187,7 +190,8 @@ import Variants
             #expect(run.stderr.contains("Usage: variantd batch --bucket <file> --out <dir>"), "\(arguments)")
             #expect(run.stdout.isEmpty)
         }
-        #expect(!FileManager.default.fileExists(atPath: folder.output()), "nothing is written on a usage error")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.output()), "nothing is written on a usage error")
     }
 
     @Test func anOutputThatCannotBeWrittenExits74() async throws {
@@ -221,11 +225,14 @@ import Variants
         for index in 0..<count {
             let directory = root.appendingPathComponent("in/d\(index % 12)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try (picture + Data("copy \(index)".utf8)).write(to: directory.appendingPathComponent("p\(index).jpg"))
+            try (picture + Data("copy \(index)".utf8)).write(
+                to: directory.appendingPathComponent("p\(index).jpg"))
         }
         let output = root.path + "/out"
         let manifest = output + "/manifest.jsonl"
-        let arguments = ["batch", "--bucket", Self.bucket, "--out", output, "--jobs", "1", "--json", root.path + "/in"]
+        let arguments = [
+            "batch", "--bucket", Self.bucket, "--out", output, "--jobs", "1", "--json", root.path + "/in",
+        ]
 
         let running = try VariantdProcess(arguments)
         running.signal(SIGINT, onceFileHasContent: manifest, within: .seconds(120))

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func tableListsEveryOutcomeAndTheThroughput() {
-        let summary = BatchSummary(tally, elapsed: .seconds(10), interrupted: false, manifest: "out/manifest.jsonl")
+        let summary = BatchSummary(
+            tally, elapsed: .seconds(10), interrupted: false, manifest: "out/manifest.jsonl")
         #expect(
             summary.table == """
                 Finished after 10.0 s: 125 files processed, 7 skipped

@@ -26,6 +26,8 @@ import Variants
         #expect(try base != fingerprint(#"{"name":"p","variants":{"u":{"width":200,"format":"webp"}}}"#))
         #expect(
             try base
-                != fingerprint(#"{"name":"p","allowedMimeTypes":["image/*"],"variants":{"t":{"width":200,"format":"webp"}}}"#))
+                != fingerprint(
+                    #"{"name":"p","allowedMimeTypes":["image/*"],"variants":{"t":{"width":200,"format":"webp"}}}"#
+                ))
     }
 }

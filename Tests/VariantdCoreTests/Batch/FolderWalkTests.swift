@@ -11,10 +11,12 @@ import Testing
         let manager = FileManager.default
         for path in ["b.jpg", "a/z.png", "a/b/c.gif", "out/manifest.jsonl", "B.txt", "a/.hidden"] {
             let url = root.appendingPathComponent(path)
-            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("12345".utf8).write(to: url)
         }
-        try manager.createSymbolicLink(atPath: root.path + "/link.jpg", withDestinationPath: root.path + "/b.jpg")
+        try manager.createSymbolicLink(
+            atPath: root.path + "/link.jpg", withDestinationPath: root.path + "/b.jpg")
         try manager.createSymbolicLink(atPath: root.path + "/a/loop", withDestinationPath: root.path)
         try manager.createDirectory(atPath: root.path + "/empty", withIntermediateDirectories: true)
 

@@ -18,11 +18,15 @@ import Variants
             bucket: "b", path: "nested/a.jpg", size: 10, contentType: "image/jpeg", checksumSha256: checksum,
             width: 3, height: 4, hasAlpha: false, thumbhash: "x")
         let line = try ManifestLine(
-            outcome: .success(metadata), path: "nested/a.jpg", sourceChecksum: checksum, declaration: declaration
+            outcome: .success(metadata), path: "nested/a.jpg", sourceChecksum: checksum,
+            declaration: declaration
         ).text()
         let fields = try object(line)
-        #expect(Set(fields.keys) == ["bucket", "path", "size", "contentType", "checksumSha256", "width", "height",
-            "hasAlpha", "thumbhash", "declarationSha256"])
+        #expect(
+            Set(fields.keys) == [
+                "bucket", "path", "size", "contentType", "checksumSha256", "width", "height",
+                "hasAlpha", "thumbhash", "declarationSha256",
+            ])
         #expect(fields["path"] as? String == "nested/a.jpg")
         #expect(try WireJSON.decode(CompletionMetadata.self, from: line) == metadata)
     }
@@ -44,8 +48,10 @@ import Variants
 
     @Test func recordsReadBackKeysAndCategories() throws {
         let ok = try ManifestLine(
-            outcome: .success(CompletionMetadata(
-                bucket: "b", path: "a.pdf", size: 1, contentType: "application/pdf", checksumSha256: checksum)),
+            outcome: .success(
+                CompletionMetadata(
+                    bucket: "b", path: "a.pdf", size: 1, contentType: "application/pdf",
+                    checksumSha256: checksum)),
             path: "a.pdf", sourceChecksum: checksum, declaration: declaration
         ).text()
         let record = try #require(ManifestRecord(line: ok))
@@ -53,7 +59,8 @@ import Variants
         #expect(record.key == ManifestKey(path: "a.pdf", sourceChecksum: checksum, declaration: declaration))
         #expect(record.key != ManifestKey(path: "b.pdf", sourceChecksum: checksum, declaration: declaration))
         let unsupported = try ManifestLine(
-            outcome: .failure(VariantsError(.unsupportedMediaType, "no")), path: "a.pdf", sourceChecksum: checksum,
+            outcome: .failure(VariantsError(.unsupportedMediaType, "no")), path: "a.pdf",
+            sourceChecksum: checksum,
             declaration: declaration
         ).text()
         #expect(ManifestRecord(line: unsupported)?.doneCategory == .unsupported)
@@ -70,7 +77,9 @@ import Variants
     }
 
     @Test func linesWithoutTheKeyFieldsAreNotRecords() {
-        #expect(ManifestRecord(line: Array(#"{"statusCode":404,"error":"not_found","message":"gone"}"#.utf8)) == nil)
+        #expect(
+            ManifestRecord(line: Array(#"{"statusCode":404,"error":"not_found","message":"gone"}"#.utf8))
+                == nil)
         #expect(ManifestRecord(line: Array("{\"path\":".utf8)) == nil)
     }
 
@@ -79,10 +88,12 @@ import Variants
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("manifest.jsonl").path
         let whole = try ManifestLine(
-            outcome: .failure(VariantsError(.unsupportedMediaType, "no")), path: "a", sourceChecksum: checksum,
+            outcome: .failure(VariantsError(.unsupportedMediaType, "no")), path: "a",
+            sourceChecksum: checksum,
             declaration: declaration
         ).text()
-        try Data(whole + [0x0A] + Array("not json\n{\"path\":\"b\",\"chec".utf8)).write(to: URL(fileURLWithPath: path))
+        try Data(whole + [0x0A] + Array("not json\n{\"path\":\"b\",\"chec".utf8)).write(
+            to: URL(fileURLWithPath: path))
 
         let (writer, contents) = try ManifestWriter.open(path)
         #expect(contents.done.count == 1)

@@ -35,7 +35,8 @@ import Testing
         let jpeg = try #require(report.run("variantd", "jpeg"))
         #expect(jpeg.images == 2)
         #expect(jpeg.failed == ["truncated.jpg"])
-        #expect(Set(jpeg.stages.keys).isSuperset(of: ["read", "hash", "decode", "thumbhash", "encode.large"]))
+        #expect(
+            Set(jpeg.stages.keys).isSuperset(of: ["read", "hash", "decode", "thumbhash", "encode.large"]))
         #expect(report.run("variantd-decode", "jpeg")?.stages["encode.large"] == nil)
         #expect(report.run("variantd-write", "jpeg")?.stages["write"] ?? 0 > 0)
         let avif = try #require(report.avif?.encodings.first)

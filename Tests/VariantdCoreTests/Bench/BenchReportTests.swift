@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct BenchReportTests {
     static func run(
-        _ tool: String, _ corpus: String, jobs: Int = 1, perSecond: Double, p95: Double = 100, rss: Double = 100,
+        _ tool: String, _ corpus: String, jobs: Int = 1, perSecond: Double, p95: Double = 100,
+        rss: Double = 100,
         failed: [String] = []
     ) -> BenchRun {
         BenchRun(
@@ -22,7 +23,8 @@ import Testing
         let first = try #require(runs.first)
         #expect(
             Set(first.keys) == [
-                "tool", "corpus", "jobs", "images", "images_per_s", "mpix_per_s", "p50_ms", "p95_ms", "peak_rss_mb",
+                "tool", "corpus", "jobs", "images", "images_per_s", "mpix_per_s", "p50_ms", "p95_ms",
+                "peak_rss_mb",
                 "failed", "stages",
             ])
         #expect(first["tool"] as? String == "variantd")

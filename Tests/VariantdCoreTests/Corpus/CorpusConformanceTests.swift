@@ -12,13 +12,14 @@ import Variants
         renditions: try! RenditionFolder(root: store))
 
     /// Every picture type, the three standard variants and an AVIF one: every `decode` row renders them all.
-    private static let bucket = try! BucketSpec(parsing: """
-        { "name": "corpus", "allowedMimeTypes": ["image/*"],
-          "variants": {
-            "thumb": { "width": 200, "height": 200, "fit": "cover", "format": "webp", "quality": 75 },
-            "large": { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 },
-            "small-avif": { "width": 320, "height": 320, "fit": "inside", "format": "avif" } } }
-        """.utf8)
+    private static let bucket = try! BucketSpec(
+        parsing: """
+            { "name": "corpus", "allowedMimeTypes": ["image/*"],
+              "variants": {
+                "thumb": { "width": 200, "height": 200, "fit": "cover", "format": "webp", "quality": 75 },
+                "large": { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 },
+                "small-avif": { "width": 320, "height": 320, "fit": "inside", "format": "avif" } } }
+            """.utf8)
 
     private static let store = FileManager.default.temporaryDirectory
         .appendingPathComponent("variantd-corpus-\(UUID().uuidString)").path
@@ -26,7 +27,8 @@ import Variants
     /// Rows where libheif 1.19.7 disagrees with the manifest, with the reason. Each must still fail, so a
     /// library upgrade that fixes it shows up here.
     private static let knownDeviations: [String: String] = [
-        "conformance/heif/nokia-C021.heic": "libheif 1.19 rejects its iovl overlay ('iref' has double references)"
+        "conformance/heif/nokia-C021.heic":
+            "libheif 1.19 rejects its iovl overlay ('iref' has double references)"
     ]
 
     @Test(
@@ -55,13 +57,16 @@ import Variants
             let renditions = metadata.renditions ?? [:]
             #expect(Set(renditions.keys) == ["thumb", "large", "small-avif"])
             for rendition in renditions.values {
-                let attributes = try FileManager.default.attributesOfItem(atPath: Self.store + "/" + rendition.key)
+                let attributes = try FileManager.default.attributesOfItem(
+                    atPath: Self.store + "/" + rendition.key)
                 #expect((attributes[.size] as? NSNumber)?.intValue == rendition.size)
             }
         case (true, .failure(let error)):
             Issue.record("expected \(row.width ?? 0)×\(row.height ?? 0), got \(error)")
         case (false, .success(let metadata)):
-            Issue.record("expected a rejection, got \(metadata.contentType) \(metadata.width ?? 0)×\(metadata.height ?? 0)")
+            Issue.record(
+                "expected a rejection, got \(metadata.contentType) \(metadata.width ?? 0)×\(metadata.height ?? 0)"
+            )
         case (false, .failure(let error)):
             #expect([.unreadablePicture, .unsupportedMediaType].contains(error.code), "\(error)")
             #expect(error.reason != .decoderTimeout, "\(error)")

@@ -13,7 +13,8 @@ import Variants
     private static let memoryBoundKiB = 1_536 * 1024
 
     private static let samples = [
-        "gradient.jpg", "gradient-alpha.png", "gradient.webp", "gradient.gif", "rgb-29x100.heif", "hopper.avif",
+        "gradient.jpg", "gradient-alpha.png", "gradient.webp", "gradient.gif", "rgb-29x100.heif",
+        "hopper.avif",
     ]
     /// Ten cut points, as fractions of the file.
     private static let cuts = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
@@ -40,7 +41,8 @@ import Variants
         let bytes = try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/\(sample)"))
         for cut in Self.cuts {
             let prefix = Array(bytes.prefix(max(1, Int(Double(bytes.count) * cut))))
-            let error = try #require(failure(try await answer(for: prefix, named: sample)), "\(sample) cut at \(cut)")
+            let error = try #require(
+                failure(try await answer(for: prefix, named: sample)), "\(sample) cut at \(cut)")
             #expect(error.code == .unreadablePicture, "\(sample) cut at \(cut): \(error)")
             #expect([.truncated, .corrupt].contains(error.reason), "\(sample) cut at \(cut): \(error)")
         }
@@ -59,28 +61,33 @@ import Variants
     }
 
     @Test func contentDecidesOverTheExtension() async throws {
-        let png = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient-alpha.png")))
+        let png = [UInt8](
+            try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient-alpha.png")))
         let metadata = try await answer(for: png, named: "photo.jpg").outcome.get()
         #expect(metadata.contentType == "image/png")
-        let pdf = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("other/document.pdf")))
+        let pdf = [UInt8](
+            try Data(contentsOf: TestPaths.samples.appendingPathComponent("other/document.pdf")))
         #expect(failure(try await answer(for: pdf, named: "photo.png"))?.reason == .notAPicture)
     }
 
     @Test func pngDeclaring50000SquaredIsRefusedFromItsHeader() async throws {
-        let error = try #require(failure(try await answer(for: Self.pngBomb(side: 50_000), named: "bomb.png")))
+        let error = try #require(
+            failure(try await answer(for: Self.pngBomb(side: 50_000), named: "bomb.png")))
         #expect(error.code == .unreadablePicture)
         #expect(error.reason == .tooManyPixels)
     }
 
     @Test func jpegDeclaring65500SquaredIsRefusedFromItsHeader() async throws {
-        var bytes = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
+        var bytes = [UInt8](
+            try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let frame = try #require(bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes.replaceSubrange(frame + 5..<frame + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])
         #expect(failure(try await answer(for: bytes, named: "bomb.jpg"))?.reason == .tooManyPixels)
     }
 
     @Test func jpegCarryingNineMegabytesOfMetadataIsRefused() async throws {
-        let bytes = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
+        let bytes = [UInt8](
+            try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let segment: [UInt8] = [0xFF, 0xE1, 0xFF, 0xFF] + [UInt8](repeating: 0x41, count: 0xFFFD)
         let padded = Array(bytes[..<2]) + (0..<144).flatMap { _ in segment } + Array(bytes[2...])
         #expect(failure(try await answer(for: padded, named: "exif.jpg"))?.reason == .tooMuchMetadata)
@@ -107,7 +114,9 @@ import Variants
             let typed = Array(type.utf8) + body
             return bigEndian(body.count) + typed + bigEndian(Int(CRC32.checksum(typed)))
         }
-        func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        func bigEndian(_ value: Int) -> [UInt8] {
+            [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+        }
         let header = bigEndian(side) + bigEndian(side) + [8, 0, 0, 0, 0]
         let idat: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat)

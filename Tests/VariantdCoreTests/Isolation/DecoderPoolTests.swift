@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Synchronization
 import Testing
 import Variants
 
 @testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The decoder children: real decodes through the built binary, and what a crash or a hang costs.
 @Suite struct DecoderPoolTests {
@@ -41,14 +42,19 @@ import Variants
         let store = MemoryRenditions()
         let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1), renditions: store)
         defer { Task { await pool.shutdown() } }
-        let bucket = try BucketSpec(parsing: try Data(contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
+        let bucket = try BucketSpec(
+            parsing: try Data(
+                contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
         let path = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
         let first = try await pool.process(file: path, bucket: bucket).outcome.get()
         let renditions = try #require(first.renditions)
         #expect(store.keys == Set(renditions.values.map(\.key)))
         #expect(store.writeCount == 1)
-        #expect(renditions.values.allSatisfy { $0.key.hasPrefix("\(first.checksumSha256.prefix(2))/\(first.checksumSha256)/") })
+        #expect(
+            renditions.values.allSatisfy {
+                $0.key.hasPrefix("\(first.checksumSha256.prefix(2))/\(first.checksumSha256)/")
+            })
 
         let again = try await pool.process(file: path, bucket: bucket).outcome.get()
         #expect(again.renditions == first.renditions)
@@ -70,7 +76,8 @@ import Variants
         #expect(again.error?.reason == .quarantined)
         #expect(await pool.crashes == 2)
 
-        let other = await pool.process(file: TestPaths.samples.appendingPathComponent("pictures/gradient.gif").path)
+        let other = await pool.process(
+            file: TestPaths.samples.appendingPathComponent("pictures/gradient.gif").path)
         #expect(other.error?.reason == .decoderCrash)
         #expect(await pool.crashes == 4)
     }
@@ -80,7 +87,8 @@ import Variants
         defer { try? FileManager.default.removeItem(at: directory) }
         let pool = DecoderPool.overFiles(
             .init(executable: path, size: 1, deadline: .milliseconds(300), attemptsPerObject: 1))
-        let answer = await pool.process(file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
+        let answer = await pool.process(
+            file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
         #expect(answer.error?.reason == .decoderTimeout)
     }
 

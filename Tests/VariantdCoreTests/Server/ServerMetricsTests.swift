@@ -24,7 +24,8 @@ import Variants
         let metrics = ServerMetrics()
         metrics.record(record)
         let text = metrics.render(
-            .init(admission: Admission(slots: 1, queueDepth: 1).snapshot, slots: 1, queueDepth: 1, buckets: 0))
+            .init(admission: Admission(slots: 1, queueDepth: 1).snapshot, slots: 1, queueDepth: 1, buckets: 0)
+        )
         let labels = Set(
             text.split(separator: "\n").filter { $0.hasPrefix("variantd_stage_duration_seconds_count") }.map {
                 String($0.split(separator: "\"")[1])

@@ -23,7 +23,9 @@ enum Corpus {
     static let rows: [Row] = {
         guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
         else { return [] }
-        let lines = text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
         guard let header = lines.first else { return [] }
         func column(_ name: String) -> Int { header.firstIndex { $0 == name }! }
         let (path, type, expected, width, height) = (
@@ -31,11 +33,11 @@ enum Corpus {
         )
         return lines.dropFirst().map { fields in
             Row(
-                path: String(fields[path]), sniffedType: String(fields[type]), decodes: fields[expected] == "decode",
+                path: String(fields[path]), sniffedType: String(fields[type]),
+                decodes: fields[expected] == "decode",
                 width: Int(fields[width]), height: Int(fields[height]))
         }
     }()
 
     static func url(_ row: Row) -> URL { root.appendingPathComponent(row.path) }
 }
-

@@ -17,8 +17,10 @@ extension DecoderPool {
     }
 
     /// Processes the file at an absolute path, named after its last component in bucket `bucket`.
-    func process(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async -> DecodeAnswer {
-        let request = ObjectRequest(bucket: bucket?.name ?? bucketName, path: (path as NSString).lastPathComponent)
+    func process(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async -> DecodeAnswer
+    {
+        let request = ObjectRequest(
+            bucket: bucket?.name ?? bucketName, path: (path as NSString).lastPathComponent)
         return await process(request, source: String(path.dropFirst()), bucket: bucket)
     }
 }

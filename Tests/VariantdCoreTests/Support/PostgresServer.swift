@@ -94,7 +94,7 @@ final class PostgresServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else {
             throw QueueError("\(arguments[0]) cannot be started")

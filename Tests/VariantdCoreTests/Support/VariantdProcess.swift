@@ -56,7 +56,6 @@ final class VariantdProcess {
         }
     }
 
-
     /// Waits for the exit (killing the process past the limit) and returns what it printed.
     func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
         let deadline = ContinuousClock.now + limit

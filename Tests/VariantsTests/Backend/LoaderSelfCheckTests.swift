@@ -30,11 +30,13 @@ import Testing
 /// libvips-tools, which blocks nothing) must read each one.
 @Suite struct LoaderSelfCheckSampleTests {
     @Test(
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader"), "vipsheader is absent"),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader"), "vipsheader is absent"),
         arguments: LoaderSelfCheck.blocked.map(\.format))
     func unblockedLibvipsOpensTheSample(format: String) throws {
         let sample = try #require(LoaderSelfCheck.blocked.first { $0.format == format })
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("selfcheck-\(UUID().uuidString)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "selfcheck-\(UUID().uuidString)")
         try Data(sample.bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()

@@ -84,7 +84,8 @@ import Testing
     @Test func emptyBytesNamedAsPictureAreUnreadable() throws {
         var timings = StageTimings()
         let result = Result { () throws(VariantsError) in
-            try pipeline.process([], request: ObjectRequest(bucket: "b", path: "empty.heic"), timings: &timings)
+            try pipeline.process(
+                [], request: ObjectRequest(bucket: "b", path: "empty.heic"), timings: &timings)
         }
         #expect(error(result)?.reason == .empty)
     }

@@ -6,7 +6,8 @@ import Testing
     @Test func completeSamplesAreNotTruncated() throws {
         for (file, type) in [
             ("pictures/gradient.jpg", MediaType.jpeg), ("pictures/gradient-alpha.png", .png),
-            ("pictures/gradient.gif", .gif), ("pictures/gradient.webp", .webp), ("pictures/rgb-29x100.heif", .heif),
+            ("pictures/gradient.gif", .gif), ("pictures/gradient.webp", .webp),
+            ("pictures/rgb-29x100.heif", .heif),
         ] {
             #expect(!ContainerCheck.isTruncated(try Samples.bytes(file), as: type), "\(file)")
         }
@@ -16,7 +17,8 @@ import Testing
     func cutFilesAreTruncated(fraction: Double) throws {
         for (file, type) in [
             ("pictures/gradient.jpg", MediaType.jpeg), ("pictures/gradient-alpha.png", .png),
-            ("pictures/gradient.gif", .gif), ("pictures/gradient.webp", .webp), ("pictures/rgb-29x100.heif", .heif),
+            ("pictures/gradient.gif", .gif), ("pictures/gradient.webp", .webp),
+            ("pictures/rgb-29x100.heif", .heif),
         ] {
             let bytes = try Samples.bytes(file)
             let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
@@ -40,7 +42,9 @@ import Testing
         let plain = try Samples.bytes("pictures/gradient.jpg")
         let withExif = try Samples.bytes("pictures/orientation-6.jpg")
         // orientation-6.jpg is gradient.jpg with one APP1 EXIF segment of 36 bytes (marker and length included).
-        #expect(ContainerCheck.metadataBytes(withExif, as: .jpeg) - ContainerCheck.metadataBytes(plain, as: .jpeg) == 36)
+        #expect(
+            ContainerCheck.metadataBytes(withExif, as: .jpeg) - ContainerCheck.metadataBytes(plain, as: .jpeg)
+                == 36)
         #expect(ContainerCheck.metadataBytes(try Samples.bytes("pictures/gradient-alpha.png"), as: .png) == 0)
     }
 }

@@ -12,7 +12,8 @@ import Testing
 
     init() throws {
         bucket = try BucketSpec(parsing: try Samples.bucket("everything.json"))
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-store-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-store-\(UUID().uuidString)")
         store = try RenditionFolder(root: root.path)
         pipeline = try Pipeline(store: store)
     }
@@ -25,7 +26,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.webp", "pictures/gradient.gif",
+        "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.webp",
+        "pictures/gradient.gif",
         "pictures/orientation-6.jpg", "pictures/rgb-29x100.heif", "pictures/hopper.avif",
     ])
     func everyVariantIsWrittenAsReported(file: String) throws {
@@ -80,7 +82,8 @@ import Testing
         let loader: VipsLoader = rendition.contentType == "image/webp" ? .webp : .jpeg
         var source = try VipsImage.load(.jpeg, bytes: try Samples.bytes(file)).materialized().autorotated()
         if variant == "outside-rotated" { source = try source.rotated(degrees: 90) }
-        let distance = try Perceptual.distance(source, try VipsImage.load(loader, bytes: output).convertedToSRGB())
+        let distance = try Perceptual.distance(
+            source, try VipsImage.load(loader, bytes: output).convertedToSRGB())
         #expect(distance < 0.08, "mean difference \(distance)")
         let unrelated = try VipsImage.load(.png, bytes: try Samples.bytes("pictures/gradient-alpha.png"))
         #expect(try Perceptual.distance(source, unrelated.flattened(background: (0, 0, 0))) > distance)
@@ -105,7 +108,8 @@ import Testing
         var timings = StageTimings()
         let pdf = try Samples.bytes("other/document.pdf")
         let refused = Result { () throws(VariantsError) in
-            try pipeline.process(pdf, request: ObjectRequest(bucket: "e", path: "d.pdf"), bucket: bucket, timings: &timings)
+            try pipeline.process(
+                pdf, request: ObjectRequest(bucket: "e", path: "d.pdf"), bucket: bucket, timings: &timings)
         }
         #expect(throws: VariantsError.self) { try refused.get() }
         if case .failure(let error) = refused { #expect(error.code == .unsupportedMediaType) }

@@ -10,18 +10,19 @@ import Testing
         return ([0, 0, UInt8(size >> 8), UInt8(size & 0xFF)] + body)[...]
     }
 
-    @Test(arguments: [
-        ([0xFF, 0xD8, 0xFF, 0xE0], MediaType.jpeg),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], .png),
-        (Array("GIF89a\u{1}\u{0}".utf8), .gif),
-        (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
-        (Array("%PDF-1.7\n".utf8), .pdf),
-        ([0x50, 0x4B, 0x03, 0x04, 0x14, 0], .zip),
-        ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], .tiff),
-        (Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
-        (Array("  {\"a\": 1}".utf8), .json),
-        (Array("hello, world\n".utf8), .text),
-    ] as [([UInt8], MediaType)])
+    @Test(
+        arguments: [
+            ([0xFF, 0xD8, 0xFF, 0xE0], MediaType.jpeg),
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], .png),
+            (Array("GIF89a\u{1}\u{0}".utf8), .gif),
+            (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
+            (Array("%PDF-1.7\n".utf8), .pdf),
+            ([0x50, 0x4B, 0x03, 0x04, 0x14, 0], .zip),
+            ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], .tiff),
+            (Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
+            (Array("  {\"a\": 1}".utf8), .json),
+            (Array("hello, world\n".utf8), .text),
+        ] as [([UInt8], MediaType)])
     func recognisesSignatures(bytes: [UInt8], expected: MediaType) {
         #expect(Sniffer.sniff(bytes[...]) == expected)
     }
@@ -61,7 +62,8 @@ import Testing
 
     @Test func declaredTypeThenExtensionWhenTheBytesCannotSay() {
         #expect(Sniffer.resolve(sniffed: nil, declared: "image/webp; q=1", fileName: "a.png") == .webp)
-        #expect(Sniffer.resolve(sniffed: nil, declared: "application/octet-stream", fileName: "a.PNG") == .png)
+        #expect(
+            Sniffer.resolve(sniffed: nil, declared: "application/octet-stream", fileName: "a.PNG") == .png)
         #expect(Sniffer.resolve(sniffed: nil, declared: nil, fileName: "dir.v2/archive") == .octetStream)
     }
 

@@ -41,8 +41,9 @@ import Testing
 
     @Test func inlineMemberRefusesAKeyGivenTwice() {
         let inside = #"{"bucketPolicy": {"name": "b", "variants": {"v": {"width": 10, "width": 20}}}}"#
-        #expect(throws: VariantsError.invalidTransform(
-            path: "bucketPolicy.variants.v.width", expected: "each key once", got: #"a second "width""#)
+        #expect(
+            throws: VariantsError.invalidTransform(
+                path: "bucketPolicy.variants.v.width", expected: "each key once", got: #"a second "width""#)
         ) { try BucketSpec.inline(member: "bucketPolicy", of: inside.utf8) }
 
         let outside = #"{"id": "1", "id": "2"}"#

@@ -14,20 +14,27 @@ import Testing
     @Test func storedOffersOnlyTheAskedSpecKeysOfOneSource() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try RenditionFolder(root: root)
-        let wanted = RenditionKey.make(sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "webp")
-        let other = RenditionKey.make(sourceChecksum: checksum, specKey: "fedcba9876543210", fileExtension: "jpg")
-        try store.write([RenditionFile(key: wanted, bytes: [1, 2, 3]), RenditionFile(key: other, bytes: [4])])
+        let wanted = RenditionKey.make(
+            sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "webp")
+        let other = RenditionKey.make(
+            sourceChecksum: checksum, specKey: "fedcba9876543210", fileExtension: "jpg")
+        try store.write([
+            RenditionFile(key: wanted, bytes: [1, 2, 3]), RenditionFile(key: other, bytes: [4]),
+        ])
         #expect(wanted == "ab/\(checksum)/0123456789abcdef.webp")
 
         let stored = store.stored(sourceChecksum: checksum, specKeys: ["0123456789abcdef"])
         #expect(stored == [RenditionFile(key: wanted, bytes: [1, 2, 3])])
-        #expect(store.stored(sourceChecksum: String(repeating: "cd", count: 32), specKeys: ["0123456789abcdef"]).isEmpty)
+        #expect(
+            store.stored(sourceChecksum: String(repeating: "cd", count: 32), specKeys: ["0123456789abcdef"])
+                .isEmpty)
     }
 
     @Test func aFailedWriteLeavesNoneOfItsFiles() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try RenditionFolder(root: root)
-        let first = RenditionKey.make(sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "png")
+        let first = RenditionKey.make(
+            sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "png")
         // A directory where the second file's directory must go makes its write fail.
         try Data().write(to: URL(fileURLWithPath: root + "/cd"))
         let second = "cd/x/0123456789abcdef.png"

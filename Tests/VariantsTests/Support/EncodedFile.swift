@@ -40,7 +40,9 @@ struct EncodedFile {
             let marker = b[i + 1]
             let length = u16(b, i + 2)
             if marker == 0xE1 { metadata = true }
-            if (0xC0...0xC3).contains(marker), i + 9 <= b.count { return (u16(b, i + 7), u16(b, i + 5), metadata) }
+            if (0xC0...0xC3).contains(marker), i + 9 <= b.count {
+                return (u16(b, i + 7), u16(b, i + 5), metadata)
+            }
             i += 2 + length
         }
         return nil

@@ -102,7 +102,7 @@ struct ThumbHashBenchmark {
 
         var description: String {
             switch self {
-            case let .comparisonFailed(status): "the thumbhash-rs benchmark exited with status \(status)"
+            case .comparisonFailed(let status): "the thumbhash-rs benchmark exited with status \(status)"
             }
         }
     }
