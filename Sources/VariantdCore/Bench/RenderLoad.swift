@@ -42,9 +42,12 @@ struct RenderLoad: Sendable {
             Console.error("bench: render misses, \(format)")
             var seconds: [Double] = []
             for index in 0..<Self.missesPerFormat {
-                let url = URL(string: daemon.base.absoluteString + target + "?width=\(400 + index)&format=\(format)")!
+                let url = URL(
+                    string: daemon.base.absoluteString + target + "?width=\(400 + index)&format=\(format)")!
                 let (status, elapsed) = await Self.get(url, session: session)
-                guard status == 200 else { throw BenchDaemon.Failure(description: "\(url): status \(status)") }
+                guard status == 200 else {
+                    throw BenchDaemon.Failure(description: "\(url): status \(status)")
+                }
                 seconds.append(elapsed)
             }
             misses.append((format, seconds))
@@ -62,11 +65,15 @@ struct RenderLoad: Sendable {
         let size = store.existing(rendition)?.count ?? 0
 
         let nginx = try StaticFileServer(root: daemon.root.path, workers: slots)
-        if nginx == nil { Console.error("bench: nginx is not installed (bash scripts/bench-setup.sh): no yardstick") }
+        if nginx == nil {
+            Console.error("bench: nginx is not installed (bash scripts/bench-setup.sh): no yardstick")
+        }
         var rows: [HitRow] = []
         for concurrency in Set([1, clients]).sorted() {
             var servers = [("variantd", hitURL)]
-            if let nginx { servers.append(("nginx", URL(string: nginx.base.absoluteString + "/" + rendition)!)) }
+            if let nginx {
+                servers.append(("nginx", URL(string: nginx.base.absoluteString + "/" + rendition)!))
+            }
             for (server, url) in servers {
                 Console.error("bench: render hits, \(server), clients \(concurrency)")
                 _ = await Self.hits(url, count: min(200, requests), clients: concurrency, session: session)
@@ -81,7 +88,8 @@ struct RenderLoad: Sendable {
             }
         }
         _ = daemon.stop()
-        return Self.table(misses: misses, hits: rows, renditionBytes: size, source: source, requests: requests)
+        return Self.table(
+            misses: misses, hits: rows, renditionBytes: size, source: source, requests: requests)
     }
 
     private static func session(clients: Int) -> URLSession {
@@ -94,7 +102,8 @@ struct RenderLoad: Sendable {
 
     private static func get(_ url: URL, session: URLSession) async -> (status: Int, seconds: Double) {
         let start = ContinuousClock.now
-        let status = (try? await session.data(from: url)).flatMap { ($0.1 as? HTTPURLResponse)?.statusCode } ?? 0
+        let status =
+            (try? await session.data(from: url)).flatMap { ($0.1 as? HTTPURLResponse)?.statusCode } ?? 0
         return (status, BenchWorker.seconds(ContinuousClock.now - start))
     }
 
@@ -130,8 +139,12 @@ struct RenderLoad: Sendable {
         ]
         lines += BenchTable.table(
             [["format", "misses", "p50 ms", "max ms"]]
-                + misses.map { [$0.format, "\($0.seconds.count)", ms(BenchStatistics.percentile($0.seconds, 0.5)),
-                    ms($0.seconds.max() ?? 0)] })
+                + misses.map {
+                    [
+                        $0.format, "\($0.seconds.count)", ms(BenchStatistics.percentile($0.seconds, 0.5)),
+                        ms($0.seconds.max() ?? 0),
+                    ]
+                })
         lines.append("")
         var rows = [["server", "clients", "requests/s", "p50 ms", "p99 ms", "failed", "vs nginx"]]
         for row in hits {
@@ -141,7 +154,8 @@ struct RenderLoad: Sendable {
                     + "\(BenchTable.fixed(row.p99 / $0.p99, 2))× p99"
             }
             rows.append([
-                row.server, "\(row.clients)", BenchTable.fixed(row.requestsPerSecond, 0), ms(row.p50), ms(row.p99),
+                row.server, "\(row.clients)", BenchTable.fixed(row.requestsPerSecond, 0), ms(row.p50),
+                ms(row.p99),
                 "\(row.failures)", row.server == "nginx" ? "" : ratio ?? "",
             ])
         }

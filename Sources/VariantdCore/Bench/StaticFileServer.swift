@@ -30,8 +30,10 @@ final class StaticFileServer: @unchecked Sendable {
             attempt += 1
             let port = Int.random(in: 20_000...60_000)
             let configuration = directory.appendingPathComponent("nginx.conf")
-            try Data(Self.configuration(root: root, port: port, workers: workers, directory: directory.path).utf8)
-                .write(to: configuration)
+            try Data(
+                Self.configuration(root: root, port: port, workers: workers, directory: directory.path).utf8
+            )
+            .write(to: configuration)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
             process.arguments = ["-p", directory.path, "-c", configuration.path]
@@ -46,7 +48,8 @@ final class StaticFileServer: @unchecked Sendable {
             }
             guard attempt < 5 else {
                 try? FileManager.default.removeItem(at: directory)
-                let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8))
+                let log =
+                    (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8))
                 throw Failure(description: "nginx did not start: \(log ?? "no error log")")
             }
         }

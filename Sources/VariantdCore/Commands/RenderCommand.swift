@@ -6,7 +6,8 @@ import Variants
 struct RenderCommand: Subcommand {
     static let name = "render"
     static let abstract = "Render one transform of a file, with the options of GET /v1/render."
-    static let usage = "render <file> [--width <n>] [--height <n>] [--fit <fit>] [--format <format>] [options] -o <out>|-"
+    static let usage =
+        "render <file> [--width <n>] [--height <n>] [--fit <fit>] [--format <format>] [options] -o <out>|-"
     static let details = """
         ARGUMENTS:
           <file>                  The picture to render.
@@ -58,7 +59,8 @@ struct RenderCommand: Subcommand {
     }
 
     func run() async throws -> ExitStatus {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())").path
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())")
+            .path
         defer { try? FileManager.default.removeItem(atPath: store) }
         let renditions = try RenditionFolder(root: store)
         let name = (file as NSString).lastPathComponent

@@ -22,7 +22,9 @@ final class ChecksumCache: Sendable {
     /// The lowercase hex SHA-256 of the file, or nil when it is not a readable regular file.
     func checksum(ofFile path: String) -> String? {
         if let remembered = rememberedChecksum(ofFile: path) { return remembered }
-        guard let before = FileIdentity(path: path), let checksum = SourceChecksum.of(path) else { return nil }
+        guard let before = FileIdentity(path: path), let checksum = SourceChecksum.of(path) else {
+            return nil
+        }
         // Kept only when nothing changed while hashing, and not in the clock tick of the last write.
         if FileIdentity(path: path) == before, !before.isRecent(within: 1) {
             entries.withLock { entries in

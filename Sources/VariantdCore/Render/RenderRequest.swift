@@ -47,7 +47,8 @@ struct RenderRequest: Sendable {
             case "expires": expires = value
             case "variant":
                 guard variant == nil else {
-                    throw .invalidTransform(path: "variant", expected: "each key once", got: "a second \"variant\"")
+                    throw .invalidTransform(
+                        path: "variant", expected: "each key once", got: "a second \"variant\"")
                 }
                 variant = value
             default: options.append((name, value))
@@ -55,7 +56,8 @@ struct RenderRequest: Sendable {
         }
         if variant != nil, let first = options.first {
             throw .invalidTransform(
-                path: "variant", expected: "no other option beside a declared variant", got: "\"\(first.name)\"")
+                path: "variant", expected: "no other option beside a declared variant",
+                got: "\"\(first.name)\"")
         }
         self.bucket = bucket
         self.path = path

@@ -24,7 +24,8 @@ struct RenderService: Sendable {
     private let flights = RenderFlights()
 
     init(
-        objects: ObjectFolder, renditions: any RenditionCatalog, registry: BucketRegistry, admission: Admission,
+        objects: ObjectFolder, renditions: any RenditionCatalog, registry: BucketRegistry,
+        admission: Admission,
         metrics: ServerMetrics, pool: DecoderPool, access: RenderAccess, maxAge: Int,
         headers: @escaping @Sendable (VariantsError) -> [(name: String, value: String)]
     ) {
@@ -102,7 +103,8 @@ struct RenderService: Sendable {
     }
 
     /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
-    private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord) async throws(VariantsError)
+    private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord)
+        async throws(VariantsError)
         -> HTTPResponse
     {
         guard let checksum = sources.checksum(ofFile: asked.sourcePath) else {
@@ -175,7 +177,8 @@ struct RenderService: Sendable {
         switch renditions.body(of: key) {
         case .file(let path):
             let checksum =
-                hashing ? renditionFiles.checksum(ofFile: path) : renditionFiles.rememberedChecksum(ofFile: path)
+                hashing
+                ? renditionFiles.checksum(ofFile: path) : renditionFiles.rememberedChecksum(ofFile: path)
             return checksum.map { RenderFlights.Made(key: key, checksum: $0, body: .file(path: path)) }
         case .bytes(let bytes):
             return RenderFlights.Made(key: key, checksum: SHA256.hex(bytes), body: .bytes(bytes))
@@ -189,7 +192,9 @@ struct RenderService: Sendable {
         -> Result<RenderFlights.Made, VariantsError>
     {
         // Another process sharing the store may have made it since this request missed.
-        if let found = stored(checksum, RenditionKey.specKey(of: spec), hashing: true) { return .success(found) }
+        if let found = stored(checksum, RenditionKey.specKey(of: spec), hashing: true) {
+            return .success(found)
+        }
         switch admission.enter() {
         case .full:
             return .failure(VariantsError(.transformBusy, "every render slot and the wait queue are full"))

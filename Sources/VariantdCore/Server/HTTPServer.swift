@@ -99,7 +99,8 @@ private final class Context: Sendable {
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
             if descriptor >= 0 { close(descriptor) }
-            let failure = HTTPResponse.error(VariantsError(.internalError, "the stored rendition cannot be read"))
+            let failure = HTTPResponse.error(
+                VariantsError(.internalError, "the stored rendition cannot be read"))
             exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
             return
         }

@@ -99,7 +99,8 @@ final class ServerMetrics: Sendable {
                 return "variantd_render_requests_total{\(labels)} \(state.renderRequests[key] ?? 0)"
             })
         family(
-            "variantd_render_duration_seconds", "histogram", "Seconds from arrival to answer of render requests.",
+            "variantd_render_duration_seconds", "histogram",
+            "Seconds from arrival to answer of render requests.",
             state.renderDuration.keys.sorted().flatMap { outcome in
                 state.renderDuration[outcome]!.lines(
                     "variantd_render_duration_seconds", labels: "outcome=\"\(outcome)\"")

@@ -45,7 +45,8 @@ public struct Transform: Sendable, Equatable {
         do {
             document = try JSONValue(parsing: json)
         } catch {
-            throw .invalidTransform(path: key, expected: "JSON", got: "\(error.found) at byte \(error.offset)")
+            throw .invalidTransform(
+                path: key, expected: "JSON", got: "\(error.found) at byte \(error.offset)")
         }
         guard case .object(let members) = document, let value = members.first(where: { $0.key == key })?.value
         else { return nil }
@@ -74,7 +75,9 @@ public struct Transform: Sendable, Equatable {
     public static func format(accepting accept: String?) -> OutputFormat {
         var accepted: Set<String> = []
         for range in (accept ?? "").split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = range.split(separator: ";").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             guard let type = parts.first else { continue }
             let refused = parts.dropFirst().contains { parameter in
                 parameter.hasPrefix("q=") && (Double(parameter.dropFirst(2)) ?? 1) <= 0
@@ -99,7 +102,8 @@ extension BucketSpec {
     /// given to render one on-demand transform (or one declared variant) of an object of `bucket`.
     public static func rendering(_ spec: VariantSpec, in bucket: String) -> BucketSpec {
         let renamed = VariantSpec(
-            name: Transform.name, width: spec.width, height: spec.height, fit: spec.fit, position: spec.position,
+            name: Transform.name, width: spec.width, height: spec.height, fit: spec.fit,
+            position: spec.position,
             format: spec.format, quality: spec.quality, blur: spec.blur, sharpen: spec.sharpen,
             rotation: spec.rotation, background: spec.background, withoutEnlargement: spec.withoutEnlargement)
         return BucketSpec(name: bucket, fileSizeLimit: nil, allowedMimeTypes: [], variants: [renamed])

@@ -18,6 +18,8 @@ extension RenditionFolder: RenditionCatalog {
     /// The files of one source's folder, without hidden ones.
     private func names(ofSource checksum: String) -> [String] {
         let folder = root + "/" + RenditionKey.directory(ofSource: checksum)
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            !$0.hasPrefix(".")
+        }
     }
 }

@@ -22,7 +22,8 @@ final class RenderCall {
     private let headerPath: String
     private let head: Bool
 
-    init(address: String, target: String, head: Bool, headers: [String], body: String?, directory: URL) throws {
+    init(address: String, target: String, head: Bool, headers: [String], body: String?, directory: URL) throws
+    {
         let name = UUID().uuidString
         bodyPath = directory.appendingPathComponent("body-\(name)").path
         headerPath = directory.appendingPathComponent("headers-\(name)").path

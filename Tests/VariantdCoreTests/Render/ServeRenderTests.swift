@@ -59,22 +59,27 @@ import Variants
         #expect(first.headers["cache-control"] == "public, max-age=600")
         #expect(first.headers["content-length"] == String(first.body.count))
         #expect(first.headers["vary"] == nil)
-        let respelled = try daemon.render(Self.gradient + "?format=%22webp%22&width=64.0&withoutEnlargement=true")
+        let respelled = try daemon.render(
+            Self.gradient + "?format=%22webp%22&width=64.0&withoutEnlargement=true")
         #expect(respelled.status == 200 && respelled.etag == tag && respelled.body == first.body)
         let current = try daemon.render(
             Self.gradient + "?width=64&format=webp", headers: ["If-None-Match: W/\"x\", \(tag)"])
         #expect(current.status == 304 && current.body.isEmpty && current.etag == tag)
-        let stale = try daemon.render(Self.gradient + "?width=64&format=webp", headers: ["If-None-Match: \"x\""])
+        let stale = try daemon.render(
+            Self.gradient + "?width=64&format=webp", headers: ["If-None-Match: \"x\""])
         #expect(stale.status == 200 && stale.body == first.body)
         let head = try daemon.render(Self.gradient + "?width=64&format=webp", head: true)
         #expect(head.status == 200 && head.body.isEmpty && head.etag == tag)
         #expect(head.headers["content-length"] == String(first.body.count))
         #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="miss",code="ok"}"#) == 1)
         #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="hit",code="ok"}"#) == 3)
-        #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="not_modified",code="ok"}"#) == 1)
+        #expect(
+            try daemon.metric(line: #"variantd_render_requests_total{outcome="not_modified",code="ok"}"#) == 1
+        )
         let line = try daemon.waitForLog(event: "render", after: 4)
         #expect(line["method"] as? String == "HEAD" && line["outcome"] as? String == "hit")
-        #expect(line["bytesOut"] as? Int == first.body.count && line["path"] as? String == "2026/gradient.jpg")
+        #expect(
+            line["bytesOut"] as? Int == first.body.count && line["path"] as? String == "2026/gradient.jpg")
     }
 
     @Test func identicalFirstRequestsRenderOnce() throws {
@@ -86,7 +91,9 @@ import Variants
         #expect(answers.allSatisfy { $0.status == 200 })
         #expect(Set(answers.map(\.etag)).count == 1)
         #expect(try daemon.metric("variantd_renders_total") == 1)
-        let outcomes = try (0..<20).map { try daemon.waitForLog(event: "render", after: $0)["outcome"] as? String }
+        let outcomes = try (0..<20).map {
+            try daemon.waitForLog(event: "render", after: $0)["outcome"] as? String
+        }
         #expect(outcomes.filter { $0 == "miss" }.count == 1)
     }
 
@@ -108,7 +115,8 @@ import Variants
         #expect(refused.status == 429 && refused.error == "too_many_variants")
         #expect(try daemon.render(Self.gradient + "?width=70").status == 200)
         #expect(
-            try daemon.metric(line: #"variantd_render_requests_total{outcome="rejected",code="too_many_variants"}"#)
+            try daemon.metric(
+                line: #"variantd_render_requests_total{outcome="rejected",code="too_many_variants"}"#)
                 == 1)
         daemon.kill()
         daemon = try fixture.start()
@@ -190,7 +198,9 @@ import Variants
         #expect(try daemon.render(otherKey.sign(target, expires: now + 600)).status == 403)
         let notLast = try daemon.render(signed + "&quality=50")
         #expect(notLast.status == 403 && notLast.error == "forbidden")
-        #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="rejected",code="forbidden"}"#) == 5)
+        #expect(
+            try daemon.metric(line: #"variantd_render_requests_total{outcome="rejected",code="forbidden"}"#)
+                == 5)
     }
 
     @Test func overloadRefusesMissesWhileHitsAnswer() throws {
@@ -201,7 +211,8 @@ import Variants
         let daemon = try fixture.start(["--slots", "1", "--queue-depth", "0"])
         #expect(try daemon.render(Self.gradient + "?width=30").status == 200)
         let job = try daemon.start(
-            "POST", "/v1/jobs", body: Array(try JSONSerialization.data(withJSONObject: ServeFixture.job("up/large.jpg"))))
+            "POST", "/v1/jobs",
+            body: Array(try JSONSerialization.data(withJSONObject: ServeFixture.job("up/large.jpg"))))
         let deadline = ContinuousClock.now + .seconds(10)
         while try daemon.metric("variantd_jobs_in_flight") != 1, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
@@ -242,7 +253,8 @@ import Variants
         defer { fixture.remove() }
         let daemon = try started(fixture)
         let viaURL = try daemon.render(Self.gradient + "?width=64&format=webp")
-        let body = #"{"bucket": "pics", "path": "a/b.jpg", "source": "up/gradient.jpg", "transforms": {"#
+        let body =
+            #"{"bucket": "pics", "path": "a/b.jpg", "source": "up/gradient.jpg", "transforms": {"#
             + #""format": "webp", "width": 64}}"#
         let bearer = "Authorization: Bearer \(DaemonProcess.secret)"
         let viaBody = try daemon.render("/v1/render", headers: [bearer], body: body)
@@ -250,13 +262,16 @@ import Variants
         #expect(viaBody.headers["content-type"] == "image/webp")
         let anonymous = try daemon.render("/v1/render", body: body)
         #expect(anonymous.status == 403 && anonymous.error == "forbidden")
-        let variant = #"{"bucket": "pics", "path": "a/b.jpg", "source": "up/gradient.jpg", "variant": "thumb"}"#
+        let variant =
+            #"{"bucket": "pics", "path": "a/b.jpg", "source": "up/gradient.jpg", "variant": "thumb"}"#
         #expect(try daemon.render("/v1/render", headers: [bearer], body: variant).status == 200)
         let outside = #"{"bucket": "pics", "path": "a", "source": "../x.jpg", "transforms": {"width": 1}}"#
         #expect(try daemon.render("/v1/render", headers: [bearer], body: outside).error == "invalid_request")
         let bad = #"{"bucket": "pics", "path": "a", "source": "up/gradient.jpg", "transforms": {"width": 0}}"#
         let refused = try daemon.render("/v1/render", headers: [bearer], body: bad)
-        #expect(refused.status == 400 && (refused.json["message"] as? String)?.hasPrefix("transforms.width: ") == true)
+        #expect(
+            refused.status == 400
+                && (refused.json["message"] as? String)?.hasPrefix("transforms.width: ") == true)
     }
 
     @Test func renderCommandWritesOneTransform() async throws {
@@ -265,7 +280,10 @@ import Variants
         let output = directory.appendingPathComponent("out.png").path
         let source = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
         let done = try await VariantdProcess.run(
-            ["render", source, "--width", "100", "--height", "100", "--fit", "contain", "--format", "png", "-o", output])
+            [
+                "render", source, "--width", "100", "--height", "100", "--fit", "contain", "--format", "png",
+                "-o", output,
+            ])
         #expect(done.status == 0, "\(done.stderr)")
         let (width, height, type) = try readBack([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))))
         #expect(width == 100 && height == 100 && type == "image/png")

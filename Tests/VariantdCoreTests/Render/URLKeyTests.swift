@@ -11,7 +11,8 @@ import Variants
         "/v1/render/b/p.jpg?width=1&expires=2000000000&signature=KHbfSwZBnpJelEb7ge9HQMAhOe7Nzo4G2-o1GybWHZc"
 
     private func key(_ text: String = "render-url-key-0123456789") throws -> URLKey {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data((" " + text + "\n").utf8).write(to: URL(fileURLWithPath: path))
         return try URLKey(file: path)
@@ -19,7 +20,9 @@ import Variants
 
     @Test func signsAsOpenSSLDoes() throws {
         #expect(try key().sign("/v1/render/b/p.jpg?width=1", expires: 2_000_000_000) == Self.signed)
-        #expect(try key().sign("/v1/render/b/p.jpg", expires: 5).hasPrefix("/v1/render/b/p.jpg?expires=5&signature="))
+        #expect(
+            try key().sign("/v1/render/b/p.jpg", expires: 5).hasPrefix(
+                "/v1/render/b/p.jpg?expires=5&signature="))
     }
 
     @Test func acceptsOnlyTheWholeUnexpiredSignature() throws {

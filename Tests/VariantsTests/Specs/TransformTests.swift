@@ -40,7 +40,10 @@ import Testing
         ("width=-5", "width: expected integer ≥ 1, got -5"),
         ("width=ten", #"width: expected integer ≥ 1, got "ten""#),
         ("width=null", #"width: expected integer ≥ 1, got "null""#),
-        ("width=10&fit=stretch", #"fit: expected one of cover, contain, fill, inside, outside, got "stretch""#),
+        (
+            "width=10&fit=stretch",
+            #"fit: expected one of cover, contain, fill, inside, outside, got "stretch""#
+        ),
         ("width=10&rotate=45", "rotate: expected multiple of 90 in -360…360, got 45"),
         ("width=10&width=20", #"width: expected each key once, got a second "width""#),
         ("width=10&format=gif", #"format: expected one of jpeg, png, webp, avif, original, got "gif""#),
