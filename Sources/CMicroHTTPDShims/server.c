@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Requests are answered asynchronously: the handler hands Swift the complete request, and when no answer
  * came back before it returns, the connection is suspended until mh_respond resumes it from any thread.
@@ -23,11 +24,13 @@ struct mh_server {
 struct mh_exchange {
     mh_server *server;
     struct MHD_Connection *connection;
+    char *target; /* the request target exactly as sent, before unescaping: what a signed URL signs */
     pthread_mutex_t lock;
     uint8_t *body;
     size_t length;
     size_t capacity;
     int too_large;
+    int started;
     int dispatched;
     int suspended;
     int answered;
@@ -71,7 +74,8 @@ static void append(mh_exchange *exchange, const char *data, size_t size) {
 
 static void dispatch(mh_exchange *exchange, const char *url, const char *method) {
     exchange->dispatched = 1;
-    mh_request request = {method, url, exchange->body, exchange->length, exchange->too_large};
+    mh_request request = {
+        method, url, exchange->target, exchange->body, exchange->length, exchange->too_large};
     exchange->server->handler(exchange->server->context, exchange, &request);
     pthread_mutex_lock(&exchange->lock);
     if (!exchange->answered) {
@@ -95,16 +99,28 @@ static enum MHD_Result queue_answer(mh_exchange *exchange) {
     return result;
 }
 
+/* Called once per request with the target as sent; the exchange made here is the request's context. */
+static void *log_target(void *context, const char *uri, struct MHD_Connection *connection) {
+    mh_exchange *exchange = exchange_new(context, connection);
+    if (exchange == NULL) return NULL;
+    exchange->target = strdup(uri == NULL ? "" : uri);
+    if (exchange->target == NULL) {
+        pthread_mutex_destroy(&exchange->lock);
+        free(exchange);
+        return NULL;
+    }
+    return exchange;
+}
+
 static enum MHD_Result access_handler(void *context, struct MHD_Connection *connection, const char *url,
                                       const char *method, const char *version, const char *upload_data,
                                       size_t *upload_data_size, void **request_context) {
     (void)version;
     mh_server *server = context;
     mh_exchange *exchange = *request_context;
-    if (exchange == NULL) {
-        exchange = exchange_new(server, connection);
-        if (exchange == NULL) return MHD_NO;
-        *request_context = exchange;
+    if (exchange == NULL) return MHD_NO; /* log_target could not allocate it */
+    if (!exchange->started) {
+        exchange->started = 1;
         const char *declared =
             MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (declared != NULL && strtoull(declared, NULL, 10) > server->max_body_bytes) {
@@ -131,6 +147,7 @@ static void completed(void *context, struct MHD_Connection *connection, void **r
     if (exchange == NULL) return;
     if (exchange->response != NULL) MHD_destroy_response(exchange->response);
     pthread_mutex_destroy(&exchange->lock);
+    free(exchange->target);
     free(exchange->body);
     free(exchange);
     *request_context = NULL;
@@ -151,6 +168,7 @@ mh_server *mh_start(const mh_server_options *options, mh_handler handler, void *
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)options->connection_memory_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)options->connection_timeout,
         MHD_OPTION_NOTIFY_COMPLETED, completed, (void *)server,
+        MHD_OPTION_URI_LOG_CALLBACK, log_target, (void *)server,
         MHD_OPTION_END);
     if (server->daemon == NULL) {
         free(server);
@@ -195,7 +213,11 @@ void mh_exchange_values(mh_exchange *exchange, mh_value_kind kind, mh_value_visi
 
 int mh_respond(mh_exchange *exchange, const mh_response *answer) {
     struct MHD_Response *response =
-        MHD_create_response_from_buffer(answer->body_length, (void *)answer->body, MHD_RESPMEM_MUST_COPY);
+        answer->file_descriptor >= 0
+            ? MHD_create_response_from_fd64(answer->file_size, answer->file_descriptor)
+            : MHD_create_response_from_buffer(answer->body_length, (void *)answer->body,
+                                              MHD_RESPMEM_MUST_COPY);
+    if (response == NULL && answer->file_descriptor >= 0) close(answer->file_descriptor);
     int result = response == NULL ? -1 : 0;
     for (size_t index = 0; response != NULL && index < answer->header_count; index++) {
         const mh_header *header = &answer->headers[index];

@@ -25,6 +25,7 @@ typedef struct mh_server_options {
 typedef struct mh_request {
     const char *method;
     const char *path;               /* percent-decoded, without the query */
+    const char *target;             /* path and query exactly as sent, before any decoding */
     const uint8_t *body;
     size_t body_length;
     int body_too_large;             /* declared or received body over max_body_bytes; not kept */
@@ -35,13 +36,16 @@ typedef struct mh_header {
     const char *value;
 } mh_header;
 
-/* An answer; libmicrohttpd copies everything before mh_respond returns. */
+/* An answer; libmicrohttpd copies everything before mh_respond returns, except an open file, which it
+ * reads as it sends (no copy of the whole file in memory) and closes when done. */
 typedef struct mh_response {
     unsigned status;
     const mh_header *headers;
     size_t header_count;
     const uint8_t *body;
     size_t body_length;
+    int file_descriptor;            /* >= 0: the body is this file's first file_size bytes, not body */
+    uint64_t file_size;
 } mh_response;
 
 /* Called once per request on an I/O thread; must return quickly and call mh_respond exactly once, now or

@@ -3,8 +3,8 @@ import Variants
 
 /// HMAC-SHA256 through OpenSSL's libcrypto: the only file in this module that calls it.
 enum HMAC {
-    /// The lowercase hex HMAC-SHA256 of `message` under `key`.
-    static func sha256Hex(key: [UInt8], message: [UInt8]) -> String {
+    /// The 32-byte HMAC-SHA256 of `message` under `key`.
+    static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let written = key.withUnsafeBytes { keyBytes in
@@ -18,6 +18,11 @@ enum HMAC {
             }
         }
         LibCrypto.check(written != nil, "HMAC")
-        return SHA256.hexString(digest.prefix(Int(length)))
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// The lowercase hex HMAC-SHA256 of `message` under `key`.
+    static func sha256Hex(key: [UInt8], message: [UInt8]) -> String {
+        SHA256.hexString(sha256(key: key, message: message))
     }
 }

@@ -15,7 +15,8 @@ final class BenchDaemon: @unchecked Sendable {
     let base: URL
     let slots: Int
     private let directory: URL
-    private let root: URL
+    /// The store root, which is also the rendition store.
+    let root: URL
     /// The daemon's stderr: its JSON log lines.
     private let logPath: String
     private let process = Process()
@@ -27,8 +28,11 @@ final class BenchDaemon: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts the daemon and waits (at most 30 s) for its `listening` line.
-    init(slots: Int) throws {
+    /// Starts the daemon with `buckets` (name → declaration) and waits (at most 30 s) for its `listening`
+    /// line.
+    init(slots: Int, buckets declarations: [String: String] = [BenchDaemon.bucket: W1Workload.declaration])
+        throws
+    {
         self.slots = slots
         let files = FileManager.default
         directory = files.temporaryDirectory.appendingPathComponent(
@@ -38,7 +42,9 @@ final class BenchDaemon: @unchecked Sendable {
         let buckets = directory.appendingPathComponent("buckets")
         try files.createDirectory(at: root, withIntermediateDirectories: true)
         try files.createDirectory(at: buckets, withIntermediateDirectories: true)
-        try Data(W1Workload.declaration.utf8).write(to: buckets.appendingPathComponent(Self.bucket + ".json"))
+        for (name, declaration) in declarations {
+            try Data(declaration.utf8).write(to: buckets.appendingPathComponent(name + ".json"))
+        }
         try Data().write(to: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: Executable.current)
         process.arguments = [
@@ -68,13 +74,13 @@ final class BenchDaemon: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Copies `files` into the object store and returns their `source` paths, relative to it.
-    func store(_ files: [String]) throws -> [String] {
-        let folder = root.appendingPathComponent("corpus")
+    /// Copies `files` into `folder` of the object store and returns their `source` paths, relative to it.
+    func store(_ files: [String], in name: String = "corpus") throws -> [String] {
+        let folder = root.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try files.map { file in
             copied += 1
-            let source = "corpus/\(copied)-" + (file as NSString).lastPathComponent
+            let source = "\(name)/\(copied)-" + (file as NSString).lastPathComponent
             try FileManager.default.copyItem(
                 at: URL(fileURLWithPath: file), to: root.appendingPathComponent(source))
             return source

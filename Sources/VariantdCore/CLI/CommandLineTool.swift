@@ -13,6 +13,8 @@ public enum CommandLineTool {
         BenchCommand.self,
         ChartCommand.self,
         ProbeCommand.self,
+        RenderCommand.self,
+        SignURLCommand.self,
         ThumbHashCommand.self,
         QueueBenchCommand.self,
         QuarantineCommand.self,

@@ -15,7 +15,7 @@ struct BenchCommand: Subcommand {
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
         + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
-        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload]]"
+        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render]]"
     static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -47,6 +47,9 @@ struct BenchCommand: Subcommand {
                                   daemon and its decoder children. Corpora: --only, default jpeg.
           --serve-requests <n>    Timed requests per corpus and concurrency (default 120).
           --serve-clients <n>     Concurrent clients of the second row (default: 2 × the core count).
+          --render                With --serve: on-demand renditions (GET /v1/render): miss latency per
+                                  format, and cache hits at 1 and --serve-clients clients beside nginx
+                                  serving the same file (bash scripts/bench-setup.sh installs it).
           --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows
                                   by more than 50 MB after the first 1000, or it does not exit 0 on
@@ -80,6 +83,7 @@ struct BenchCommand: Subcommand {
     let serveClients: Int
     let serveSoak: Int?
     let overloadSeconds: Int?
+    let render: Bool
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         corpusDirectory = try arguments.option("--corpus")
@@ -106,11 +110,17 @@ struct BenchCommand: Subcommand {
         let overload = arguments.flag("--overload")
         let overloadSeconds = try arguments.integer("--overload-seconds", in: 1...3600)
         self.overloadSeconds = overload ? overloadSeconds ?? 120 : nil
+        render = arguments.flag("--render")
+        if render && !serve { throw UsageError("'--render' goes with '--serve'") }
         let extra = try arguments.positionals()
         guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
     }
 
     func run() async throws -> ExitStatus {
+        if render {
+            Console.out(try await measureRender())
+            return .success
+        }
         let report: BenchReport
         if let savedReport {
             report = try Self.load(savedReport)
@@ -253,6 +263,21 @@ struct BenchCommand: Subcommand {
                 loadBefore: loadBefore, loadAfter: Self.loadAverage(), libvips: BuildInfo.libvipsVersion,
                 libheif: BuildInfo.libheifVersion),
             serve: serve)
+    }
+
+    /// `--serve --render`: on-demand renditions of the first picture of the `--only` corpus (default jpeg).
+    private func measureRender() async throws -> String {
+        #if DEBUG
+            Console.error("bench: warning: debug build; build with -c release for meaningful figures")
+        #endif
+        let found = CorpusDiscovery.discover(corpusDirectory)
+        let corpus = found.first { only?.contains($0.name) ?? ($0.name == "jpeg") } ?? found.first
+        guard let source = corpus?.files.first else { throw UsageError("no pictures found to measure") }
+        let loadBefore = Self.loadAverage()
+        let load = RenderLoad(source: source, slots: jobs, clients: serveClients, requests: serveRequests)
+        let table = try await load.run()
+        return table + "\n\nLoad average before/after: \(loadBefore) / \(Self.loadAverage()); "
+            + "\(ProcessInfo.processInfo.activeProcessorCount) cores, slots \(jobs)."
     }
 
     /// Ours always; pyvips' and the quality scores with `--anchors` when the pyvips-binary venv exists.

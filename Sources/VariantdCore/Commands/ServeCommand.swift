@@ -31,9 +31,14 @@ struct ServeCommand: Subcommand {
           --io-timeout <seconds>  Idle time before a connection is closed (VARIANTD_IO_TIMEOUT;
                                   default 30).
           --max-connections <n>   Connections open at once (VARIANTD_MAX_CONNECTIONS; default 256).
+          --url-key-file <file>   The key signed render URLs of private buckets are checked with
+                                  (VARIANTD_URL_KEY_FILE; without it only the secret opens them).
+          --max-age <seconds>     Cache-Control max-age of public buckets' renditions
+                                  (VARIANTD_MAX_AGE; default 86400).
           -h, --help              Show help information.
 
-        ENDPOINTS: POST /v1/jobs, GET /livez, GET /readyz, GET /metrics (see docs/Serve.md).
+        ENDPOINTS: POST /v1/jobs, GET|HEAD /v1/render/<bucket>/<path>?<options> (docs/Render.md),
+                   GET /livez, GET /readyz, GET /metrics (see docs/Serve.md).
         SIGNALS: SIGTERM or SIGINT drains (exit 0 when every job was answered), SIGHUP reloads --buckets.
         Logs: one JSON line per job and per lifecycle event on stderr.
         """

@@ -36,10 +36,20 @@ struct Daemon: Sendable {
                 executable: Executable.current, size: configuration.slots, deadline: configuration.deadline,
                 quarantineFile: configuration.quarantine),
             objects: objects, renditions: renditions)
+        let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
+        let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
+        var render: RenderService?
+        if let folder = objects as? ObjectFolder, let catalog = renditions as? any RenditionCatalog {
+            render = RenderService(
+                objects: folder, renditions: catalog, registry: registry, admission: admission,
+                metrics: metrics, pool: pool,
+                access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
+                maxAge: configuration.maxAge, headers: errorHeaders.headers)
+        }
         let router = Router(
-            secret: configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil,
-            objects: objects, registry: registry, admission: admission, metrics: metrics,
-            runner: JobRunner(pool: pool, metrics: metrics), queue: queue)
+            secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
+            runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
+            errorHeaders: errorHeaders)
         let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
         EventLog.event(
             "listening",

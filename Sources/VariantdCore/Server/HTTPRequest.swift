@@ -3,6 +3,8 @@ struct HTTPRequest: Sendable {
     var method: String
     /// Percent-decoded, without the query.
     var path: String
+    /// Path and query exactly as the client sent them, before any decoding: what a signed URL signs.
+    var target: String
     /// Header names in lower case; a repeated header keeps its last value.
     var headers: [String: String]
     var query: [String: String]

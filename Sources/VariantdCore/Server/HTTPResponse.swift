@@ -5,6 +5,8 @@ struct HTTPResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)]
     var body: [UInt8]
+    /// A stored file sent as the body in place of `body`, read by the server while it sends.
+    var file: String? = nil
 
     /// A JSON body in the wire form.
     static func json(
@@ -19,10 +21,6 @@ struct HTTPResponse: Sendable {
 
     /// The wire error JSON with the status its code maps to.
     static func error(_ error: VariantsError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        json(error, status: error.statusCode, headers: headers)
-    }
-
-    static func error(_ error: ServerError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         json(error, status: error.statusCode, headers: headers)
     }
 

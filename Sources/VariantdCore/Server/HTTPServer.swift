@@ -1,6 +1,7 @@
 internal import CMicroHTTPDShims
 import Foundation
 import Synchronization
+import Variants
 
 /// The one door to libmicrohttpd: every pointer and C call of the HTTP server lives here, and what crosses
 /// it are plain `HTTPRequest` and `HTTPResponse` values handed to an `HTTPResponder`.
@@ -90,7 +91,22 @@ private final class Context: Sendable {
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
-        exchange.respond(status: response.status, headers: headers, body: response.body)
+        guard let file = response.file else {
+            exchange.respond(status: response.status, headers: headers, body: response.body)
+            return
+        }
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            let failure = HTTPResponse.error(
+                VariantsError(.internalError, "the stored rendition cannot be read"))
+            exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
+            return
+        }
+        exchange.respond(
+            status: response.status, headers: headers, body: [],
+            file: (descriptor, UInt64(status.st_size)))
     }
 }
 
@@ -98,7 +114,11 @@ private final class Context: Sendable {
 private struct Exchange: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    func respond(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+    /// Answers with `body`, or with an open file that libmicrohttpd reads while sending and then closes.
+    func respond(
+        status: Int, headers: [(name: String, value: String)], body: [UInt8],
+        file: (descriptor: Int32, size: UInt64)? = nil
+    ) {
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
         defer { for copy in names + values { free(copy) } }
@@ -108,7 +128,8 @@ private struct Exchange: @unchecked Sendable {
                 var answer = mh_response(
                     status: UInt32(status), headers: headerBuffer.baseAddress,
                     header_count: headerBuffer.count,
-                    body: bodyBuffer.baseAddress, body_length: bodyBuffer.count)
+                    body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
+                    file_descriptor: file?.descriptor ?? -1, file_size: file?.size ?? 0)
                 _ = mh_respond(pointer, &answer)
             }
         }
@@ -143,6 +164,7 @@ private let handleRequest: mh_handler = { contextPointer, exchangePointer, reque
     let body = request.body.map { Array(UnsafeBufferPointer(start: $0, count: request.body_length)) } ?? []
     let value = HTTPRequest(
         method: String(cString: request.method), path: String(cString: request.path),
+        target: request.target.map { String(cString: $0) } ?? "",
         headers: exchange.values(MH_HEADER, lowercasingNames: true),
         query: exchange.values(MH_QUERY, lowercasingNames: false),
         body: body, bodyTooLarge: request.body_too_large != 0)

@@ -38,12 +38,12 @@ struct JobRecord: Sendable, Encodable {
         (seconds * 1e6).rounded() / 1e6
     }
 
-    init(request: JobRequest?, error: ServerError) {
+    init(request: JobRequest?, error: VariantsError) {
         id = request?.id
         bucket = request?.object.bucket
         path = request?.object.path
         outcome = .rejected
-        code = error.code
+        code = error.code.rawValue
         status = error.statusCode
         durations = [:]
         stages = [:]

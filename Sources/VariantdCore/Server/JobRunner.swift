@@ -16,7 +16,7 @@ struct JobRunner: Sendable {
         case .success(let metadata): return .json(metadata)
         case .failure(let error) where error.code == .storageUnavailable:
             // A store outage is the daemon's to wait out: the caller is told to come back, as when busy.
-            return .error(ServerError(error), headers: [("Retry-After", "5")])
+            return .error(VariantsError(.transformBusy, error.message), headers: [("Retry-After", "5")])
         case .failure(let error): return .error(error)
         }
     }

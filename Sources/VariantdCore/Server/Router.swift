@@ -12,6 +12,9 @@ struct Router: HTTPResponder {
     let runner: JobRunner
     /// Where `?async=1` jobs go; nil when the daemon was started without `--queue`.
     let queue: (any JobQueue)?
+    /// On-demand renditions, `/v1/render/…`; nil where objects or renditions are not folders.
+    let render: RenderService?
+    let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         switch (request.method, request.path) {
@@ -24,6 +27,21 @@ struct Router: HTTPResponder {
                 .text(metrics.render(gauges), contentType: PrometheusText.contentType))
         case ("POST", "/v1/jobs"):
             return submit(request)
+        case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix),
+            ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix),
+            ("POST", RenderRequest.postPath):
+            guard let render else {
+                return .now(
+                    .error(
+                        VariantsError(
+                            .invalidRequest,
+                            "on-demand renditions need --root and --out to be folders, not object storage")))
+            }
+            return render.respond(to: request)
+        case (_, RenderRequest.postPath):
+            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes POST")))
+        case (_, _) where request.path.hasPrefix(RenderRequest.prefix):
+            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes GET or HEAD")))
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):
             let allowed = request.path == "/v1/jobs" ? "POST" : "GET"
             return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes \(allowed)")))
@@ -51,9 +69,10 @@ struct Router: HTTPResponder {
 
     private func submit(_ request: HTTPRequest) -> HTTPReply {
         var job: JobRequest?
-        do {
+        do throws(VariantsError) {
             if let secret, !secret.admits(request.headers["authorization"]) {
-                throw ServerError.unauthorized("send the shared secret as 'Authorization: Bearer <secret>'")
+                throw VariantsError(
+                    .unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
             }
             guard !request.bodyTooLarge else {
                 throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
@@ -74,15 +93,14 @@ struct Router: HTTPResponder {
                 return await runner.run(admitted, bucket: spec)
             }
         } catch {
-            let failure = ServerError(error)
-            runner.finish(JobRecord(request: job, error: failure))
-            return .now(.error(failure, headers: headers(for: failure)))
+            runner.finish(JobRecord(request: job, error: error))
+            return .now(.error(error, headers: errorHeaders.headers(error)))
         }
     }
 
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
     /// it with their own bucket declarations, so an inline policy cannot travel with it.
-    private func enqueue(_ job: JobRequest, version: String) throws -> HTTPReply {
+    private func enqueue(_ job: JobRequest, version: String) throws(VariantsError) -> HTTPReply {
         guard let queue else {
             throw VariantsError(.invalidRequest, "async=1 needs the daemon to be started with --queue")
         }
@@ -97,36 +115,21 @@ struct Router: HTTPResponder {
                 return .json(enqueued, status: 202)
             } catch {
                 return .error(
-                    ServerError.transformBusy("the job queue cannot take the job now: \(error.message)"),
+                    VariantsError(.transformBusy, "the job queue cannot take the job now: \(error.message)"),
                     headers: [("Retry-After", "5")])
             }
         }
     }
 
-    private func enter() throws(ServerError) {
+    private func enter() throws(VariantsError) {
         switch admission.enter() {
         case nil:
             return
         case .full:
-            throw .transformBusy("every render slot and the wait queue are full")
+            throw VariantsError(.transformBusy, "every render slot and the wait queue are full")
         case .draining:
-            throw .transformBusy("the server is shutting down")
+            throw VariantsError(.transformBusy, "the server is shutting down")
         }
     }
 
-    private func headers(for error: ServerError) -> [(name: String, value: String)] {
-        switch error {
-        case .unauthorized: [("WWW-Authenticate", "Bearer")]
-        case .transformBusy: [("Retry-After", String(retryAfter))]
-        case .library: []
-        }
-    }
-
-    /// Seconds until a slot is likely free: the backlog ahead, at the mean job time, over the slots.
-    private var retryAfter: Int {
-        let snapshot = admission.snapshot
-        let mean = metrics.meanJobSeconds ?? 1
-        let backlog = Double(snapshot.running + snapshot.queued) * mean / Double(admission.slots)
-        return min(60, max(1, Int(backlog.rounded(.up))))
-    }
 }

@@ -31,6 +31,10 @@ struct ServeConfiguration: Sendable {
     /// Seconds without I/O before a connection is closed.
     var ioTimeout: Int
     var maxConnections: Int
+    /// The key signed render URLs of private buckets are checked with; nil accepts no signed URL.
+    var urlKey: URLKey?
+    /// Seconds public buckets' renditions may be cached (`Cache-Control: public, max-age=`).
+    var maxAge: Int
 
     static let defaultListen = "127.0.0.1:8089"
     /// Shorter secrets are refused: they could be guessed over a long-lived loopback connection.
@@ -56,6 +60,8 @@ struct ServeConfiguration: Sendable {
         maxBodyBytes = try source.integer("--max-body", in: 1024...(64 << 20)) ?? (1 << 20)
         ioTimeout = try source.integer("--io-timeout", in: 1...3600) ?? 30
         maxConnections = try source.integer("--max-connections", in: 4...10_000) ?? 256
+        urlKey = try source.string("--url-key-file").map { path throws(UsageError) in try URLKey(file: path) }
+        maxAge = try source.integer("--max-age", in: 0...31_536_000) ?? 86_400
         secret = try Self.secret(file: try source.string("--secret-file"), environment: environment)
         _ = try source.arguments.positionals()
         if listen.isTCP && secret == nil {

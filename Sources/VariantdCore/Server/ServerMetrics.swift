@@ -12,6 +12,9 @@ final class ServerMetrics: Sendable {
         var bytesIn = 0
         var bytesOut = 0
         var decoderCrashes = 0
+        var renderRequests: [JobKey: Int] = [:]
+        var renderDuration: [String: Histogram] = [:]
+        var rendersMade = 0
     }
 
     private struct JobKey: Hashable, Comparable {
@@ -45,6 +48,18 @@ final class ServerMetrics: Sendable {
         }
     }
 
+    func record(_ render: RenderRecord) {
+        state.withLock { state in
+            state.renderRequests[JobKey(outcome: render.outcome.rawValue, code: render.code), default: 0] += 1
+            state.renderDuration[render.outcome.rawValue, default: Histogram()].observe(render.seconds)
+        }
+    }
+
+    /// One render run in a decoder child for on-demand requests, however many requests shared it.
+    func countRenderMade() {
+        state.withLock { $0.rendersMade += 1 }
+    }
+
     /// The decoder pool's count of children that died or were killed.
     func setDecoderCrashes(_ crashes: Int) {
         state.withLock { $0.decoderCrashes = crashes }
@@ -73,7 +88,26 @@ final class ServerMetrics: Sendable {
                 state.stages[stage]?.lines(
                     "variantd_stage_duration_seconds", labels: "stage=\"\(stage.rawValue)\"")
             }.flatMap(\.self))
+        text.family(
+            "variantd_render_requests_total", "counter",
+            "Render requests answered, by outcome (hit, miss, shared, not_modified, failed, rejected) and code.",
+            state.renderRequests.keys.sorted().map { key in
+                let labels = "outcome=\"\(key.outcome)\",code=\"\(key.code)\""
+                return "variantd_render_requests_total{\(labels)} \(state.renderRequests[key] ?? 0)"
+            })
+        text.family(
+            "variantd_render_duration_seconds", "histogram",
+            "Seconds from arrival to answer of render requests.",
+            state.renderDuration.keys.sorted().flatMap { outcome in
+                state.renderDuration[outcome]!.lines(
+                    "variantd_render_duration_seconds", labels: "outcome=\"\(outcome)\"")
+            })
         var single: [(name: String, type: String, help: String, value: Int)] = [
+            (
+                "variantd_renders_total", "counter",
+                "On-demand renditions rendered in a decoder child (identical requests share one).",
+                state.rendersMade
+            ),
             ("variantd_jobs_in_flight", "gauge", "Jobs holding a render slot.", gauges.admission.running),
             ("variantd_queue_depth", "gauge", "Jobs waiting for a render slot.", gauges.admission.queued),
             ("variantd_render_slots", "gauge", "Render slots (decoder children).", gauges.slots),

@@ -11,7 +11,11 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case invalidTransform = "invalid_transform"
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
+        case unauthorized = "unauthorized"
+        case forbidden = "forbidden"
         case notFound = "not_found"
+        /// Every render slot and the wait queue are full, or the daemon is draining: retry after `Retry-After`.
+        case transformBusy = "transform_busy"
         /// The object or rendition store cannot be reached now; nothing is wrong with the input. The daemon
         /// answers it as `503 transform_busy` with `Retry-After`, the queue waits it out.
         case storageUnavailable = "storage_unavailable"
@@ -25,8 +29,10 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .payloadTooLarge: 413
             case .invalidTransform, .invalidRequest: 400
             case .tooManyVariants: 429
+            case .unauthorized: 401
+            case .forbidden: 403
             case .notFound: 404
-            case .storageUnavailable: 503
+            case .transformBusy, .storageUnavailable: 503
             case .internalError: 500
             }
         }
@@ -34,7 +40,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// Whether the same input can succeed on a later attempt (the queue retries only these).
         public var isTransient: Bool {
             switch self {
-            case .internalError, .storageUnavailable: true
+            case .internalError, .transformBusy, .storageUnavailable: true
             default: false
             }
         }

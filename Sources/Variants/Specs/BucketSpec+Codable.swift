@@ -15,6 +15,9 @@ extension BucketSpec: Codable {
     /// The declaration as compact JSON with every setting written out; parsing it gives an equal value.
     public var declarationJSON: String {
         var members = [JSONValue.quote("name") + ":" + JSONValue.quote(name)]
+        if isPublic {
+            members.append(#""public":true"#)
+        }
         if let fileSizeLimit {
             members.append(#""fileSizeLimit":"# + String(fileSizeLimit))
         }

@@ -44,7 +44,9 @@ extension BucketSpec {
     }
 
     private init(_ root: DeclarationField) throws(VariantsError) {
-        let bucket = try root.object(knownKeys: ["name", "fileSizeLimit", "allowedMimeTypes", "variants"])
+        let bucket = try root.object(knownKeys: [
+            "name", "public", "fileSizeLimit", "allowedMimeTypes", "variants",
+        ])
         guard let name = bucket["name"] else {
             throw .invalidTransform(
                 path: root.child("name"), expected: Self.nameRule, got: "nothing")
@@ -55,6 +57,7 @@ extension BucketSpec {
         }
         self.init(
             name: try Self.bucketName(name),
+            isPublic: try bucket["public"]?.bool() ?? false,
             fileSizeLimit: try bucket["fileSizeLimit"]?.integer(in: 1...Int.max),
             allowedMimeTypes: allowedMimeTypes,
             variants: try bucket["variants"].map(Self.variants) ?? []
@@ -111,24 +114,32 @@ extension BucketSpec {
 
     // MARK: - Variant fields
 
-    private static func variant(
-        named name: String, _ field: DeclarationField
+    /// One variant's settings; the same reader serves a declaration and an on-demand transform, so both
+    /// follow one rule set. A transform may name neither side (`sideRequired` false): the picture keeps its
+    /// own size, clamped like a declared side, which is the box `maximumSide` square fitted `inside` without
+    /// enlargement.
+    static func variant(
+        named name: String, _ field: DeclarationField, sideRequired: Bool = true
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
             "background", "withoutEnlargement", "animated",
         ])
         let side = 1...VariantSpec.maximumSide
-        let width = try settings["width"]?.integer(in: side, clamping: true)
-        let height = try settings["height"]?.integer(in: side, clamping: true)
-        guard width != nil || height != nil else {
-            throw field.failure(expected: "width or height", got: "neither")
+        var width = try settings["width"]?.integer(in: side, clamping: true)
+        var height = try settings["height"]?.integer(in: side, clamping: true)
+        var fit = try settings["fit"]?.oneOf(Fit.self)
+        var withoutEnlargement = try settings["withoutEnlargement"]?.bool() ?? true
+        if width == nil && height == nil {
+            guard !sideRequired else { throw field.failure(expected: "width or height", got: "neither") }
+            (width, height) = (VariantSpec.maximumSide, VariantSpec.maximumSide)
+            (fit, withoutEnlargement) = (.inside, true)
         }
         return VariantSpec(
             name: name,
             width: width,
             height: height,
-            fit: try settings["fit"]?.oneOf(Fit.self),
+            fit: fit,
             position: try settings["position"]?.oneOf(Position.self, aliases: Position.aliases) ?? .centre,
             format: try settings["format"]?.oneOf(OutputFormat.self) ?? .jpeg,
             quality: try settings["quality"]?.integer(in: 1...100),
@@ -136,7 +147,7 @@ extension BucketSpec {
             sharpen: try settings["sharpen"]?.number(in: 0...10) ?? 0,
             rotation: try settings["rotate"].map(rotation) ?? .d0,
             background: try settings["background"].map(colour) ?? .white,
-            withoutEnlargement: try settings["withoutEnlargement"]?.bool() ?? true,
+            withoutEnlargement: withoutEnlargement,
             animated: try settings["animated"]?.bool() ?? true
         )
     }

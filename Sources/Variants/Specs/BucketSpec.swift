@@ -12,6 +12,8 @@ import Foundation
 public struct BucketSpec: Sendable, Equatable {
     /// 1…63 characters of `a-z 0-9 . _ -`, starting with a letter or digit, with no `..`.
     public let name: String
+    /// Whether on-demand renditions of the bucket's pictures are served without a credential.
+    public let isPublic: Bool
     /// The largest upload in bytes; `nil` for no limit of the bucket's own.
     public let fileSizeLimit: Int?
     /// The media types the bucket accepts, as declared; empty accepts every type.
@@ -19,8 +21,12 @@ public struct BucketSpec: Sendable, Equatable {
     /// Sorted by name, so iteration, logs and metadata come out the same way every time.
     public let variants: [VariantSpec]
 
-    init(name: String, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern], variants: [VariantSpec]) {
+    init(
+        name: String, isPublic: Bool = false, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern],
+        variants: [VariantSpec]
+    ) {
         self.name = name
+        self.isPublic = isPublic
         self.fileSizeLimit = fileSizeLimit
         self.allowedMimeTypes = allowedMimeTypes
         self.variants = variants.sorted { $0.name < $1.name }

@@ -257,6 +257,8 @@ private func variant(_ settings: String) throws -> VariantSpec {
         let nulls = #"{"name": "b", "fileSizeLimit": null, "allowedMimeTypes": null, "variants": null}"#
         let spec = try BucketSpec(parsing: nulls.utf8)
         #expect(spec == BucketSpec(name: "b", fileSizeLimit: nil, allowedMimeTypes: [], variants: []))
+        #expect(!spec.isPublic)
+        #expect(try BucketSpec(parsing: #"{"name": "b", "public": true}"#.utf8).isPublic)
     }
 
     @Test(arguments: [
@@ -323,9 +325,13 @@ private func variant(_ settings: String) throws -> VariantSpec {
             "declaration: expected JSON, got nesting deeper than 32 at byte 32"
         ),
         (
-            #"{"name": "b", "public": true}"#,
-            "public: expected one of the keys name, fileSizeLimit, allowedMimeTypes, variants, "
+            #"{"name": "b", "private": true}"#,
+            "private: expected one of the keys name, public, fileSizeLimit, allowedMimeTypes, variants, "
                 + "got unknown key"
+        ),
+        (
+            #"{"name": "b", "public": "yes"}"#,
+            #"public: expected true or false, got "yes""#
         ),
         (#"{"name": "b", "name": "c"}"#, #"name: expected each key once, got a second "name""#),
         (#"{"name": "b", "variants": []}"#, "variants: expected object, got []"),

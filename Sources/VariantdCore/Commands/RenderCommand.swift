@@ -1,0 +1,101 @@
+import Foundation
+import Variants
+
+/// `variantd render FILE [options] -o OUT|-`: one on-demand transform of a local file, with the daemon's
+/// options and rules, for scripts and for checking a transform by hand.
+struct RenderCommand: Subcommand {
+    static let name = "render"
+    static let abstract = "Render one transform of a file, with the options of GET /v1/render."
+    static let usage =
+        "render <file> [--width <n>] [--height <n>] [--fit <fit>] [--format <format>] [options] -o <out>|-"
+    static let details = """
+        ARGUMENTS:
+          <file>                  The picture to render.
+
+        OPTIONS (the query options of GET /v1/render, same names, ranges and defaults):
+          --width <n>, --height <n>   The box; above 4096 reads as 4096; neither keeps the picture's size.
+          --fit <fit>             cover, contain, fill, inside, outside.
+          --position <position>   centre, north, …, entropy, attention (cover only).
+          --format <format>       jpeg (default), png, webp, avif, original.
+          --quality <n>           1…100.
+          --blur <sigma>          0…20.
+          --sharpen <sigma>       0…10.
+          --rotate <degrees>      A multiple of 90 in -360…360.
+          --background <colour>   #rgb, #rrggbb, #rrggbbaa or [r,g,b(,a)].
+          --withoutEnlargement <true|false>
+          -o, --output <file>     Where to write the rendition; - writes it to stdout.
+          -h, --help              Show help information.
+
+        The picture is decoded in a decoder child, as in the daemon. A bad option is a usage error (64); a
+        file that cannot be rendered prints the error JSON on stderr and exits 1 (66 when it is missing).
+        """
+
+    static let options = [
+        "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
+        "withoutEnlargement",
+    ]
+
+    let file: String
+    let output: String
+    let transform: Transform
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        var query: [(name: String, value: String)] = []
+        for name in Self.options {
+            if let value = try arguments.option("--" + name) { query.append((name, value)) }
+        }
+        guard let output = try arguments.option("-o", "--output") else {
+            throw UsageError("Missing '-o <file>' (or '-' for stdout)")
+        }
+        let files = try arguments.positionals()
+        guard files.count == 1 else { throw UsageError("Expected one <file>, got \(files.count)") }
+        do {
+            transform = try Transform(query: query, accept: nil)
+        } catch {
+            throw UsageError(error.message)
+        }
+        self.file = URL(fileURLWithPath: files[0]).standardizedFileURL.path
+        self.output = output
+    }
+
+    func run() async throws -> ExitStatus {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let renditions = try RenditionFolder(root: store)
+        let name = (file as NSString).lastPathComponent
+        let pool = DecoderPool(
+            .init(executable: Executable.current, size: 1),
+            objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: renditions)
+        let outcome = await pool.process(
+            ObjectRequest(bucket: "local", path: name), source: name,
+            bucket: .rendering(transform.spec, in: "local")
+        ).outcome
+        await pool.shutdown()
+        let error: VariantsError
+        switch outcome {
+        case .success(let metadata):
+            if let key = metadata.renditions?[Transform.name]?.key,
+                let bytes = FileManager.default.contents(atPath: store + "/" + key)
+            {
+                try write(bytes)
+                return .success
+            }
+            error = VariantsError(.unsupportedMediaType, "\(metadata.contentType) files are not pictures")
+        case .failure(let failure):
+            error = failure
+        }
+        Console.error(try WireJSON.line(error))
+        return error.code == .notFound ? .noInput : .failure
+    }
+
+    private func write(_ bytes: Data) throws {
+        guard output != "-" else {
+            FileHandle.standardOutput.write(bytes)
+            return
+        }
+        guard FileManager.default.createFile(atPath: output, contents: bytes) else {
+            throw UsageError("Cannot write '\(output)'")
+        }
+    }
+}

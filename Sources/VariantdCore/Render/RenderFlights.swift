@@ -1,0 +1,48 @@
+import Variants
+
+/// Renders in flight, one per (source, transform): identical misses arriving together wait for the same
+/// render (single flight), and the per-picture cap counts the transforms being rendered with those stored.
+actor RenderFlights {
+    /// A rendition in the store, as made or found.
+    struct Made: Sendable {
+        /// The rendition's key in the store.
+        var key: String
+        /// Its SHA-256, the strong `ETag`.
+        var checksum: String
+        var body: RenditionBody
+    }
+
+    private var flights: [String: Task<Result<Made, VariantsError>, Never>] = [:]
+    /// Spec keys being rendered per source checksum, not yet in the store's listing.
+    private var pending: [String: Set<String>] = [:]
+
+    /// Joins the render of this transform already in flight, or starts one if the cap allows.
+    ///
+    /// - Parameters:
+    ///   - exempt: A declared variant of the bucket: counted, never refused.
+    ///   - stored: The spec keys the store holds for the source now.
+    /// - Returns: The outcome and whether it was another request's render.
+    func render(
+        source: String, specKey: String, exempt: Bool, stored: @Sendable () -> Set<String>,
+        work: @escaping @Sendable () async -> Result<Made, VariantsError>
+    ) async -> (result: Result<Made, VariantsError>, joined: Bool) {
+        let key = source + "/" + specKey
+        if let flight = flights[key] {
+            return (await flight.value, true)
+        }
+        let distinct = stored().union(pending[source] ?? []).union([specKey])
+        guard exempt || distinct.count <= BucketSpec.maximumVariants else {
+            let message =
+                "the picture already has \(BucketSpec.maximumVariants) transforms; use one of its sizes"
+            return (.failure(VariantsError(.tooManyVariants, message)), false)
+        }
+        pending[source, default: []].insert(specKey)
+        let flight = Task { await work() }
+        flights[key] = flight
+        let result = await flight.value
+        flights[key] = nil
+        pending[source]?.remove(specKey)
+        if pending[source]?.isEmpty == true { pending[source] = nil }
+        return (result, false)
+    }
+}

@@ -1,0 +1,37 @@
+/// What serving renditions on demand asks of a rendition store beyond writing them: a source's distinct
+/// transforms, one stored rendition by spec, and its bytes to send.
+///
+/// A source's renditions share one prefix, `<sha[0..2]>/<sha>/` (`RenditionKey.directory(ofSource:)`), so the
+/// listing of that prefix is both the cache and the per-picture count: every process using the store sees
+/// the same count, and it survives restarts.
+public protocol RenditionCatalog: RenditionStore {
+    /// The spec keys stored for one source: its distinct transforms, declared variants included.
+    func specKeys(ofSource checksum: String) -> Set<String>
+
+    /// The key of the stored rendition of one spec of a source, if there is one.
+    func key(sourceChecksum: String, specKey: String) -> String?
+
+    /// How a stored rendition is sent; nil when it is not there (any more).
+    func body(of key: String) -> RenditionBody?
+}
+
+/// A stored rendition ready to be sent.
+public enum RenditionBody: Sendable, Equatable {
+    /// A file on the local file system, sent from disk without being read into memory first.
+    case file(path: String)
+    case bytes([UInt8])
+}
+
+extension RenditionKey {
+    /// The media type of a rendition, from its key's extension.
+    public static func contentType(of key: String) -> String {
+        let format: OutputFormat =
+            switch key.split(separator: ".").last ?? "" {
+            case "png": .png
+            case "webp": .webp
+            case "avif": .avif
+            default: .jpeg
+            }
+        return RenditionCheck.mediaType(of: format).mimeType
+    }
+}
