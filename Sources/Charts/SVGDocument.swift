@@ -26,7 +26,7 @@ public struct SVGDocument: Sendable {
         ]
         if opacity < 1 { attributes.append(("fill-opacity", Self.number(opacity))) }
         if let stroke { attributes.append(("stroke", stroke)) }
-        element("rect", attributes, title.map { "<title>\(Self.escaped($0))</title>" })
+        element("rect", attributes, title.map { "<title>\(MarkupText.escaped($0))</title>" })
     }
 
     public mutating func line(
@@ -54,7 +54,7 @@ public struct SVGDocument: Sendable {
             attributes.append(
                 ("transform", "rotate(\(Self.number(rotation)) \(Self.number(x)) \(Self.number(y)))"))
         }
-        element("text", attributes, Self.escaped(content))
+        element("text", attributes, MarkupText.escaped(content))
     }
 
     /// The whole document, with a `<title>` for screen readers and file browsers.
@@ -64,7 +64,7 @@ public struct SVGDocument: Sendable {
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" \(size) viewBox="0 0 \(Self.number(width)) \
             \(Self.number(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
-            <title>\(Self.escaped(title))</title>
+            <title>\(MarkupText.escaped(title))</title>
             \(elements.joined(separator: "\n"))
             </svg>
 
@@ -72,27 +72,8 @@ public struct SVGDocument: Sendable {
     }
 
     private mutating func element(_ name: String, _ attributes: [(String, String)], _ content: String?) {
-        let list = attributes.map { " \($0.0)=\"\(Self.escaped($0.1))\"" }.joined()
+        let list = attributes.map { " \($0.0)=\"\(MarkupText.escaped($0.1))\"" }.joined()
         elements.append(content.map { "<\(name)\(list)>\($0)</\(name)>" } ?? "<\(name)\(list)/>")
-    }
-
-    /// Text safe inside an element or a double-quoted attribute.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            // Control characters other than tab and line breaks are not allowed in XML 1.0.
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}": result += "\u{FFFD}"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 
     /// A coordinate with at most one decimal, without a locale: `12`, `12.5`, `-3.2`.

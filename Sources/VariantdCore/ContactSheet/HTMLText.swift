@@ -1,22 +1,10 @@
+import Charts
+
 /// Text put into the contact sheet's HTML: every path, message and type comes from a manifest, which
 /// comes from file names and bytes anyone could have chosen, so all of it goes through here.
 enum HTMLText {
     /// Safe inside an element or a double-quoted attribute.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
+    static func escaped(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// A relative path as a URL path: every byte but unreserved characters and `/` percent-encoded, so a
     /// `#`, `?`, `%` or space in a folder name still links to the file.

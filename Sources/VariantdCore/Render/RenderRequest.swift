@@ -117,20 +117,8 @@ struct RenderRequest: Sendable {
             case bucket, path, source, transforms, variant
         }
 
-        private struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         init(from decoder: any Decoder) throws {
-            let known = Set(CodingKeys.allCases.map(\.rawValue))
-            if let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.first(where: {
-                !known.contains($0.stringValue)
-            }) {
-                throw VariantsError(.invalidRequest, "unknown key '\(unknown.stringValue)' in the request")
-            }
+            try decoder.refuseUnknownKeys(CodingKeys.self, in: "request")
             let container = try decoder.container(keyedBy: CodingKeys.self)
             bucket = try container.decode(String.self, forKey: .bucket)
             path = try container.decode(String.self, forKey: .path)

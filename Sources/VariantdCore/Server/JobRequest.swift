@@ -70,20 +70,8 @@ struct JobRequest: Sendable {
             case id, bucket, path, source, declaredContentType, bucketPolicy
         }
 
-        private struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         init(from decoder: any Decoder) throws {
-            let known = Set(CodingKeys.allCases.map(\.rawValue))
-            if let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.first(where: {
-                !known.contains($0.stringValue)
-            }) {
-                throw VariantsError(.invalidRequest, "unknown key '\(unknown.stringValue)' in the job")
-            }
+            try decoder.refuseUnknownKeys(CodingKeys.self, in: "job")
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(String.self, forKey: .id)
             bucket = try container.decode(String.self, forKey: .bucket)

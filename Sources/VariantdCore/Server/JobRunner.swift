@@ -14,9 +14,9 @@ struct JobRunner: Sendable {
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))
         switch answer.outcome {
         case .success(let metadata): return .json(metadata)
-        case .failure(let error) where error.code == .storageUnavailable:
-            // A store outage is the daemon's to wait out: the caller is told to come back, as when busy.
-            return .error(VariantsError(.transformBusy, error.message), headers: [("Retry-After", "5")])
+        case .failure(let error) where error.code == .transformBusy:
+            // The object store is away: the caller is told to come back, as when every slot is taken.
+            return .error(error, headers: [("Retry-After", "5")])
         case .failure(let error): return .error(error)
         }
     }

@@ -14,11 +14,9 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case unauthorized = "unauthorized"
         case forbidden = "forbidden"
         case notFound = "not_found"
-        /// Every render slot and the wait queue are full, or the daemon is draining: retry after `Retry-After`.
+        /// Every render slot and the wait queue are full, the daemon is draining, or the object store cannot
+        /// be reached now: nothing is wrong with the input; retry after `Retry-After`.
         case transformBusy = "transform_busy"
-        /// The object or rendition store cannot be reached now; nothing is wrong with the input. The daemon
-        /// answers it as `503 transform_busy` with `Retry-After`, the queue waits it out.
-        case storageUnavailable = "storage_unavailable"
         case internalError = "internal_error"
 
         /// The HTTP status the daemon answers with.
@@ -32,7 +30,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .unauthorized: 401
             case .forbidden: 403
             case .notFound: 404
-            case .transformBusy, .storageUnavailable: 503
+            case .transformBusy: 503
             case .internalError: 500
             }
         }
@@ -40,7 +38,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// Whether the same input can succeed on a later attempt (the queue retries only these).
         public var isTransient: Bool {
             switch self {
-            case .internalError, .transformBusy, .storageUnavailable: true
+            case .internalError, .transformBusy: true
             default: false
             }
         }

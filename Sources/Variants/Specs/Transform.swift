@@ -105,7 +105,8 @@ extension BucketSpec {
             name: Transform.name, width: spec.width, height: spec.height, fit: spec.fit,
             position: spec.position,
             format: spec.format, quality: spec.quality, blur: spec.blur, sharpen: spec.sharpen,
-            rotation: spec.rotation, background: spec.background, withoutEnlargement: spec.withoutEnlargement)
+            rotation: spec.rotation, background: spec.background, withoutEnlargement: spec.withoutEnlargement,
+            animated: spec.animated)
         return BucketSpec(name: bucket, fileSizeLimit: nil, allowedMimeTypes: [], variants: [renamed])
     }
 }

@@ -7,7 +7,7 @@ import Testing
     @Test func markupInNamesAndMessagesIsEscaped() {
         #expect(
             HTMLText.escaped("<img src=x onerror='a&b'>\"")
-                == "&lt;img src=x onerror=&#39;a&amp;b&#39;&gt;&quot;")
+                == "&lt;img src=x onerror=&apos;a&amp;b&apos;&gt;&quot;")
         #expect(HTMLText.escaped("photos/été.jpg") == "photos/été.jpg")
     }
 

@@ -28,7 +28,7 @@ final class PostgresServer: Sendable {
 
     private init(binaries: String) throws {
         directory = try TestPaths.temporaryDirectory().path
-        port = try Self.freePort()
+        port = try LoopbackPorts.free(1)[0]
         try Self.run(["chown", "postgres:postgres", directory])
         try Self.run(
             [
@@ -105,23 +105,6 @@ final class PostgresServer: Sendable {
             let message = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             throw QueueError("\(arguments.joined(separator: " ")) failed (\(status)): \(message)")
         }
-    }
-
-    /// A loopback port nobody listens on right now.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw QueueError("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

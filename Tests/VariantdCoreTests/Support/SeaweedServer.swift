@@ -36,7 +36,7 @@ final class SeaweedServer: @unchecked Sendable {
 
     private init(binary: String) throws {
         directory = try TestPaths.temporaryDirectory().path
-        ports = try Self.freePorts(8)
+        ports = try LoopbackPorts.free(8)
         s3Port = ports[6]
         let identities = """
             {"identities":[{"name":"variantd","credentials":[{"accessKey":"\(Self.accessKey)",\
@@ -149,31 +149,6 @@ final class SeaweedServer: @unchecked Sendable {
         let server = try SeaweedServer(binary: binary)
         defer { server.stop() }
         try await $current.withValue(server) { try await body() }
-    }
-
-    /// `count` distinct loopback ports nobody listens on right now (all held open until all are found).
-    private static func freePorts(_ count: Int) throws -> [Int] {
-        var descriptors: [Int32] = []
-        defer {
-            for descriptor in descriptors { close(descriptor) }
-        }
-        var ports: [Int] = []
-        for _ in 0..<count {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            descriptors.append(descriptor)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-                }
-            }
-            guard bound else { throw S3Error(.configuration, "loopback", "no free port") }
-            ports.append(Int(UInt16(bigEndian: address.sin_port)))
-        }
-        return ports
     }
 }
 
