@@ -310,12 +310,13 @@ import Variants
         let producer = try await open(Self.fast)
         let clock = ContinuousClock()
         let started = clock.now
-        async let waited: Void = waiter.waitForWork(upTo: .seconds(20))
-        try await Task.sleep(for: .milliseconds(300))
+        async let waited: Void = waiter.waitForWork(upTo: .seconds(120))
+        try await Task.sleep(for: .seconds(1))
         _ = try await producer.enqueue(try Self.job("wake.jpg"))
         await waited
-        // Woken by the enqueue, not by the 20 s backstop.
-        #expect(started.duration(to: clock.now) < .seconds(15))
+        // Woken by the enqueue, not by the 120 s backstop; the margin is wide because the whole suite runs
+        // in parallel on two cores, which can starve the waiter's polling for seconds.
+        #expect(started.duration(to: clock.now) < .seconds(60))
     }
 }
 
