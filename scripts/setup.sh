@@ -3,6 +3,8 @@
 #
 # libheif comes from bookworm-backports (1.19): bookworm's own 1.15 fails on photos from current iPhones.
 # Its FFmpeg plugin (over bookworm's libavcodec) decodes HEVC faster than libde265, which stays the fallback.
+# libheif 1.19 pulls libwebp 1.5 from backports, so libwebp-dev must come from there too: bookworm's 1.2.4
+# headers would then be uninstallable on a fresh machine.
 # libvips is built from Debian 13's sources into /opt/variantd by scripts/codec-stack.sh (bookworm's 8.14
 # lacks the SIMD resamplers); libvips-tools (the system 8.14) stays for the loader self-check's evidence test
 # and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
@@ -44,14 +46,16 @@ SRC
 fi
 
 heif_version() { dpkg-query -W -f='${Version}' libheif-dev 2>/dev/null || true; }
+webp_version() { dpkg-query -W -f='${Version}' libwebp-dev 2>/dev/null || true; }
 
 if [ ! -f "$stamp" ] || ! dpkg -s "${packages[@]}" >/dev/null 2>&1 \
-   || ! dpkg --compare-versions "$(heif_version)" ge 1.19; then
+   || ! dpkg --compare-versions "$(heif_version)" ge 1.19 \
+   || ! dpkg --compare-versions "$(webp_version)" ge 1.5; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq -t bookworm-backports libheif-dev libheif1 libheif-plugin-libde265 \
     libheif-plugin-dav1d libheif-plugin-aomenc libheif-plugin-aomdec libheif-plugin-x265 \
-    libheif-plugin-ffmpegdec >/dev/null
+    libheif-plugin-ffmpegdec libwebp-dev >/dev/null
   apt-get install -y -qq "${packages[@]}" >/dev/null
   touch "$stamp"
 fi
