@@ -10,7 +10,7 @@ vv_save(VipsImage *in, vv_saver saver, const vv_save_options *options, void **by
     switch (saver) {
     case VV_SAVER_JPEG:
         status = vips_jpegsave_buffer(in, bytes, length, "Q", options->quality, "strip", TRUE, "optimize_coding",
-                                      TRUE, "interlace", options->progressive, NULL);
+                                      options->optimize_coding, "interlace", options->progressive, NULL);
         break;
     case VV_SAVER_PNG:
         status = vips_pngsave_buffer(in, bytes, length, "compression", options->effort > 0 ? options->effort - 1 : 6,

@@ -161,6 +161,7 @@ typedef struct vv_save_options {
     int quality;     /* JPEG: 1-100 */
     int effort;      /* PNG: 1-10 (zlib level effort - 1) */
     int progressive; /* JPEG: 1 for a progressive file */
+    int optimize_coding; /* JPEG: 1 for Huffman tables fitted to the picture (a second pass) */
 } vv_save_options;
 
 /* Encodes with all metadata stripped; free *bytes with vv_free. */

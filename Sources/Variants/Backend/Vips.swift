@@ -100,7 +100,8 @@ struct VipsLoaderClass: Sendable, Equatable {
 
 /// The encoders libvips runs for us (WebP goes through libwebp, AVIF through libheif).
 enum VipsSaver: Sendable {
-    case jpeg(quality: Int, progressive: Bool)
+    /// `optimizedCoding`: Huffman tables fitted to the picture, in a second pass over it.
+    case jpeg(quality: Int, progressive: Bool, optimizedCoding: Bool)
     case png(effort: Int)
 }
 
@@ -321,10 +322,11 @@ final class VipsImage {
         var options = vv_save_options()
         let kind: vv_saver
         switch saver {
-        case .jpeg(let quality, let progressive):
+        case .jpeg(let quality, let progressive, let optimizedCoding):
             kind = VV_SAVER_JPEG
             options.quality = Int32(quality)
             options.progressive = progressive ? 1 : 0
+            options.optimize_coding = optimizedCoding ? 1 : 0
         case .png(let effort):
             kind = VV_SAVER_PNG
             options.effort = Int32(effort)
