@@ -64,6 +64,125 @@ add_tile(struct vh_share *share, const uint8_t *plane, int stride, int tile_x, i
     }
 }
 
+/* YCbCr to R'G'B' for the matrices phone HEICs use: BT.709 (1), BT.601 (5, 6) and BT.2020 non-constant (9).
+ * Returns 0 for any other matrix. */
+static int
+matrix_weights(const struct heif_color_profile_nclx *nclx, double *kr, double *kb)
+{
+    switch (nclx->matrix_coefficients) {
+    case heif_matrix_coefficients_ITU_R_BT_709_5: *kr = 0.2126; *kb = 0.0722; return 1;
+    case heif_matrix_coefficients_ITU_R_BT_470_6_System_B_G:
+    case heif_matrix_coefficients_ITU_R_BT_601_6: *kr = 0.299; *kb = 0.114; return 1;
+    case heif_matrix_coefficients_ITU_R_BT_2020_2_non_constant_luminance: *kr = 0.2627; *kb = 0.0593; return 1;
+    default: return 0;
+    }
+}
+
+/* Adds rows [first_row, end_row) of one plane, columns [first_column, end_column), into per-block totals:
+ * column x belongs to block x / run. Each block's run is summed in a register first (the compiler vectorises
+ * it), so consecutive samples do not wait on the same total in memory. */
+static void
+sum_rows(const uint8_t *plane, int stride, int first_row, int end_row, int first_column, int end_column, int run,
+         uint32_t *totals)
+{
+    for (int y = first_row; y < end_row; y++) {
+        const uint8_t *samples = plane + (size_t) y * (size_t) stride;
+        for (int start = first_column; start < end_column;) {
+            int block = start / run;
+            int end = (block + 1) * run < end_column ? (block + 1) * run : end_column;
+            uint32_t sum = 0;
+            for (int x = start; x < end; x++)
+                sum += samples[x];
+            totals[block] += sum;
+            start = end;
+        }
+    }
+}
+
+/* Averages an 8-bit 4:2:0 tile block by block in YCbCr and converts only the means to RGB, into the block
+ * totals add_tile would have made (mean × pixels, so one final division serves both). The conversion is
+ * affine, so the mean commutes with it: libheif's per-pixel conversion and chroma upsampling of a
+ * 200-megapixel picture are skipped. Returns 0, touching nothing, when the tile is laid out otherwise. */
+static int
+add_planar_tile(struct vh_share *share, const struct heif_image *tile, int tile_x, int tile_y)
+{
+    if (heif_image_get_colorspace(tile) != heif_colorspace_YCbCr
+        || heif_image_get_chroma_format(tile) != heif_chroma_420 || share->factor < 2
+        || heif_image_get_bits_per_pixel_range(tile, heif_channel_Y) != 8
+        || heif_image_get_bits_per_pixel_range(tile, heif_channel_Cb) != 8
+        || heif_image_get_bits_per_pixel_range(tile, heif_channel_Cr) != 8)
+        return 0;
+    struct heif_color_profile_nclx *nclx = NULL;
+    double kr = 0, kb = 0;
+    if (heif_image_get_nclx_color_profile(tile, &nclx).code != heif_error_Ok || !nclx)
+        return 0;
+    int known = matrix_weights(nclx, &kr, &kb);
+    int full_range = nclx->full_range_flag != 0;
+    heif_nclx_color_profile_free(nclx);
+    if (!known)
+        return 0;
+    int y_stride = 0, cb_stride = 0, cr_stride = 0;
+    const uint8_t *luma = heif_image_get_plane_readonly(tile, heif_channel_Y, &y_stride);
+    const uint8_t *cb = heif_image_get_plane_readonly(tile, heif_channel_Cb, &cb_stride);
+    const uint8_t *cr = heif_image_get_plane_readonly(tile, heif_channel_Cr, &cr_stride);
+    if (!luma || !cb || !cr)
+        return 0;
+
+    int factor = share->factor;
+    int shift = __builtin_ctz((unsigned) factor);
+    int tile_width = heif_image_get_primary_width(tile);
+    int tile_height = heif_image_get_primary_height(tile);
+    /* The part of the tile inside the picture; tile_x and tile_y are multiples of the factor. */
+    int left = tile_x < 0 ? -tile_x : 0;
+    int top = tile_y < 0 ? -tile_y : 0;
+    int right = tile_x + tile_width > share->width ? share->width - tile_x : tile_width;
+    int bottom = tile_y + tile_height > share->height ? share->height - tile_y : tile_height;
+    if (right <= left || bottom <= top)
+        return 1;
+    int blocks = (tile_width + factor - 1) / factor;
+    uint32_t *totals = calloc((size_t) blocks * 3, sizeof(*totals));
+    if (!totals)
+        return 0;
+    double kg = 1 - kr - kb;
+    double y_scale = full_range ? 1 : 255.0 / 219;
+    double c_scale = full_range ? 1 : 255.0 / 224;
+    int y_offset = full_range ? 0 : 16;
+    for (int band_top = top - top % factor; band_top < bottom; band_top += factor) {
+        int first = band_top > top ? band_top : top;
+        int end = band_top + factor < bottom ? band_top + factor : bottom;
+        memset(totals, 0, (size_t) blocks * 3 * sizeof(*totals));
+        sum_rows(luma, y_stride, first, end, left, right, factor, totals);
+        /* Chroma samples whose top-left luma sample is inside the band and the picture. */
+        int c_first = (first + 1) / 2, c_end = (end + 1) / 2;
+        int c_left = (left + 1) / 2, c_right = (right + 1) / 2;
+        sum_rows(cb, cb_stride, c_first, c_end, c_left, c_right, factor / 2, totals + blocks);
+        sum_rows(cr, cr_stride, c_first, c_end, c_left, c_right, factor / 2, totals + 2 * blocks);
+        int image_row = (tile_y + band_top) >> shift;
+        for (int block = left >> shift; block < blocks && block * factor < right; block++) {
+            int x0 = block * factor > left ? block * factor : left;
+            int x1 = (block + 1) * factor < right ? (block + 1) * factor : right;
+            int pixels = (x1 - x0) * (end - first);
+            int chroma = ((x1 + 1) / 2 - (x0 + 1) / 2) * (c_end - c_first);
+            if (pixels <= 0 || chroma <= 0)
+                continue;
+            double y = ((double) totals[block] / pixels - y_offset) * y_scale;
+            double u = ((double) totals[blocks + block] / chroma - 128) * c_scale;
+            double v = ((double) totals[2 * blocks + block] / chroma - 128) * c_scale;
+            double rgb[3] = {y + 2 * (1 - kr) * v, y - (2 * kb * (1 - kb) * u + 2 * kr * (1 - kr) * v) / kg,
+                             y + 2 * (1 - kb) * u};
+            uint32_t *sum = share->sums
+                            + ((size_t) image_row * (size_t) share->reduced_width
+                               + (size_t) ((tile_x + block * factor) >> shift)) * 3;
+            for (int band = 0; band < 3; band++) {
+                double value = rgb[band] < 0 ? 0 : rgb[band] > 255 ? 255 : rgb[band];
+                sum[band] = (uint32_t) (value * pixels + 0.5);
+            }
+        }
+    }
+    free(totals);
+    return 1;
+}
+
 static void *
 decode_share(void *argument)
 {
@@ -79,10 +198,27 @@ decode_share(void *argument)
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     options->decoder_id = share->context->decoder_id;
     int count = share->tiling.columns * share->tiling.rows;
+    /* Tiles are averaged in the coded YCbCr until one turns out not to be 8-bit 4:2:0 with a known matrix;
+     * that tile and the rest of this share are decoded to RGB by libheif instead. */
+    int planar = 1;
     for (int index = share->first; share->status.code == heif_error_Ok && index < count; index += share->stride) {
         int column = index % share->tiling.columns;
         int row = index / share->tiling.columns;
+        int tile_x = column * share->tiling.tile_width - share->tiling.left_offset;
+        int tile_y = row * share->tiling.tile_height - share->tiling.top_offset;
         struct heif_image *tile = NULL;
+        if (planar) {
+            share->status = heif_image_handle_decode_image_tile(handle, &tile, heif_colorspace_undefined,
+                                                                heif_chroma_undefined, options, (uint32_t) column,
+                                                                (uint32_t) row);
+            if (share->status.code != heif_error_Ok)
+                break;
+            planar = add_planar_tile(share, tile, tile_x, tile_y);
+            heif_image_release(tile);
+            tile = NULL;
+            if (planar)
+                continue;
+        }
         share->status = heif_image_handle_decode_image_tile(handle, &tile, heif_colorspace_RGB,
                                                             heif_chroma_interleaved_RGB, options, (uint32_t) column,
                                                             (uint32_t) row);
@@ -91,9 +227,8 @@ decode_share(void *argument)
         int stride = 0;
         const uint8_t *plane = heif_image_get_plane_readonly(tile, heif_channel_interleaved, &stride);
         if (plane)
-            add_tile(share, plane, stride, column * share->tiling.tile_width - share->tiling.left_offset,
-                     row * share->tiling.tile_height - share->tiling.top_offset,
-                     heif_image_get_primary_width(tile), heif_image_get_primary_height(tile));
+            add_tile(share, plane, stride, tile_x, tile_y, heif_image_get_primary_width(tile),
+                     heif_image_get_primary_height(tile));
         heif_image_release(tile);
     }
     heif_decoding_options_free(options);
