@@ -2,7 +2,7 @@ import Foundation
 import VariantdCore
 
 /// The parent's side of the AVIF comparison: ours in a pinned `bench-worker`, then pyvips' encoding and the
-/// SSIM of both, which `anchors/avif.py` prints as JSON.
+/// SSIM of both, which `anchors/avif.py` prints as JSON; then ours at pyvips' file size, scored the same way.
 extension AvifComparison {
     /// Ours always; pyvips' and the quality scores `withAnchors` when the pyvips-binary venv exists.
     static func measure(_ corpora: [BenchCorpus], iterations: Int, withAnchors anchors: Bool) throws
@@ -14,13 +14,16 @@ extension AvifComparison {
             "variantd-bench-\(UUID().uuidString).avif"
         ).path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        var ours = try WireJSON.decode(
-            Encoding.self,
-            from: MeasuringProcess.run(
-                Executable.current,
-                ["bench-worker", "--mode", "avif", "--iterations", "\(iterations)", "--out", output, source],
-                pinned: true))
-        var encodings = [ours]
+        func ours(matching bytes: Int? = nil) throws -> Encoding {
+            try WireJSON.decode(
+                Encoding.self,
+                from: MeasuringProcess.run(
+                    Executable.current,
+                    ["bench-worker", "--mode", "avif", "--iterations", "\(iterations)", "--out", output]
+                        + (bytes.map { ["--match-bytes", "\($0)"] } ?? []) + [source],
+                    pinned: true))
+        }
+        var encodings = [try ours()]
         if anchors, FileManager.default.isExecutableFile(atPath: BenchPaths.binaryPython) {
             do {
                 let scores = try WireJSON.decode(
@@ -28,13 +31,26 @@ extension AvifComparison {
                     from: MeasuringProcess.run(
                         BenchPaths.binaryPython, [BenchPaths.script("avif.py"), source, output, "1"],
                         pinned: true))
-                ours.ssim = scores.oursSSIM
-                encodings = [ours, scores.pyvips]
+                encodings[0].ssim = scores.oursSSIM
+                encodings.append(scores.pyvips)
+                var matched = try ours(matching: scores.pyvips.bytes)
+                matched.ssim = try WireJSON.decode(
+                    Score.self,
+                    from: MeasuringProcess.run(
+                        BenchPaths.binaryPython, [BenchPaths.script("avif.py"), "--score", source, output],
+                        pinned: true)
+                ).ssim
+                encodings.append(matched)
             } catch {
                 Console.error("bench: the pyvips AVIF comparison did not finish: \(error)")
             }
         }
         return AvifComparison(source: source, encodings: encodings)
+    }
+
+    /// What `avif.py --score` prints: the SSIM of one file.
+    private struct Score: Decodable {
+        var ssim: Double
     }
 
     /// What `avif.py` prints: pyvips' encoding of the source, and the SSIM of ours.

@@ -21,18 +21,20 @@ enum W1Workload {
         }
     }()
 
-    /// The AVIF comparison: one 1600-pixel rendition at q60 (1600 × 1063 from a 3:2 photo).
-    static let avifDeclaration = """
-        { "name": "bench-avif",
-          "variants": {
-            "avif": { "width": 1600, "height": 1600, "fit": "inside", "format": "avif", "quality": 60 } } }
-        """
+    /// The AVIF comparison's quality: one 1600-pixel rendition at q60 (1600 × 1063 from a 3:2 photo).
+    static let avifQuality = 60
 
-    static let avifBucket: BucketSpec = {
+    /// The AVIF comparison's bucket at `quality` (1…100).
+    static func avifBucket(quality: Int) -> BucketSpec {
+        let declaration = """
+            { "name": "bench-avif",
+              "variants": {
+                "avif": { "width": 1600, "height": 1600, "fit": "inside", "format": "avif", "quality": \(quality) } } }
+            """
         do {
-            return try BucketSpec(parsing: avifDeclaration.utf8)
+            return try BucketSpec(parsing: declaration.utf8)
         } catch {
             preconditionFailure("the embedded AVIF declaration is invalid: \(error)")
         }
-    }()
+    }
 }

@@ -10,15 +10,16 @@ package struct BenchWorkerCommand: Subcommand {
     package static let abstract = "Run one measurement for variantd bench (internal)."
     package static let usage =
         "bench-worker --mode <w1|write|decode|s3|avif|thumbhash> [--store <s3://…>] [--jobs <n>] [--iterations <n>] "
-        + "[--warmup <n>] [--out <file>] [<file> ...]"
+        + "[--warmup <n>] [--out <file>] [--match-bytes <n>] [<file> ...]"
     package static let details = """
         Started by variantd bench. w1, write and decode print a Measurement of the files; avif encodes one
-        file's AVIF rendition and keeps it at --out; thumbhash prints variantd thumbhash bench's figures.
+        file's AVIF rendition and keeps it at --out (with --match-bytes, at the quality whose file is closest to
+        that size); thumbhash prints variantd thumbhash bench's figures.
         """
 
     enum Task {
         case corpus(BenchWorker, files: [String])
-        case avif(source: String, iterations: Int, output: String)
+        case avif(source: String, iterations: Int, output: String, matchBytes: Int?)
         case thumbhash
     }
 
@@ -31,11 +32,12 @@ package struct BenchWorkerCommand: Subcommand {
         let warmups = try arguments.integer("--warmup", in: 1...100) ?? 1
         let output = try arguments.option("--out")
         let store = try arguments.option("--store")
+        let matchBytes = try arguments.integer("--match-bytes", in: 1...(1 << 30))
         let files = try arguments.positionals()
         switch mode {
         case "avif":
             guard let output, files.count == 1 else { throw UsageError("avif takes --out and one file") }
-            task = .avif(source: files[0], iterations: iterations, output: output)
+            task = .avif(source: files[0], iterations: iterations, output: output, matchBytes: matchBytes)
         case "thumbhash":
             task = .thumbhash
         default:
@@ -58,10 +60,15 @@ package struct BenchWorkerCommand: Subcommand {
         switch task {
         case .corpus(let worker, let files):
             Console.out(try WireJSON.line(try worker.measure(files)))
-        case .avif(let source, let iterations, let output):
+        case .avif(let source, let iterations, let output, let matchBytes):
+            let quality =
+                try matchBytes.map { try AvifComparison.quality(matching: $0, source: source) }
+                ?? W1Workload.avifQuality
             Console.out(
                 try WireJSON.line(
-                    try AvifComparison.measureOurs(source: source, iterations: iterations, output: output)))
+                    try AvifComparison.measureOurs(
+                        source: source, quality: quality, iterations: iterations, output: output,
+                        tool: matchBytes == nil ? AvifComparison.oursTool : AvifComparison.matchedTool)))
         case .thumbhash:
             Console.out(try WireJSON.line(try ThumbHashBench.figures()))
         }

@@ -2,6 +2,7 @@
 rendition at Q=60 with its default effort, and both AVIF files are scored against the same reference.
 
 usage: avif.py SOURCE OURS.avif ITERATIONS
+       avif.py --score SOURCE OURS.avif      (only the SSIM of OURS.avif: {"ssim": x})
 
 The reference is SOURCE reduced by pyvips to exactly the size of OURS.avif; the score is the mean SSIM of luma
 (BT.601 weights, 7x7 uniform windows, the usual K1 = 0.01, K2 = 0.03), computed with numpy. Prints one JSON
@@ -43,11 +44,18 @@ def ssim(a, b):
     return float(score.mean())
 
 
+def reference_luma(source, ours):
+    return luma(pyvips.Image.thumbnail(source, ours.width, height=ours.height, size="force").copy_memory())
+
+
 def main():
+    if sys.argv[1] == "--score":
+        ours = pyvips.Image.new_from_file(sys.argv[3])
+        print(json.dumps({"ssim": ssim(reference_luma(sys.argv[2], ours), luma(ours))}))
+        return
     source, ours_path, iterations = sys.argv[1], sys.argv[2], int(sys.argv[3])
     ours = pyvips.Image.new_from_file(ours_path)
-    reference = pyvips.Image.thumbnail(source, ours.width, height=ours.height, size="force").copy_memory()
-    reference_luma = luma(reference)
+    reference = reference_luma(source, ours)
     rendition = pyvips.Image.thumbnail(source, 1600, height=1600, size="down").copy_memory()
     seconds, encoded = [], b""
     for _ in range(iterations):
@@ -59,9 +67,9 @@ def main():
         "pyvips": {
             "tool": "pyvips-%d.%d" % (pyvips.version(0), pyvips.version(1)),
             "encode_s": statistics.median(seconds), "bytes": len(encoded),
-            "width": theirs.width, "height": theirs.height, "ssim": ssim(reference_luma, luma(theirs)),
+            "width": theirs.width, "height": theirs.height, "ssim": ssim(reference, luma(theirs)),
         },
-        "ours_ssim": ssim(reference_luma, luma(ours)),
+        "ours_ssim": ssim(reference, luma(ours)),
     }))
 
 
