@@ -48,18 +48,21 @@ int vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_contex
 
 void vh_close(vh_context *context);
 
-/* Decoded primary image: 8-bit interleaved RGB or RGBA, rows packed (stride = width * bands). */
+/* Decoded primary image: interleaved RGB or RGBA, rows packed (stride = width * bands * bytes per sample). */
 typedef struct vh_pixels {
     void *data;
     int width;
     int height;
     int bands;
+    int bits;            /* significant bits per sample: 8 (one byte each), or 9-16 (two bytes, little endian) */
     const void *icc;     /* ICC profile bytes or NULL; valid until vh_pixels_release */
     size_t icc_length;
     void *owner;         /* pass to vh_pixels_release */
 } vh_pixels;
 
-int vh_decode(vh_context *context, vh_pixels *out, vh_error *error);
+/* 8-bit samples, or with `keep_bit_depth` the coded depth kept (two bytes a sample above 8 bits): an HDR
+ * picture is tone-mapped from those, not from libheif's 8-bit reduction of its signal. */
+int vh_decode(vh_context *context, int keep_bit_depth, vh_pixels *out, vh_error *error);
 
 /* Makes the next decodes of this context use the named decoder plugin ("ffmpeg", "libde265"); decoder_id
  * must outlive the context (a static string); NULL lets libheif choose by plugin priority. */

@@ -97,7 +97,31 @@ final class HeifContainer {
 
     /// Decodes the primary image to 8-bit sRGB-ordered pixels inside a libvips image, without a copy.
     func decode() throws(BackendError) -> VipsImage {
-        try adopt("decode") { vh_decode(context, &$0, &$1) }
+        try adopt("decode") { vh_decode(context, 0, &$0, &$1) }
+    }
+
+    /// The primary image's samples at their coded depth (an HDR signal must not be cut to 8 bits before it is
+    /// tone-mapped), lent to `body` and freed when it returns.
+    func withCodedSamples<Result>(_ body: (CodedSamples) -> Result) throws(BackendError) -> Result {
+        let pixels = try decodePixels("decode") { vh_decode(context, 1, &$0, &$1) }
+        defer { vh_pixels_release(pixels.owner) }
+        let bytesPerSample = pixels.bits > 8 ? 2 : 1
+        let count = Int(pixels.width) * Int(pixels.height) * Int(pixels.bands)
+        return body(
+            CodedSamples(
+                bytes: UnsafeRawBufferPointer(start: pixels.data, count: count * bytesPerSample),
+                width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
+                bits: Int(pixels.bits)))
+    }
+
+    /// Interleaved RGB or RGBA samples, rows packed: one byte each at 8 bits, else two (little endian)
+    /// holding `bits` significant bits.
+    struct CodedSamples {
+        var bytes: UnsafeRawBufferPointer
+        var width: Int
+        var height: Int
+        var bands: Int
+        var bits: Int
     }
 
     /// Decodes a grid image tile by tile, each averaged down by `factor`, on `threads` threads: the
@@ -106,12 +130,28 @@ final class HeifContainer {
         try adopt("decode_reduced") { vh_decode_reduced(context, Int32(factor), Int32(threads), &$0, &$1) }
     }
 
-    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes. When
-    /// the preferred HEVC decoder fails, libde265 gets the same call: what it cannot decode either is the
-    /// failure reported.
+    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes.
     private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
         throws(BackendError)
         -> VipsImage
+    {
+        let pixels = try decodePixels(name, body)
+        guard let data = pixels.data, let owner = pixels.owner else {
+            vh_pixels_release(pixels.owner)
+            throw BackendError(call: "heif_\(name)", message: "no pixels decoded")
+        }
+        let profile = pixels.icc.map { Array(UnsafeRawBufferPointer(start: $0, count: pixels.icc_length)) }
+        let image = try VipsImage.adopting(
+            pixels: data, width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
+            release: vh_pixels_release, owner: owner)
+        if let profile { image.attachICCProfile(profile) }
+        return image
+    }
+
+    /// Runs a decoding call; when the preferred HEVC decoder fails, libde265 gets the same call, and what it
+    /// cannot decode either is the failure reported. The pixels returned are the caller's to release.
+    private func decodePixels(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
+        throws(BackendError) -> vh_pixels
     {
         var pixels = vh_pixels()
         var error = vh_error()
@@ -121,15 +161,10 @@ final class HeifContainer {
             (pixels, error) = (vh_pixels(), vh_error())
             status = body(&pixels, &error)
         }
-        guard status == 0, let data = pixels.data, let owner = pixels.owner else {
+        guard status == 0, pixels.data != nil, pixels.owner != nil else {
             throw Self.backendError(name, error)
         }
-        let profile = pixels.icc.map { Array(UnsafeRawBufferPointer(start: $0, count: pixels.icc_length)) }
-        let image = try VipsImage.adopting(
-            pixels: data, width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
-            release: vh_pixels_release, owner: owner)
-        if let profile { image.attachICCProfile(profile) }
-        return image
+        return pixels
     }
 
     private static func fourCC(_ code: UInt32) -> String {

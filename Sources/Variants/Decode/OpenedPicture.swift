@@ -21,6 +21,8 @@ struct OpenedPicture {
     /// A colour description that is not a profile (PNG `gAMA`/`cHRM`, HEIF `nclx`), as a profile to convert
     /// through when no ICC profile is embedded.
     private let describedProfile: SynthesizedProfile?
+    /// A HEIF picture whose `nclx` transfer is PQ or HLG, tone-mapped rather than read as SDR.
+    private let toneMapping: ToneMapping?
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
     private static let heifCodings: Set<String> = ["hvc1", "av01", "iden", "iovl"]
@@ -41,6 +43,7 @@ struct OpenedPicture {
             backend = .heif(container)
             convertsBeforeReducing = false
             describedProfile = container.info.nclx.flatMap(SynthesizedProfile.init(nclx:))
+            toneMapping = container.info.nclx.flatMap(ToneMapping.init(nclx:))
             let info = container.info
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: 1, hasAlpha: info.hasAlpha,
@@ -58,6 +61,7 @@ struct OpenedPicture {
             convertsBeforeReducing =
                 info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
             describedProfile = type == .png && info.bands >= 3 ? SynthesizedProfile(png: bytes) : nil
+            toneMapping = nil
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
@@ -95,11 +99,15 @@ struct OpenedPicture {
             let loaded: VipsImage
             switch backend {
             case .heif(let container):
-                let factor = try Self.tileReduction(container, header: header, to: size)
-                loaded =
-                    try factor > 1
-                    ? container.decodeReduced(factor: factor, threads: decodingThreads)
-                    : container.decode()
+                if let toneMapping {
+                    loaded = try toneMapping.image(from: container)
+                } else {
+                    let factor = try Self.tileReduction(container, header: header, to: size)
+                    loaded =
+                        try factor > 1
+                        ? container.decodeReduced(factor: factor, threads: decodingThreads)
+                        : container.decode()
+                }
             case .vips(let loader):
                 let reduces = !convertsBeforeReducing
                 let shrink =
@@ -132,7 +140,7 @@ struct OpenedPicture {
             let image = try converted.image.materialized().autorotated()
             var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
-                profileIgnored: unusable || converted.profile == .ignored)
+                profileIgnored: unusable || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader) = backend {
                 decoded.animation = try? animation(

@@ -60,6 +60,7 @@ public struct Pipeline: Sendable {
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
         if decoded.profileIgnored { metadata.colourProfile = "ignored" }
+        metadata.toneMapped = decoded.toneMapped?.rawValue
         if [.gif, .webp].contains(type), picture.header.frames > 1 {
             metadata.frames = picture.header.frames
             metadata.duration = picture.header.duration
