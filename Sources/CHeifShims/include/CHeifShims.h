@@ -88,6 +88,19 @@ int vh_get_tiling(vh_context *context, vh_tiling *out, vh_error *error);
  * `threads` workers each read the file through a context of their own. Opaque pictures only. */
 int vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, vh_error *error);
 
+/* One image of an overlay: the item shown and where its top-left corner goes on the canvas. */
+typedef struct vh_placement {
+    uint32_t item;
+    int32_t x;
+    int32_t y;
+} vh_placement;
+
+/* Composes an overlay: a width x height canvas of `fill` (RGBA, 16 bits a channel), each placed item decoded
+ * (with its own transformations) and drawn over it in order, clipped to the canvas, blended by its alpha.
+ * 8-bit RGB, or RGBA when the fill is not opaque; the colour profile is the context's primary item's. */
+int vh_decode_overlay(vh_context *context, int width, int height, const uint16_t fill[4],
+                      const vh_placement *placements, int count, vh_pixels *out, vh_error *error);
+
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
 void vh_pixels_release(void *owner);
 

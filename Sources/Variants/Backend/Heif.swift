@@ -100,6 +100,23 @@ final class HeifContainer {
         try adopt("decode") { vh_decode(context, 0, &$0, &$1) }
     }
 
+    /// Composes an overlay from the images it places (see `HEIFOverlay`), to 8-bit pixels.
+    func decodeOverlay(_ overlay: HEIFOverlay) throws(BackendError) -> VipsImage {
+        let placements = overlay.placements.map {
+            vh_placement(item: UInt32(truncatingIfNeeded: $0.item), x: Int32($0.x), y: Int32($0.y))
+        }
+        return try adopt("decode_overlay") { pixels, error in
+            placements.withUnsafeBufferPointer { placed in
+                overlay.fill.withUnsafeBufferPointer { fill in
+                    vh_decode_overlay(
+                        context, Int32(overlay.width), Int32(overlay.height), fill.baseAddress,
+                        placed.baseAddress,
+                        Int32(placed.count), &pixels, &error)
+                }
+            }
+        }
+    }
+
     /// The primary image's samples at their coded depth (an HDR signal must not be cut to 8 bits before it is
     /// tone-mapped), lent to `body` and freed when it returns.
     func withCodedSamples<Result>(_ body: (CodedSamples) -> Result) throws(BackendError) -> Result {
