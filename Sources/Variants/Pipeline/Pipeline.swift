@@ -96,6 +96,12 @@ public struct Pipeline: Sendable {
         return (decoded.width, decoded.height)
     }
 
+    /// The picture's header, the limits checked, no pixel decoded: `variantd bench` tells an animated GIF or
+    /// WebP from a still one by its frame count.
+    package func header(of bytes: [UInt8], type: MediaType) throws(VariantsError) -> PictureHeader {
+        try OpenedPicture(bytes: bytes, type: type, limits: limits).header
+    }
+
     /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need.
     private func decodeOnce(
         _ bytes: [UInt8], type: MediaType, bucket: BucketSpec?, timings: inout StageTimings
