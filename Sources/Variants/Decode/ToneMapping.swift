@@ -68,7 +68,9 @@ struct ToneMapping: Sendable, Equatable {
     func image(from container: HeifContainer) throws(BackendError) -> VipsImage {
         let mapped = try container.withCodedSamples { samples in
             let count = samples.width * samples.height * samples.bands
-            let output = malloc(max(1, count))!.assumingMemoryBound(to: UInt8.self)
+            guard let output = malloc(max(1, count))?.assumingMemoryBound(to: UInt8.self) else {
+                return (UnsafeMutablePointer<UInt8>?.none, samples.width, samples.height, samples.bands)
+            }
             if samples.bits > 8 {
                 map(samples, samples.bytes.bindMemory(to: UInt16.self), into: output)
             } else {
@@ -76,9 +78,12 @@ struct ToneMapping: Sendable, Equatable {
             }
             return (output, samples.width, samples.height, samples.bands)
         }
+        guard let pixels = mapped.0.map(UnsafeMutableRawPointer.init) else {
+            throw BackendError(call: "tone_map", message: "out of memory")
+        }
         return try VipsImage.adopting(
-            pixels: UnsafeMutableRawPointer(mapped.0), width: mapped.1, height: mapped.2, bands: mapped.3,
-            release: { free($0) }, owner: UnsafeMutableRawPointer(mapped.0))
+            pixels: pixels, width: mapped.1, height: mapped.2, bands: mapped.3, release: { free($0) },
+            owner: pixels)
     }
 
     /// Maps every pixel of `samples` into `output` (8 bits, same bands; alpha is rescaled, not mapped).
