@@ -34,6 +34,8 @@ extension HTTPRequest {
     ///   full), a passing condition rather than the caller's fault.
     func checkBodyKept(tooLarge: @autoclosure () -> String) throws(VariantsError) {
         guard !bodyTooLarge else { throw VariantsError(.payloadTooLarge, tooLarge()) }
-        guard !bodyUnstored else { throw VariantsError(.transformBusy, "the request body cannot be stored now") }
+        guard !bodyUnstored else {
+            throw VariantsError(.transformBusy, "the request body cannot be stored now")
+        }
     }
 }

@@ -52,7 +52,8 @@ final class HTTPServer: @unchecked Sendable {
                 listen_fd: listening, threads: UInt32(options.threads),
                 connection_limit: UInt32(options.connectionLimit),
                 connection_memory_limit: options.connectionMemoryLimit,
-                connection_timeout: UInt32(options.connectionTimeout), spool_threshold: options.spoolThreshold,
+                connection_timeout: UInt32(options.connectionTimeout),
+                spool_threshold: options.spoolThreshold,
                 spool_directory: spoolDirectory)
             return mh_start(&settings, handleHead, handleRequest, context.toOpaque())
         }

@@ -61,7 +61,8 @@ struct JobRequest: Sendable {
         if let unknown = query.keys.sorted().first(where: { !Self.uploadParameters.contains($0) }) {
             throw VariantsError(
                 .invalidRequest,
-                "unknown query parameter '\(unknown)': an upload takes id, bucket, path and declaredContentType")
+                "unknown query parameter '\(unknown)': an upload takes id, bucket, path and declaredContentType"
+            )
         }
         for name in ["id", "bucket", "path"] where query[name] == nil {
             throw VariantsError(.invalidRequest, "\(name): missing from the query")
@@ -107,7 +108,8 @@ struct JobRequest: Sendable {
         guard BucketSpec.isValidName(bucket) else {
             throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
         }
-        guard (1...1024).contains(path.utf8.count), !path.unicodeScalars.contains(where: Self.isControl) else {
+        guard (1...1024).contains(path.utf8.count), !path.unicodeScalars.contains(where: Self.isControl)
+        else {
             throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
         }
         if let type = declaredContentType {

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import Variants
 
+@testable import VariantdCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import VariantdCore
 
 /// `POST /v1/jobs` with the object's bytes as the body (`Content-Type: application/octet-stream`) over real
 /// HTTP: the same answer as a job naming the stored object, the byte limit enforced while reading, bodies past
@@ -20,7 +20,8 @@ import Variants
         try FileManager.default.createDirectory(at: spool(fixture), withIntermediateDirectories: true)
         return try DaemonProcess(
             [
-                "--listen", "127.0.0.1:0", "--root", fixture.root.path, "--out", fixture.out.path, "--buckets",
+                "--listen", "127.0.0.1:0", "--root", fixture.root.path, "--out", fixture.out.path,
+                "--buckets",
                 fixture.buckets.path,
             ],
             directory: fixture.directory, environment: ["TMPDIR": spool(fixture).path])
@@ -79,7 +80,8 @@ import Variants
             #expect(posted.text == stored.text)
         }
         let large = try #require(
-            try FileManager.default.attributesOfItem(atPath: fixture.root.path + "/up/large.jpg")[.size] as? Int)
+            try FileManager.default.attributesOfItem(atPath: fixture.root.path + "/up/large.jpg")[.size]
+                as? Int)
         #expect(large > 1 << 20, "the large picture must be over the spool threshold")
         let lines = daemon.log.filter { $0["event"] as? String == "job" && $0["id"] as? String == "up-1" }
         #expect(lines.count == 2 && lines.allSatisfy { $0["outcome"] as? String == "ok" })
@@ -132,18 +134,23 @@ import Variants
             "POST", "/v1/jobs?id=a&bucket=post-images", bodyFile: picture, contentType: Self.upload)
         #expect(noPath.status == 400)
         let noBucket = try daemon.send(
-            "POST", Self.query(path: "p.jpg", bucket: "elsewhere"), bodyFile: picture, contentType: Self.upload)
+            "POST", Self.query(path: "p.jpg", bucket: "elsewhere"), bodyFile: picture,
+            contentType: Self.upload)
         #expect(noBucket.status == 404 && noBucket.error == "not_found")
         let wrongType = try daemon.send(
             "POST", Self.query(path: "p.jpg"), bodyFile: picture, contentType: "image/jpeg")
         #expect(wrongType.status == 415 && wrongType.error == "unsupported_media_type")
         let formJob = try daemon.send(
-            "POST", "/v1/jobs", body: Array(#"{"id":"j"}"#.utf8), contentType: "application/x-www-form-urlencoded")
+            "POST", "/v1/jobs", body: Array(#"{"id":"j"}"#.utf8),
+            contentType: "application/x-www-form-urlencoded")
         #expect(formJob.status == 415)
         let noSecret = try daemon.send(
-            "POST", Self.query(path: "p.jpg"), bodyFile: picture, contentType: Self.upload, authorization: nil)
+            "POST", Self.query(path: "p.jpg"), bodyFile: picture, contentType: Self.upload, authorization: nil
+        )
         #expect(noSecret.status == 401 && noSecret.error == "unauthorized")
-        let rejected = daemon.log.filter { $0["event"] as? String == "job" && $0["outcome"] as? String == "rejected" }
+        let rejected = daemon.log.filter {
+            $0["event"] as? String == "job" && $0["outcome"] as? String == "rejected"
+        }
         #expect(rejected.count == 6)
     }
 
@@ -172,7 +179,9 @@ import Variants
         }
         let reply = try call.finish()
         let sample = try #require(sampled, "the body never showed as a spool file of 48 MiB")
-        #expect(sample.resident - before < 16 << 20, "grew by \(sample.resident - before) bytes with \(sample.spooled) received")
+        #expect(
+            sample.resident - before < 16 << 20,
+            "grew by \(sample.resident - before) bytes with \(sample.spooled) received")
         // Zeros are no picture: the whole body was read back and described.
         #expect(reply.status == 200, "\(reply.text)")
         #expect(reply.json["size"] as? Int == 96 << 20)
