@@ -47,8 +47,13 @@ import Variants
         }
     }
 
-    /// Nothing left of any spool file: none open in the daemon, none named in the spool folder.
+    /// Nothing left of any spool file: none open in the daemon (once the answered job has let go of its
+    /// body, a moment after the answer), none named in the spool folder.
     private func expectNoSpool(_ daemon: DaemonProcess, _ fixture: ServeFixture) throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !Self.openSpoolFiles(daemon).isEmpty, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         #expect(Self.openSpoolFiles(daemon).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: spool(fixture).path).isEmpty)
     }
