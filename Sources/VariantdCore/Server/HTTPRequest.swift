@@ -30,12 +30,12 @@ extension HTTPRequest {
     /// Refuses a request whose body the server did not keep.
     ///
     /// - Throws: `413 payload_too_large` with `tooLarge` as its message when the body was over the limit;
-    ///   `503 transform_busy` when it could not be stored (its spool file could not be written: the disk is
-    ///   full), a passing condition rather than the caller's fault.
-    func checkBodyKept(tooLarge: @autoclosure () -> String) throws(VariantsError) {
-        guard !bodyTooLarge else { throw VariantsError(.payloadTooLarge, tooLarge()) }
+    ///   the service's `503 transform_busy` when it could not be stored (its spool file could not be written:
+    ///   the disk is full), a passing condition rather than the caller's fault.
+    func checkBodyKept(tooLarge: @autoclosure () -> String) throws(AnswerError) {
+        guard !bodyTooLarge else { throw .pipeline(VariantsError(.payloadTooLarge, tooLarge())) }
         guard !bodyUnstored else {
-            throw VariantsError(.transformBusy, "the request body cannot be stored now")
+            throw .service(ServiceError(.transformBusy, "the request body cannot be stored now"))
         }
     }
 }

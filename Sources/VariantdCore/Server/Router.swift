@@ -71,10 +71,13 @@ struct Router: HTTPResponder {
     /// never read; otherwise bounds its body by the bucket's `fileSizeLimit` and the input limit.
     func admit(_ head: HTTPRequest) -> BodyAdmission {
         guard head.method == "POST", head.path == "/v1/jobs" else { return .read }
-        do throws(VariantsError) {
-            guard try JobRequest.Form(head) == .upload else { return .read }
+        do throws(AnswerError) {
+            let form = try AnswerError.pipeline { () throws(VariantsError) in try JobRequest.Form(head) }
+            guard form == .upload else { return .read }
             try authorize(head)
-            let spec = try bucket(of: try JobRequest(query: head.query, body: .empty))
+            let spec = try AnswerError.pipeline { () throws(VariantsError) in
+                try bucket(of: try JobRequest(query: head.query, body: .empty))
+            }
             return .readUpTo(Self.uploadLimit(spec))
         } catch {
             runner.finish(JobRecord(request: nil, error: error))
@@ -89,24 +92,31 @@ struct Router: HTTPResponder {
 
     private func submit(_ request: HTTPRequest) -> HTTPReply {
         var job: JobRequest?
-        do throws(VariantsError) {
+        do throws(AnswerError) {
             try authorize(request)
             let admitted: JobRequest
-            switch try JobRequest.Form(request) {
+            switch try AnswerError.pipeline({ () throws(VariantsError) in try JobRequest.Form(request) }) {
             case .json:
                 try request.checkBodyKept(tooLarge: "the job body is over the server's limit")
-                admitted = try JobRequest(body: try request.body.bytes(), objects: objects)
+                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                    try JobRequest(body: try request.body.bytes(), objects: objects)
+                }
             case .upload:
-                admitted = try JobRequest(query: request.query, body: request.body)
+                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                    try JobRequest(query: request.query, body: request.body)
+                }
                 job = admitted
-                let limit = Self.uploadLimit(try bucket(of: admitted))
+                let limit = Self.uploadLimit(
+                    try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) })
                 try request.checkBodyKept(tooLarge: "the object is over the limit of \(limit) bytes")
             }
             job = admitted
             if request.query["async"] == "1" {
-                return try enqueue(admitted, version: request.query["version"] ?? "")
+                return try AnswerError.pipeline { () throws(VariantsError) in
+                    try enqueue(admitted, version: request.query["version"] ?? "")
+                }
             }
-            let spec = try bucket(of: admitted)
+            let spec = try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) }
             try enter()
             return .later {
                 defer { admission.leave() }
@@ -118,9 +128,10 @@ struct Router: HTTPResponder {
         }
     }
 
-    private func authorize(_ request: HTTPRequest) throws(VariantsError) {
+    private func authorize(_ request: HTTPRequest) throws(AnswerError) {
         if let secret, !secret.admits(request.headers["authorization"]) {
-            throw VariantsError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
+            throw .service(
+                ServiceError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'"))
         }
     }
 
@@ -153,21 +164,16 @@ struct Router: HTTPResponder {
                 return .json(enqueued, status: 202)
             } catch {
                 return .error(
-                    VariantsError(.transformBusy, "the job queue cannot take the job now: \(error.message)"),
+                    .service(
+                        ServiceError(
+                            .transformBusy, "the job queue cannot take the job now: \(error.message)")),
                     headers: [("Retry-After", "5")])
             }
         }
     }
 
-    private func enter() throws(VariantsError) {
-        switch admission.enter() {
-        case nil:
-            return
-        case .full:
-            throw VariantsError(.transformBusy, "every render slot and the wait queue are full")
-        case .draining:
-            throw VariantsError(.transformBusy, "the server is shutting down")
-        }
+    private func enter() throws(AnswerError) {
+        if let refusal = admission.enter() { throw .service(refusal.error) }
     }
 
 }
