@@ -209,7 +209,7 @@ struct RenderService: Sendable {
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
         case .failure(let error):
-            return .failure(.pipeline(error))
+            return .failure(AnswerError(error))
         case .success(let metadata):
             guard let rendition = metadata.renditions?[Transform.name] else {
                 return .failure(
@@ -263,7 +263,7 @@ struct RenderService: Sendable {
         case .service: true
         case .pipeline(let error):
             switch error.code {
-            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants, .transformBusy: true
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants: true
             default: false
             }
         }
