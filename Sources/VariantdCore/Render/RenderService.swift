@@ -83,12 +83,10 @@ struct RenderService: Sendable {
     }
 
     private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
-        guard !request.bodyTooLarge else {
-            throw .pipeline(VariantsError(.payloadTooLarge, "the request body is over the server's limit"))
-        }
+        try request.checkBodyKept(tooLarge: "the request body is over the server's limit")
         let render = try AnswerError.pipeline { () throws(VariantsError) in
             request.method == "POST"
-                ? try RenderRequest(body: request.body, target: request.target)
+                ? try RenderRequest(body: try request.body.bytes(), target: request.target)
                 : try RenderRequest(path: request.path, target: request.target)
         }
         record.bucket = render.bucket
