@@ -9,6 +9,8 @@ actor RenderFlights {
         var key: String
         /// Its SHA-256, the strong `ETag`.
         var checksum: String
+        /// Its length in bytes, as found (a file's is sent as it is when sent).
+        var size: Int
         var body: RenditionBody
     }
 

@@ -20,6 +20,7 @@ struct RenderService: Sendable {
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
     let headers: @Sendable (VariantsError) -> [(name: String, value: String)]
+    private let transforms = TransformMemo()
     private let renditionFiles = ChecksumCache<FileIdentity>()
     private let found = FoundRenditions()
     private let flights = RenderFlights()
@@ -94,11 +95,11 @@ struct RenderService: Sendable {
         let declaration = registry.bucket(named: render.bucket)
         let isPublic = declaration?.isPublic ?? false
         try access.check(request, render, isPublic: isPublic)
-        let (spec, variesWithAccept, declared) = try transform(
+        let (spec, specKey, variesWithAccept, declared) = try transform(
             render, declaration: declaration, accept: request.headers["accept"])
         return Asked(
             render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-            isPublic: isPublic, specKey: RenditionKey.specKey(of: spec))
+            isPublic: isPublic, specKey: specKey)
     }
 
     /// A hit that waits on nothing but two `stat`s: the source's checksum and the rendition's key and checksum
@@ -106,10 +107,10 @@ struct RenderService: Sendable {
     private func remembered(_ asked: Asked) -> RenderFlights.Made? {
         guard let checksum = sources.rememberedChecksum(of: asked.render.source),
             let key = found.key(sourceChecksum: checksum, specKey: asked.specKey),
-            let path = renditions.file(of: key),
-            let etag = renditionFiles.rememberedChecksum(ofFile: path)
+            let path = renditions.file(of: key), let identity = FileIdentity(path: path),
+            let etag = renditionFiles.checksum(of: path, identity: identity)
         else { return nil }
-        return RenderFlights.Made(key: key, checksum: etag, body: .file(path: path))
+        return RenderFlights.Made(key: key, checksum: etag, size: Int(identity.size), body: .file(path: path))
     }
 
     /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
@@ -153,28 +154,31 @@ struct RenderService: Sendable {
         let (whole, fraction) = started.duration(to: .now).components
         record.seconds = ((Double(whole) + Double(fraction) * 1e-18) * 1e6).rounded() / 1e6
         metrics.record(record)
-        EventLog.write(record)
+        Console.error(record.line)
         return response
     }
 
-    /// The options, or the declared variant, as a spec; `declared` exempts it from the per-picture cap.
+    /// The options, or the declared variant, as a spec and its key; `declared` exempts it from the
+    /// per-picture cap.
     private func transform(
         _ render: RenderRequest, declaration: BucketSpec?, accept: String?
-    ) throws(VariantsError) -> (spec: VariantSpec, variesWithAccept: Bool, declared: Bool) {
+    ) throws(VariantsError) -> (spec: VariantSpec, specKey: String, variesWithAccept: Bool, declared: Bool) {
         switch render.asked {
         case .options(let options):
-            let transform = try Transform(query: options, accept: accept)
-            return (transform.spec, transform.variesWithAccept, false)
+            let (entry, variesWithAccept) = try transforms.entry(options, accept: accept)
+            return (entry.spec, entry.specKey, variesWithAccept, false)
         case .body(let body):
             guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
-            return (transform.spec, transform.variesWithAccept, false)
+            return (
+                transform.spec, RenditionKey.specKey(of: transform.spec), transform.variesWithAccept, false
+            )
         case .variant(let name):
             guard let variant = declaration?.variant(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
             }
-            return (variant, false, true)
+            return (variant, RenditionKey.specKey(of: variant), false, true)
         }
     }
 
@@ -192,10 +196,14 @@ struct RenderService: Sendable {
         let made: RenderFlights.Made
         switch try renditions.body(of: key) {
         case .file(let path):
-            guard let checksum = renditionFiles.checksum(ofFile: path) else { return nil }
-            made = RenderFlights.Made(key: key, checksum: checksum, body: .file(path: path))
+            guard let checksum = renditionFiles.checksum(ofFile: path),
+                let identity = FileIdentity(path: path)
+            else { return nil }
+            made = RenderFlights.Made(
+                key: key, checksum: checksum, size: Int(identity.size), body: .file(path: path))
         case .bytes(let bytes):
-            made = RenderFlights.Made(key: key, checksum: SHA256.hex(bytes), body: .bytes(bytes))
+            made = RenderFlights.Made(
+                key: key, checksum: SHA256.hex(bytes), size: bytes.count, body: .bytes(bytes))
         case nil:
             return nil
         }
@@ -261,10 +269,10 @@ struct RenderService: Sendable {
         headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
         switch made.body {
         case .file(let path):
-            record.bytesOut = Int(FileIdentity(path: path)?.size ?? 0)
+            record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: [], file: path)
         case .bytes(let bytes):
-            record.bytesOut = bytes.count
+            record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: bytes)
         }
     }

@@ -38,12 +38,8 @@ extension RenditionKey {
     /// The media type of a rendition, from its key's extension.
     public static func contentType(of key: String) -> String {
         let format: OutputFormat =
-            switch key.split(separator: ".").last ?? "" {
-            case "png": .png
-            case "webp": .webp
-            case "avif": .avif
-            default: .jpeg
-            }
+            key.hasSuffix(".png")
+            ? .png : key.hasSuffix(".webp") ? .webp : key.hasSuffix(".avif") ? .avif : .jpeg
         return RenditionCheck.mediaType(of: format).mimeType
     }
 }
