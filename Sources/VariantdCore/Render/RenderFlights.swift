@@ -14,7 +14,7 @@ actor RenderFlights {
         var body: RenditionBody
     }
 
-    private var flights: [String: Task<Result<Made, VariantsError>, Never>] = [:]
+    private var flights: [String: Task<Result<Made, AnswerError>, Never>] = [:]
     /// Spec keys being rendered per source checksum, not yet in the store's listing.
     private var pending: [String: Set<String>] = [:]
     /// Renders that ended stored: one that ends while a listing is read may be missing from it.
@@ -30,8 +30,8 @@ actor RenderFlights {
     func render(
         source: String, specKey: String, exempt: Bool,
         stored: @escaping @Sendable () throws(VariantsError) -> Set<String>,
-        work: @escaping @Sendable () async -> Result<Made, VariantsError>
-    ) async -> (result: Result<Made, VariantsError>, joined: Bool) {
+        work: @escaping @Sendable () async -> Result<Made, AnswerError>
+    ) async -> (result: Result<Made, AnswerError>, joined: Bool) {
         let key = source + "/" + specKey
         while true {
             if let flight = flights[key] {
@@ -41,7 +41,7 @@ actor RenderFlights {
             let listed: Set<String>
             switch await Blocking.run(stored) {
             case .success(let keys): listed = keys
-            case .failure(let error): return (.failure(error), false)
+            case .failure(let error): return (.failure(AnswerError(error)), false)
             }
             // Other requests ran while the listing was read: count again if a render may be missing from it.
             guard finished == seen, flights[key] == nil else { continue }
@@ -49,7 +49,7 @@ actor RenderFlights {
             guard exempt || distinct.count <= BucketSpec.maximumVariants else {
                 let message =
                     "the picture already has \(BucketSpec.maximumVariants) transforms; use one of its sizes"
-                return (.failure(VariantsError(.tooManyVariants, message)), false)
+                return (.failure(.pipeline(VariantsError(.tooManyVariants, message))), false)
             }
             pending[source, default: []].insert(specKey)
             let flight = Task { await work() }

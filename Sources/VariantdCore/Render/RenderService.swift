@@ -19,7 +19,7 @@ struct RenderService: Sendable {
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
-    let headers: @Sendable (VariantsError) -> [(name: String, value: String)]
+    let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let transforms = TransformMemo()
     private let renditionFiles = ChecksumCache<FileIdentity>()
     private let found = FoundRenditions()
@@ -29,7 +29,7 @@ struct RenderService: Sendable {
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: DecoderPool, access: RenderAccess, maxAge: Int,
-        headers: @escaping @Sendable (VariantsError) -> [(name: String, value: String)]
+        headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
         self.sources = sources
         self.renditions = renditions
@@ -49,7 +49,7 @@ struct RenderService: Sendable {
         var record = RenderRecord(
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
         let asked: Asked
-        do throws(VariantsError) {
+        do throws(AnswerError) {
             asked = try read(request, record: &record)
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
@@ -62,7 +62,7 @@ struct RenderService: Sendable {
         return .later { [record] in
             var record = record
             let response: HTTPResponse
-            do throws(VariantsError) {
+            do throws(AnswerError) {
                 response = try await answer(request, asked, record: &record)
             } catch {
                 response = failure(error, record: &record)
@@ -82,24 +82,31 @@ struct RenderService: Sendable {
         var specKey: String
     }
 
-    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(VariantsError) -> Asked {
+    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
         guard !request.bodyTooLarge else {
-            throw VariantsError(.payloadTooLarge, "the request body is over the server's limit")
+            throw .pipeline(VariantsError(.payloadTooLarge, "the request body is over the server's limit"))
         }
-        let render =
+        let render = try AnswerError.pipeline { () throws(VariantsError) in
             request.method == "POST"
-            ? try RenderRequest(body: request.body, target: request.target)
-            : try RenderRequest(path: request.path, target: request.target)
+                ? try RenderRequest(body: request.body, target: request.target)
+                : try RenderRequest(path: request.path, target: request.target)
+        }
         record.bucket = render.bucket
         record.path = render.path
         let declaration = registry.bucket(named: render.bucket)
         let isPublic = declaration?.isPublic ?? false
-        try access.check(request, render, isPublic: isPublic)
-        let (spec, specKey, variesWithAccept, declared) = try transform(
-            render, declaration: declaration, accept: request.headers["accept"])
-        return Asked(
-            render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-            isPublic: isPublic, specKey: specKey)
+        do {
+            try access.check(request, render, isPublic: isPublic)
+        } catch {
+            throw .service(error)
+        }
+        return try AnswerError.pipeline { () throws(VariantsError) in
+            let (spec, specKey, variesWithAccept, declared) = try transform(
+                render, declaration: declaration, accept: request.headers["accept"])
+            return Asked(
+                render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
+                isPublic: isPublic, specKey: specKey)
+        }
     }
 
     /// A hit that waits on nothing but two `stat`s: the source's checksum and the rendition's key and checksum
@@ -115,14 +122,14 @@ struct RenderService: Sendable {
 
     /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
     private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord)
-        async throws(VariantsError)
+        async throws(AnswerError)
         -> HTTPResponse
     {
         let looked = await Blocking.run { () throws(VariantsError) -> (String, RenderFlights.Made?) in
             let checksum = try sources.checksum(of: asked.render.source)
             return (checksum, try stored(checksum, asked.specKey))
         }
-        let (checksum, existing) = try looked.get()
+        let (checksum, existing) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
         let made: RenderFlights.Made
         if let existing {
             made = existing
@@ -139,10 +146,10 @@ struct RenderService: Sendable {
         return reply(made, to: request, asked, record: &record)
     }
 
-    private func failure(_ error: VariantsError, record: inout RenderRecord) -> HTTPResponse {
-        record.code = error.code.rawValue
+    private func failure(_ error: AnswerError, record: inout RenderRecord) -> HTTPResponse {
+        record.code = error.code
         record.status = error.statusCode
-        record.outcome = Self.isRefusal(error.code) ? .rejected : .failed
+        record.outcome = Self.isRefusal(error) ? .rejected : .failed
         return .error(error, headers: headers(error))
     }
 
@@ -213,23 +220,16 @@ struct RenderService: Sendable {
 
     /// Renders one transform in a decoder child, through the same admission as jobs.
     private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, checksum: String) async
-        -> Result<RenderFlights.Made, VariantsError>
+        -> Result<RenderFlights.Made, AnswerError>
     {
         // Another process sharing the store may have made it since this request missed.
         let specKey = RenditionKey.specKey(of: spec)
         switch await Blocking.run({ () throws(VariantsError) in try stored(checksum, specKey) }) {
         case .success(let found?): return .success(found)
         case .success(nil): break
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .failure(AnswerError(error))
         }
-        switch admission.enter() {
-        case .full:
-            return .failure(VariantsError(.transformBusy, "every render slot and the wait queue are full"))
-        case .draining:
-            return .failure(VariantsError(.transformBusy, "the server is shutting down"))
-        case nil:
-            break
-        }
+        if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
         let answer = await pool.process(
             ObjectRequest(bucket: render.bucket, path: render.path), source: render.source,
@@ -238,17 +238,20 @@ struct RenderService: Sendable {
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
         case .failure(let error):
-            return .failure(error)
+            return .failure(AnswerError(error))
         case .success(let metadata):
             guard let rendition = metadata.renditions?[Transform.name] else {
                 return .failure(
-                    VariantsError(.unsupportedMediaType, "\(metadata.contentType) objects are not pictures"))
+                    .pipeline(
+                        VariantsError(
+                            .unsupportedMediaType, "\(metadata.contentType) objects are not pictures")))
             }
             switch await Blocking.run({ () throws(VariantsError) in try made(rendition.key) }) {
             case .success(let made?): return .success(made)
             case .success(nil):
-                return .failure(VariantsError(.internalError, "the rendition was not found in the store"))
-            case .failure(let error): return .failure(error)
+                return .failure(
+                    .pipeline(VariantsError(.internalError, "the rendition was not found in the store")))
+            case .failure(let error): return .failure(AnswerError(error))
             }
         }
     }
@@ -286,12 +289,14 @@ struct RenderService: Sendable {
     }
 
     /// Errors that refuse a request before any render ran, as opposed to a render that failed.
-    private static func isRefusal(_ code: VariantsError.Code) -> Bool {
-        switch code {
-        case .invalidRequest, .invalidTransform, .unauthorized, .forbidden, .notFound, .tooManyVariants,
-            .transformBusy:
-            true
-        default: false
+    private static func isRefusal(_ error: AnswerError) -> Bool {
+        switch error {
+        case .service: true
+        case .pipeline(let error):
+            switch error.code {
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants: true
+            default: false
+            }
         }
     }
 }

@@ -13,6 +13,6 @@ protocol RenderSources: Sendable {
     /// - Parameter source: The object's path relative to the store root, already checked by
     ///   `ObjectFolder.checkRelative`.
     /// - Throws: `400 invalid_request` for a path leading out of the store, `404 not_found`,
-    ///   `413 payload_too_large`, `503 transform_busy` when the store cannot be reached.
+    ///   `413 payload_too_large`, `store_unavailable` when the store cannot be reached.
     func checksum(of source: String) throws(VariantsError) -> String
 }

@@ -14,7 +14,7 @@ struct JobRunner: Sendable {
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))
         switch answer.outcome {
         case .success(let metadata): return .json(metadata)
-        case .failure(let error) where error.code == .transformBusy:
+        case .failure(let error) where error.code == .storeUnavailable:
             // The object store is away: the caller is told to come back, as when every slot is taken.
             return .error(error, headers: [("Retry-After", "5")])
         case .failure(let error): return .error(error)

@@ -8,7 +8,8 @@
 public protocol RenditionCatalog: RenditionStore {
     /// The spec keys stored for one source: its distinct transforms, declared variants included.
     ///
-    /// - Throws: `503 transform_busy` when the store cannot be reached (the count cannot be known).
+    /// - Throws: `store_unavailable` when the store cannot be reached (the count cannot be known); the daemon
+    ///   answers it `503 transform_busy`.
     func specKeys(ofSource checksum: String) throws(VariantsError) -> Set<String>
 
     /// The key of the stored rendition of one spec of a source, if there is one.

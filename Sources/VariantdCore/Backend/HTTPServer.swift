@@ -6,8 +6,9 @@ import Variants
 /// The one door to libmicrohttpd: every pointer and C call of the HTTP server lives here, and what crosses
 /// it are plain `HTTPRequest` and `HTTPResponse` values handed to an `HTTPResponder`.
 ///
-/// `@unchecked Sendable` because the C daemon is only started in `init` and stopped in `stop()`; between
-/// them libmicrohttpd's own threads call in, and the other methods are safe from any thread.
+/// `@unchecked Sendable` because the C daemon is only started in `init` and stopped once, by `stop()` or
+/// the deinit; between them libmicrohttpd's own threads call in, and the other methods are safe from any
+/// thread.
 final class HTTPServer: @unchecked Sendable {
     /// How the daemon runs; every limit is chosen by the configuration.
     struct Options: Sendable {
@@ -25,7 +26,10 @@ final class HTTPServer: @unchecked Sendable {
     let address: ListenAddress
     private let server: OpaquePointer
     private let descriptor: Int32
-    private let context: Unmanaged<Context>
+    /// What the C callback reaches. The server owns it and lends it to the C daemon unretained: the daemon
+    /// is stopped before the server, and with it the context, can go.
+    private let context: Context
+    private let stopped = Mutex(false)
 
     init(listen: ListenAddress, options: Options, responder: any HTTPResponder) throws(StartupError) {
         switch listen {
@@ -45,9 +49,9 @@ final class HTTPServer: @unchecked Sendable {
             connection_limit: UInt32(options.connectionLimit),
             connection_memory_limit: options.connectionMemoryLimit,
             connection_timeout: UInt32(options.connectionTimeout), max_body_bytes: options.maxBodyBytes)
-        let context = Unmanaged.passRetained(Context(responder))
-        guard let started = mh_start(&settings, handleRequest, context.toOpaque()) else {
-            context.release()
+        let context = Context(responder)
+        guard let started = mh_start(&settings, handleRequest, Unmanaged.passUnretained(context).toOpaque())
+        else {
             close(descriptor)
             if case .unix(let path) = listen { unlink(path) }
             throw StartupError("libmicrohttpd did not start on \(listen)")
@@ -57,7 +61,7 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// Requests whose answer is still being worked on.
-    var unanswered: Int { context.takeUnretainedValue().unanswered.withLock { $0 } }
+    var unanswered: Int { context.unanswered.withLock { $0 } }
 
     /// Connections open now, idle keep-alive ones included.
     var connections: Int { Int(mh_connection_count(server)) }
@@ -65,16 +69,24 @@ final class HTTPServer: @unchecked Sendable {
     /// Stops accepting connections (and removes a Unix socket's path); open connections are still served,
     /// each answer from now on closing its connection so that none lingers.
     func stopAccepting() {
-        context.takeUnretainedValue().closing.withLock { $0 = true }
+        context.closing.withLock { $0 = true }
         mh_quiesce(server)
         if case .unix(let path) = address { unlink(path) }
     }
 
-    /// Stops the daemon; call once, when `unanswered` is zero.
+    /// Stops the daemon, once: call it when `unanswered` is zero; a server never stopped stops as it goes.
     func stop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         mh_stop(server)
         close(descriptor)
-        context.release()
+    }
+
+    deinit {
+        stop()
     }
 }
 
