@@ -101,6 +101,14 @@ struct RenderOverS3Tests {
 
         let missing = try daemon.render("/v1/render/pics/2026/absent.jpg?width=64")
         #expect(missing.status == 404 && missing.error == "not_found")
+
+        // A hit needs the store: while it is down the answer is busy, with the time to come back.
+        server.kill()
+        let busy = try daemon.render(Self.gradient + "?width=64&format=webp")
+        #expect(busy.status == 503 && busy.error == "transform_busy", "\(busy.json)")
+        #expect(busy.headers["retry-after"] != nil)
+        try server.start()
+        #expect(try daemon.render(Self.gradient + "?width=64&format=webp").etag == after.etag)
     }
 
     @Test func mixesAFolderOfSourcesWithABucketOfRenditionsAndTheOtherWayRound() throws {
