@@ -12,8 +12,8 @@ struct Router: HTTPResponder {
     let runner: JobRunner
     /// Where `?async=1` jobs go; nil when the daemon was started without `--queue`.
     let queue: (any JobQueue)?
-    /// On-demand renditions, `/v1/render/…`; nil where objects or renditions are not folders.
-    let render: RenderService?
+    /// On-demand renditions, `/v1/render/…`.
+    let render: RenderService
     let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
@@ -30,13 +30,6 @@ struct Router: HTTPResponder {
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix),
             ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix),
             ("POST", RenderRequest.postPath):
-            guard let render else {
-                return .now(
-                    .error(
-                        VariantsError(
-                            .invalidRequest,
-                            "on-demand renditions need --root and --out to be folders, not object storage")))
-            }
             return render.respond(to: request)
         case (_, RenderRequest.postPath):
             return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes POST")))
