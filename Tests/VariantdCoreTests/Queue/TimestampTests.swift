@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func fourHundredYearsRoundTrip() throws {
-        // Eleven days and an hour a step, from 1900 through 2300: every month, every leap-year rule.
+        // Thirty-seven days and an hour a step, from 1900 through 2300: four centuries of month and leap-year turns.
         var milliseconds: Int64 = -2_208_988_800_000
         var checked = 0
         while milliseconds < 10_413_792_000_000 {
@@ -27,9 +27,9 @@ import Testing
             let decoded = try JSONDecoder().decode(Timestamp.self, from: JSONEncoder().encode(stamp))
             #expect(decoded == stamp)
             if decoded != stamp { break }
-            milliseconds += 11 * 86_400_000 + 3_600_123
+            milliseconds += 37 * 86_400_000 + 3_600_123
             checked += 1
         }
-        #expect(checked > 13_000)
+        #expect(checked > 3_900)
     }
 }
