@@ -58,15 +58,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "variantd", dependencies: ["VariantdCore"], swiftSettings: swiftSettings),
+        // The benchmarks: measured beside the product, never part of it; the executable wires their commands in.
+        .target(
+            name: "VariantdBench", dependencies: ["VariantdCore", "Variants", "ThumbHash", "Charts"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "variantd", dependencies: ["VariantdCore", "VariantdBench"], swiftSettings: swiftSettings),
+        // What the test targets share: where the built binary and the samples are, and the binary as a process.
+        .target(name: "VariantdTestSupport", path: "Tests/VariantdTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantsTests", dependencies: ["Variants", "CLcms2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantdCoreTests",
-            dependencies: ["VariantdCore", "Variants"],
+            dependencies: ["VariantdCore", "Variants", "variantd", "VariantdTestSupport"],
             exclude: ["CLI/HelpText"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VariantdBenchTests",
+            dependencies: ["VariantdBench", "VariantdCore", "Variants", "VariantdTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

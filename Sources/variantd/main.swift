@@ -5,4 +5,4 @@ import VariantdCore
 #endif
 
 SignalStream.resetInheritedMask()
-exit(await CommandLineTool.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(await Program.tool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

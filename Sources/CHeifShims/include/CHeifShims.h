@@ -82,7 +82,8 @@ int vh_get_tiling(vh_context *context, vh_tiling *out, vh_error *error);
 
 /* Decodes a grid image tile by tile, each tile averaged down by `factor` (a power of two that divides the
  * tile size and the offsets) into one small 8-bit RGB image: the full-size picture never exists in memory.
- * `threads` workers each read the file through a context of their own. Opaque pictures only. */
+ * `threads` workers (at least one; how many is the caller's choice) each read the file through a context of
+ * their own. Opaque pictures only. */
 int vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, vh_error *error);
 
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */

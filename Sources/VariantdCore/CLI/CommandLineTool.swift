@@ -1,31 +1,16 @@
 /// The `variantd` command line: finds the subcommand, prints help, and maps failures to exit statuses.
 ///
-/// Help goes to stdout; errors go to stderr with the usage line, as swift-argument-parser tools do.
-public enum CommandLineTool {
+/// Help goes to stdout; errors go to stderr with the usage line, as swift-argument-parser tools do. The
+/// executable hands it the subcommands, so the benchmarks (a target of their own) join the product's.
+public struct CommandLineTool: Sendable {
     /// Every subcommand, in the order the overview lists them.
-    static let subcommands: [any Subcommand.Type] = [
-        BatchCommand.self,
-        ReportCommand.self,
-        ServeCommand.self,
-        WorkCommand.self,
-        EnqueueCommand.self,
-        JobsCommand.self,
-        BenchCommand.self,
-        ChartCommand.self,
-        ProbeCommand.self,
-        RenderCommand.self,
-        SignURLCommand.self,
-        ThumbHashCommand.self,
-        QueueBenchCommand.self,
-        QuarantineCommand.self,
-        DecoderChildCommand.self,
-        BenchWorkerCommand.self,
-    ]
+    package let subcommands: [any Subcommand.Type]
 
-    /// Subcommands that only the program itself calls; left out of the overview.
-    static let hidden: Set<String> = [DecoderChildCommand.name, BenchWorkerCommand.name]
+    public init(subcommands: [any Subcommand.Type]) {
+        self.subcommands = subcommands
+    }
 
-    public static func main(_ arguments: [String]) async -> ExitStatus {
+    public func main(_ arguments: [String]) async -> ExitStatus {
         var words = arguments
         guard let first = words.first else {
             Console.out(overview)
@@ -59,11 +44,11 @@ public enum CommandLineTool {
         }
     }
 
-    static func subcommand(named name: String) -> (any Subcommand.Type)? {
+    package func subcommand(named name: String) -> (any Subcommand.Type)? {
         subcommands.first { $0.name == name }
     }
 
-    private static func run(_ type: any Subcommand.Type, _ words: [String]) async -> ExitStatus {
+    private func run(_ type: any Subcommand.Type, _ words: [String]) async -> ExitStatus {
         var arguments = Arguments(words)
         if arguments.wantsHelp {
             Console.out(help(for: type))
@@ -85,7 +70,7 @@ public enum CommandLineTool {
         }
     }
 
-    private static func usageFailure(_ error: UsageError, usage: String, helpName: String? = nil)
+    private func usageFailure(_ error: UsageError, usage: String, helpName: String? = nil)
         -> ExitStatus
     {
         var text = "Error: \(error.message)\nUsage: \(usage)\n"
@@ -94,8 +79,8 @@ public enum CommandLineTool {
         return .usage
     }
 
-    static var overview: String {
-        let visible = subcommands.filter { !hidden.contains($0.name) }.map {
+    package var overview: String {
+        let visible = subcommands.filter { !$0.isHidden }.map {
             (name: $0.name, abstract: $0.abstract)
         }
         let width = (visible.map { $0.name.count }.max() ?? 0) + 4
@@ -118,7 +103,7 @@ public enum CommandLineTool {
             """
     }
 
-    static func help(for command: any Subcommand.Type) -> String {
+    package func help(for command: any Subcommand.Type) -> String {
         """
         OVERVIEW: \(command.abstract)
 

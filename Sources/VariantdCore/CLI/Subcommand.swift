@@ -10,9 +10,15 @@ public protocol Subcommand: Sendable {
     static var usage: String { get }
     /// Arguments, options and notes shown by `variantd help <name>`.
     static var details: String { get }
+    /// Whether only the program itself calls it (left out of the overview); false unless declared.
+    static var isHidden: Bool { get }
 
     init(parsing arguments: inout Arguments) throws(UsageError)
 
     /// Runs the command and returns the process exit status.
     func run() async throws -> ExitStatus
+}
+
+extension Subcommand {
+    public static var isHidden: Bool { false }
 }

@@ -7,13 +7,14 @@ import Variants
 
 /// `variantd batch --bucket FILE --out OUT DIR|s3://BUCKET/PREFIX`: every file under a folder or every object
 /// under a prefix through the same pipeline as the daemon — for backfills, migrations and re-renders after a bucket changes its variants.
-struct BatchCommand: Subcommand {
-    static let name = "batch"
-    static let abstract = "Process every file under a folder: metadata, renditions and a resumable manifest."
-    static let usage =
+package struct BatchCommand: Subcommand {
+    package static let name = "batch"
+    package static let abstract =
+        "Process every file under a folder: metadata, renditions and a resumable manifest."
+    package static let usage =
         "batch --bucket <file> --out <dir> [--renditions <location>] [--jobs <n>] [--quiet] [--json] "
         + "[--strict] [--report] <dir>"
-    static let details = """
+    package static let details = """
         ARGUMENTS:
           <dir>                   The folder to walk; every regular file under it is processed (symbolic
                                   links are not followed). A file's path relative to it is its object path.
@@ -61,7 +62,7 @@ struct BatchCommand: Subcommand {
     let strict: Bool
     let report: Bool
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         guard let bucketPath = try arguments.option("--bucket") else {
             throw UsageError("Missing expected option '--bucket <file>'")
         }
@@ -98,7 +99,7 @@ struct BatchCommand: Subcommand {
         bucket = try BucketDeclarationFile.read(bucketPath)
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let manifestPath = outputURL.appendingPathComponent("manifest.jsonl").path
         let quarantineFile = quarantine ?? outputURL.appendingPathComponent("quarantine.sqlite3").path

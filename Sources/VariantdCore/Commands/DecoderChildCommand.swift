@@ -4,11 +4,12 @@ import Variants
 /// `variantd decoder-child`: the process a `DecoderPool` starts. Reads one `DecodeJob` line and the bytes
 /// after it on stdin, answers one `DecodeAnswer` line and the rendition bytes after it, until stdin closes
 /// (which also happens when the parent dies). It opens no file: bytes in, bytes out.
-struct DecoderChildCommand: Subcommand {
-    static let name = "decoder-child"
-    static let abstract = "Decode objects sent by a parent process (internal)."
-    static let usage = "decoder-child [--limits <json>] [--confined]"
-    static let details = """
+package struct DecoderChildCommand: Subcommand {
+    package static let name = "decoder-child"
+    package static let isHidden = true
+    package static let abstract = "Decode objects sent by a parent process (internal)."
+    package static let usage = "decoder-child [--limits <json>] [--confined]"
+    package static let details = """
         Started by variantd itself: one JSON job line and the object's bytes on stdin, one JSON answer
         line and the renditions' bytes on stdout.
 
@@ -23,7 +24,7 @@ struct DecoderChildCommand: Subcommand {
     /// Tests only (`--violate open|socket`): a call the sealed child makes before each job, to prove it dies.
     let violation: ConfinementViolation?
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         let text = try arguments.option("--limits")
         confined = arguments.flag("--confined")
         let violation = try arguments.option("--violate")
@@ -46,7 +47,7 @@ struct DecoderChildCommand: Subcommand {
         self.limits = limits
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let answers = ChildConfinement.apply()
         let pipeline = try Pipeline(limits: limits)
         if confined {

@@ -7,13 +7,14 @@ import Variants
 
 /// `variantd enqueue`: adds one job to the queue, or every object of a folder or of a list (a backfill);
 /// a repeat of a waiting or running job is a no-op.
-struct EnqueueCommand: Subcommand {
-    static let name = "enqueue"
-    static let abstract = "Add jobs for stored objects to the durable queue: one, or a whole folder or list."
-    static let usage =
+package struct EnqueueCommand: Subcommand {
+    package static let name = "enqueue"
+    package static let abstract =
+        "Add jobs for stored objects to the durable queue: one, or a whole folder or list."
+    package static let usage =
         "enqueue [--queue <location>] --bucket <name> (--path <object-path> [--source <relative>] "
         + "[--content-type <type>] | --walk <folder> | --from <file>) [--version <v>]"
-    static let details = """
+    package static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH or postgres://… (default: sqlite:<data-dir>/queue.sqlite3).
           --data-dir <dir>        Where the default queue lives.
@@ -45,7 +46,7 @@ struct EnqueueCommand: Subcommand {
     let location: QueueLocation
     let mode: Mode
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         location = try QueueLocation.parse(&arguments).location
         guard let bucket = try arguments.option("--bucket") else {
             throw UsageError("Missing expected option '--bucket'")
@@ -85,7 +86,7 @@ struct EnqueueCommand: Subcommand {
         mode = .many(listing, bucket: bucket, version: version, batch: batch)
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         switch mode {
         case .one(let job):
             let queue = try await location.open()

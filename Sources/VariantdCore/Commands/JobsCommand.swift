@@ -1,10 +1,10 @@
 /// `variantd jobs`: lists jobs and their results as JSON lines.
-struct JobsCommand: Subcommand {
-    static let name = "jobs"
-    static let abstract = "List the queue's jobs and their results as JSON lines."
-    static let usage =
+package struct JobsCommand: Subcommand {
+    package static let name = "jobs"
+    package static let abstract = "List the queue's jobs and their results as JSON lines."
+    package static let usage =
         "jobs [--queue <location>] [--state <state>] [--bucket <name>] [--after <id>] [--limit <n>]"
-    static let details = """
+    package static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH or postgres://… (default: sqlite:<data-dir>/queue.sqlite3).
           --data-dir <dir>        Where the default queue lives.
@@ -27,7 +27,7 @@ struct JobsCommand: Subcommand {
     /// Jobs read per query.
     static let pageSize = 500
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         location = try QueueLocation.parse(&arguments).location
         let state = try arguments.option("--state")
         let parsedState = try state.map { text throws(UsageError) in
@@ -42,7 +42,7 @@ struct JobsCommand: Subcommand {
         _ = try arguments.positionals()
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let queue = try await location.open()
         var cursor = after
         var left = limit ?? .max

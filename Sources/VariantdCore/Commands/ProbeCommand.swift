@@ -2,12 +2,12 @@ import Foundation
 import Variants
 
 /// `variantd probe FILE…`: one metadata JSON line per file (or its error JSON), for checking files by hand.
-struct ProbeCommand: Subcommand {
-    static let name = "probe"
-    static let abstract = "Print the completion metadata of files, one JSON line each."
-    static let usage =
+package struct ProbeCommand: Subcommand {
+    package static let name = "probe"
+    package static let abstract = "Print the completion metadata of files, one JSON line each."
+    package static let usage =
         "probe [--bucket <name>] [--declaration <file>] [--out <dir>] [--content-type <type>] [--in-process] <file> ..."
-    static let details = """
+    package static let details = """
         ARGUMENTS:
           <file>                  Files to sniff, probe, decode and measure.
 
@@ -33,7 +33,7 @@ struct ProbeCommand: Subcommand {
     let declaredType: String?
     let inProcess: Bool
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         let name = try arguments.option("--bucket")
         declaration = try arguments.option("--declaration").map { path throws(UsageError) in
             try BucketDeclarationFile.read(path)
@@ -46,7 +46,7 @@ struct ProbeCommand: Subcommand {
         guard !files.isEmpty else { throw UsageError("Missing expected argument '<file>'") }
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let store = try renditions.map { try RenditionFolder(root: $0) }
         // Files are named on the command line, relative to here or absolute: the object store is the root.
         let pool = DecoderPool(

@@ -1,11 +1,11 @@
 import Foundation
 
 /// `variantd quarantine list|release`: the files that killed decoders, as the operator sees and forgives them.
-struct QuarantineCommand: Subcommand {
-    static let name = "quarantine"
-    static let abstract = "List the files that killed decoders, or release one."
-    static let usage = "quarantine list|release <sha256> [--file <path>] [--data-dir <dir>]"
-    static let details = """
+package struct QuarantineCommand: Subcommand {
+    package static let name = "quarantine"
+    package static let abstract = "List the files that killed decoders, or release one."
+    package static let usage = "quarantine list|release <sha256> [--file <path>] [--data-dir <dir>]"
+    package static let details = """
         ARGUMENTS:
           list                    One JSON line per file: checksumSha256, failures, firstFailure,
                                   lastFailure, reason; the most recent first.
@@ -26,7 +26,7 @@ struct QuarantineCommand: Subcommand {
     let action: Action
     let file: String
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         let dataDirectory = try arguments.option("--data-dir") ?? QueueLocation.defaultDataDirectory
         file =
             try arguments.option("--file") ?? ProcessInfo.processInfo.environment["VARIANTD_QUARANTINE"]
@@ -46,7 +46,7 @@ struct QuarantineCommand: Subcommand {
         }
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let quarantine = try Quarantine(file: file)
         switch action {
         case .list:

@@ -3,12 +3,12 @@ import Variants
 
 /// `variantd render FILE [options] -o OUT|-`: one on-demand transform of a local file, with the daemon's
 /// options and rules, for scripts and for checking a transform by hand.
-struct RenderCommand: Subcommand {
-    static let name = "render"
-    static let abstract = "Render one transform of a file, with the options of GET /v1/render."
-    static let usage =
+package struct RenderCommand: Subcommand {
+    package static let name = "render"
+    package static let abstract = "Render one transform of a file, with the options of GET /v1/render."
+    package static let usage =
         "render <file> [--width <n>] [--height <n>] [--fit <fit>] [--format <format>] [options] -o <out>|-"
-    static let details = """
+    package static let details = """
         ARGUMENTS:
           <file>                  The picture to render.
 
@@ -39,7 +39,7 @@ struct RenderCommand: Subcommand {
     let output: String
     let transform: Transform
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         var query: [(name: String, value: String)] = []
         for name in Self.options {
             if let value = try arguments.option("--" + name) { query.append((name, value)) }
@@ -58,7 +58,7 @@ struct RenderCommand: Subcommand {
         self.output = output
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())")
             .path
         defer { try? FileManager.default.removeItem(atPath: store) }

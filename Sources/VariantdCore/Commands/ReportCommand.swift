@@ -1,11 +1,11 @@
 import Foundation
 
 /// `variantd report OUT [--html FILE]`: a batch output folder as one self-contained HTML page to look at.
-struct ReportCommand: Subcommand {
-    static let name = "report"
-    static let abstract = "Write a batch output folder's contact sheet: one self-contained HTML page."
-    static let usage = "report <out> [--html <file>]"
-    static let details = """
+package struct ReportCommand: Subcommand {
+    package static let name = "report"
+    package static let abstract = "Write a batch output folder's contact sheet: one self-contained HTML page."
+    package static let usage = "report <out> [--html <file>]"
+    package static let details = """
         ARGUMENTS:
           <out>                   A `variantd batch` output folder (manifest.jsonl and renditions/).
 
@@ -24,7 +24,7 @@ struct ReportCommand: Subcommand {
     let output: String
     let html: String?
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         html = try arguments.option("--html")
         let operands = try arguments.positionals()
         guard let output = operands.first else { throw UsageError("Missing expected argument '<out>'") }
@@ -32,7 +32,7 @@ struct ReportCommand: Subcommand {
         self.output = output
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let folder = URL(fileURLWithPath: output).standardizedFileURL.path
         let sheet = ContactSheet(
             output: folder,

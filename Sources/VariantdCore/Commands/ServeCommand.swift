@@ -1,11 +1,12 @@
 import Foundation
 
 /// `variantd serve`: the sidecar daemon the storage server calls during an upload.
-struct ServeCommand: Subcommand {
-    static let name = "serve"
-    static let abstract = "Serve metadata and renditions over HTTP to the storage server (sidecar daemon)."
-    static let usage = "serve --root <dir> [--listen <address>] [--buckets <dir>] [options]"
-    static let details = """
+package struct ServeCommand: Subcommand {
+    package static let name = "serve"
+    package static let abstract =
+        "Serve metadata and renditions over HTTP to the storage server (sidecar daemon)."
+    package static let usage = "serve --root <dir> [--listen <address>] [--buckets <dir>] [options]"
+    package static let details = """
         OPTIONS (each also read from its environment twin, shown after it; a flag wins):
           --listen <address>      127.0.0.1:PORT, [::1]:PORT, localhost:PORT or unix:PATH
                                   (VARIANTD_LISTEN; default 127.0.0.1:8089; port 0 picks a free one).
@@ -45,12 +46,12 @@ struct ServeCommand: Subcommand {
 
     let configuration: ServeConfiguration
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         configuration = try ServeConfiguration(
             parsing: &arguments, environment: ProcessInfo.processInfo.environment)
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         do {
             return try await Daemon(configuration: configuration).run()
         } catch let error as StartupError {

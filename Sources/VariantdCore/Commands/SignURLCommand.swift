@@ -2,11 +2,11 @@ import Foundation
 
 /// `variantd sign-url --key-file F --expires-in S TARGET`: the signed form of a render URL of a private
 /// bucket, as the daemon started with the same `--url-key-file` checks it.
-struct SignURLCommand: Subcommand {
-    static let name = "sign-url"
-    static let abstract = "Sign a /v1/render URL of a private bucket with the URL key."
-    static let usage = "sign-url --key-file <file> [--expires-in <seconds>] <target>"
-    static let details = """
+package struct SignURLCommand: Subcommand {
+    package static let name = "sign-url"
+    package static let abstract = "Sign a /v1/render URL of a private bucket with the URL key."
+    package static let usage = "sign-url --key-file <file> [--expires-in <seconds>] <target>"
+    package static let details = """
         ARGUMENTS:
           <target>                The request target, path and query as they will be sent
                                   ('/v1/render/post-images/a/cat.jpg?width=200').
@@ -23,7 +23,7 @@ struct SignURLCommand: Subcommand {
     let expiresIn: Int
     let target: String
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         guard
             let path = try arguments.option("--key-file")
                 ?? ProcessInfo.processInfo.environment["VARIANTD_URL_KEY_FILE"]
@@ -37,7 +37,7 @@ struct SignURLCommand: Subcommand {
         self.target = target
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         Console.out(key.sign(target, expires: Int(Date().timeIntervalSince1970) + expiresIn))
         return .success
     }

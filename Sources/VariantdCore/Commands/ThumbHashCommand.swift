@@ -1,15 +1,21 @@
 import Foundation
 import ThumbHash
 
-/// `variantd thumbhash`: the ThumbHash module by hand, its conformance vectors, and its benchmark.
-struct ThumbHashCommand: Subcommand {
-    static let name = "thumbhash"
-    static let abstract = "Encode and decode ThumbHash placeholders, grade vectors, benchmark."
-    static let usage = """
+/// `variantd thumbhash`: the ThumbHash module by hand, its conformance vectors, and its benchmark, which
+/// lives with the other benchmarks and comes in as `Bench`.
+package struct ThumbHashCommand<Bench: ThumbHashBenchAction>: Subcommand {
+    package static var name: String { "thumbhash" }
+    package static var abstract: String {
+        "Encode and decode ThumbHash placeholders, grade vectors, benchmark."
+    }
+    package static var usage: String {
+        """
         thumbhash vectors <dir> | encode --size <w>x<h> <file> | decode <hash> \
         | bench [--json] [--iterations <n>] [--compare]
         """
-    static let details = """
+    }
+    package static var details: String {
+        """
         ACTIONS:
           vectors <dir>         Print the grader's candidate JSON lines for a vector folder
                                 (manifest.json + cases/); check them with oracle.py check.
@@ -24,6 +30,7 @@ struct ThumbHashCommand: Subcommand {
                                 .build/bench-venv; run scripts/bench-setup.sh once to create it.
           --json                Print bench figures as JSON.
         """
+    }
 
     private enum Action {
         case vectors(directory: String)
@@ -34,7 +41,7 @@ struct ThumbHashCommand: Subcommand {
 
     private let action: Action
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         let json = arguments.flag("--json")
         let compare = arguments.flag("--compare")
         let iterations = try arguments.integer("--iterations", in: 1...1_000_000)
@@ -86,7 +93,7 @@ struct ThumbHashCommand: Subcommand {
         return (width, height)
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         switch action {
         case .vectors(let directory):
             let suite = try VectorSuite(directory: URL(filePath: directory, directoryHint: .isDirectory))
@@ -105,7 +112,7 @@ struct ThumbHashCommand: Subcommand {
                 Console.out(Self.describe(try ThumbHash(base64: text)))
             }
         case .bench(let json, let iterations, let compare):
-            return try bench(json: json, iterations: iterations, compare: compare)
+            return try Bench.run(json: json, iterations: iterations, compare: compare)
         }
     }
 
@@ -132,40 +139,5 @@ struct ThumbHashCommand: Subcommand {
             "\"bytes\":\(hash.bytes.count)",
         ]
         return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    private func bench(json: Bool, iterations: Int, compare: Bool) throws -> ExitStatus {
-        let python = URL(filePath: ".build/bench-venv/bin/python3")
-        if compare, !FileManager.default.isExecutableFile(atPath: python.path) {
-            throw UsageError("'--compare' needs .build/bench-venv; run scripts/bench-setup.sh first")
-        }
-        #if DEBUG
-            Console.error("warning: debug build; build with -c release for meaningful figures")
-        #endif
-        let benchmark = ThumbHashBenchmark(iterations: iterations)
-        let swift = try benchmark.measureSwift()
-        let rust = compare ? try benchmark.measureRust(python: python) : nil
-        if json {
-            Console.out(
-                try WireJSON.line(BenchReport.ThumbHashFigures(benchmark, swift: swift, thumbhashRs: rust)))
-            return .success
-        }
-        func cell(_ value: Double?) -> String {
-            guard let value else { return "" }
-            let text = String(format: "%.4f ms", value)
-            return text + String(repeating: " ", count: max(1, 16 - text.count))
-        }
-        let rows: [(String, KeyPath<ThumbHashBenchmark.Figures, Double>)] = [
-            ("encode 100x100 opaque", \.encodeOpaque), ("encode 100x100 alpha", \.encodeAlpha),
-            ("decode opaque hash", \.decodeOpaque), ("decode alpha hash", \.decodeAlpha),
-        ]
-        var lines = ["per operation, median of \(ThumbHashBenchmark.rounds) rounds of \(iterations)"]
-        lines.append("                       variantd        " + (rust == nil ? "" : "thumbhash-rs (Python)"))
-        for (label, key) in rows {
-            let padded = label + String(repeating: " ", count: 23 - label.count)
-            lines.append(padded + cell(swift[keyPath: key]) + cell(rust?[keyPath: key]))
-        }
-        Console.out(lines.joined(separator: "\n"))
-        return .success
     }
 }

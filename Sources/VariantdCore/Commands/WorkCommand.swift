@@ -6,13 +6,13 @@ import Variants
 #endif
 
 /// `variantd work`: claims jobs from the queue and processes them in decoder children until stopped.
-struct WorkCommand: Subcommand {
-    static let name = "work"
-    static let abstract = "Process jobs from the durable queue (SQLite or PostgreSQL)."
-    static let usage =
+package struct WorkCommand: Subcommand {
+    package static let name = "work"
+    package static let abstract = "Process jobs from the durable queue (SQLite or PostgreSQL)."
+    package static let usage =
         "work [--queue sqlite:<path> | --queue postgres://…] --root <store> --buckets <dir> [--workers <n>] "
         + "[--out <dir>] [--callback <url>] [--callback-secret-file <file>] [--listen <address>]"
-    static let details = """
+    package static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH, or postgres://… shared by workers on many machines
                                   (default: sqlite:<data-dir>/queue.sqlite3).
@@ -51,7 +51,7 @@ struct WorkCommand: Subcommand {
     let policy: RetryPolicy
     let listen: ListenAddress?
 
-    init(parsing arguments: inout Arguments) throws(UsageError) {
+    package init(parsing arguments: inout Arguments) throws(UsageError) {
         let (location, dataDirectory) = try QueueLocation.parse(&arguments)
         self.location = location
         guard let root = try arguments.option("--root") else {
@@ -111,7 +111,7 @@ struct WorkCommand: Subcommand {
         self.configuration = configuration
     }
 
-    func run() async throws -> ExitStatus {
+    package func run() async throws -> ExitStatus {
         let stop = InterruptSignal(
             onFirst: { _ in
                 Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")

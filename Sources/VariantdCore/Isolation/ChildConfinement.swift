@@ -5,7 +5,7 @@
 /// What a decoder child does to itself before it reads its first job: no core dumps, caps on its address
 /// space and open files, a CPU-time budget per job, and its standard output kept for the protocol alone;
 /// then, once its libraries are loaded, `seal()`.
-enum ChildConfinement {
+package enum ChildConfinement {
     /// Address space a child may map: a 200-megapixel HEIC decode with its libvips threads fits in 4 GiB.
     static let addressSpace: rlim_t = 4 << 30
     /// Open files: the pipes and what libraries open for themselves; a child opens no file per job.
@@ -56,7 +56,7 @@ enum ChildConfinement {
     }
 
     /// This process's peak resident set, in KiB.
-    static var peakResidentKiB: Int {
+    package static var peakResidentKiB: Int {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return usage.ru_maxrss

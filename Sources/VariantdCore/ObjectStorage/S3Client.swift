@@ -2,14 +2,14 @@ import Foundation
 import Variants
 
 /// One object in a listing.
-struct S3Object: Sendable, Equatable {
-    var key: String
+package struct S3Object: Sendable, Equatable {
+    package var key: String
     var size: Int
 }
 
 /// A client for one S3-compatible store: HEAD, GET, PUT and ListObjectsV2, each retried as `S3RetryPolicy`
 /// says. Calls block their thread for the length of the transfer; connections are reused between calls.
-final class S3Client: Sendable {
+package final class S3Client: Sendable {
     let configuration: S3Configuration
     private let transfer: CurlTransfer
 
@@ -65,7 +65,7 @@ final class S3Client: Sendable {
     }
 
     /// Stores a file under a key, streamed from disk (`UNSIGNED-PAYLOAD`: not hashed first).
-    func put(
+    package func put(
         bucket: String, key: String, file: String, contentType: String, cacheControl: String? = nil
     ) throws(S3Error) {
         let size: Int
@@ -80,12 +80,12 @@ final class S3Client: Sendable {
     }
 
     /// Removes an object; removing one that is not there is not an error (S3 answers 204 either way).
-    func delete(bucket: String, key: String) throws(S3Error) {
+    package func delete(bucket: String, key: String) throws(S3Error) {
         _ = try send(.delete, bucket: bucket, key: key)
     }
 
     /// Creates a bucket; one that exists already and is ours is not an error.
-    func createBucket(_ bucket: String) throws(S3Error) {
+    package func createBucket(_ bucket: String) throws(S3Error) {
         do {
             _ = try send(.put, bucket: bucket, key: "", upload: .bytes([]))
         } catch  where error.kind == .rejected && error.message.contains("BucketAlreadyOwnedByYou") {
@@ -120,7 +120,7 @@ final class S3Client: Sendable {
     }
 
     /// Every object under `prefix`, page after page, handed to `body` in key order.
-    func list(bucket: String, prefix: String, pageSize: Int = 1000, _ body: ([S3Object]) -> Void)
+    package func list(bucket: String, prefix: String, pageSize: Int = 1000, _ body: ([S3Object]) -> Void)
         throws(S3Error)
     {
         var token: String? = nil

@@ -1,8 +1,8 @@
-import Variants
+package import Variants
 
 /// Why an object-storage operation failed, naming the object or location it was about. Never holds a
 /// secret: messages are built from locations, status codes and the server's error code and message.
-struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
+package struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: String, Sendable {
         /// No object under that key (404).
         case notFound = "not_found"
@@ -33,7 +33,7 @@ struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    var description: String { "\(subject): \(message)" }
+    package var description: String { "\(subject): \(message)" }
 
     /// Whether the same request may succeed later without anything changing on our side.
     var isStoreOutage: Bool { kind == .unavailable }
@@ -41,7 +41,7 @@ struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// The answer a caller of variantd gets. A store that is down is `503 transform_busy` (the daemon sends
     /// `Retry-After`, the queue waits it out);
     /// refused credentials are `500 internal_error` naming the location, never a picture's fault.
-    var variantsError: VariantsError {
+    package var variantsError: VariantsError {
         switch kind {
         case .notFound: VariantsError(.notFound, description)
         case .tooLarge: VariantsError(.payloadTooLarge, description)

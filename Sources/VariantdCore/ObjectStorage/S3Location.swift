@@ -1,14 +1,14 @@
 /// A place in object storage, `s3://BUCKET[/PREFIX]`, checked once where it is given.
-struct S3Location: Sendable, Hashable, CustomStringConvertible {
+package struct S3Location: Sendable, Hashable, CustomStringConvertible {
     /// 3…63 of `a-z 0-9 . -`, starting and ending with a letter or digit (S3's bucket naming rules).
-    let bucket: String
+    package let bucket: String
     /// Keys under the location start with this, without leading or trailing `/`; empty for the whole bucket.
     let prefix: String
 
     /// Whether `text` names object storage rather than a folder.
     static func isLocation(_ text: String) -> Bool { text.hasPrefix("s3://") }
 
-    init(_ text: String) throws(S3Error) {
+    package init(_ text: String) throws(S3Error) {
         guard Self.isLocation(text) else {
             throw S3Error(.configuration, text, "expected s3://BUCKET[/PREFIX]")
         }
@@ -28,7 +28,7 @@ struct S3Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key of an object named relative to this location (`a/b.jpg` under `s3://bkt/up` is `up/a/b.jpg`).
-    func key(_ relative: String) -> String {
+    package func key(_ relative: String) -> String {
         prefix.isEmpty ? relative : prefix + "/" + relative
     }
 
@@ -43,7 +43,7 @@ struct S3Location: Sendable, Hashable, CustomStringConvertible {
     /// `s3://bucket/key` for an object under this location, for messages.
     func describe(_ relative: String) -> String { "s3://\(bucket)/\(key(relative))" }
 
-    var description: String { prefix.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(prefix)" }
+    package var description: String { prefix.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(prefix)" }
 
     private static func isBucketName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)

@@ -28,7 +28,7 @@ public enum QueueLocation: Sendable, Equatable {
     }
 
     /// Reads `--queue` and `--data-dir`, the options every queue command shares.
-    static func parse(_ arguments: inout Arguments) throws(UsageError) -> (
+    package static func parse(_ arguments: inout Arguments) throws(UsageError) -> (
         location: QueueLocation, dataDirectory: String
     ) {
         let queue = try arguments.option("--queue")

@@ -12,7 +12,7 @@ actor RenderFlights {
         var body: RenditionBody
     }
 
-    private var flights: [String: Task<Result<Made, VariantsError>, Never>] = [:]
+    private var flights: [String: Task<Result<Made, AnswerError>, Never>] = [:]
     /// Spec keys being rendered per source checksum, not yet in the store's listing.
     private var pending: [String: Set<String>] = [:]
 
@@ -24,8 +24,8 @@ actor RenderFlights {
     /// - Returns: The outcome and whether it was another request's render.
     func render(
         source: String, specKey: String, exempt: Bool, stored: @Sendable () -> Set<String>,
-        work: @escaping @Sendable () async -> Result<Made, VariantsError>
-    ) async -> (result: Result<Made, VariantsError>, joined: Bool) {
+        work: @escaping @Sendable () async -> Result<Made, AnswerError>
+    ) async -> (result: Result<Made, AnswerError>, joined: Bool) {
         let key = source + "/" + specKey
         if let flight = flights[key] {
             return (await flight.value, true)
@@ -34,7 +34,7 @@ actor RenderFlights {
         guard exempt || distinct.count <= BucketSpec.maximumVariants else {
             let message =
                 "the picture already has \(BucketSpec.maximumVariants) transforms; use one of its sizes"
-            return (.failure(VariantsError(.tooManyVariants, message)), false)
+            return (.failure(.pipeline(VariantsError(.tooManyVariants, message))), false)
         }
         pending[source, default: []].insert(specKey)
         let flight = Task { await work() }

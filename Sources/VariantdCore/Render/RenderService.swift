@@ -18,7 +18,7 @@ struct RenderService: Sendable {
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
-    let headers: @Sendable (VariantsError) -> [(name: String, value: String)]
+    let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let sources = ChecksumCache()
     private let renditionFiles = ChecksumCache()
     private let flights = RenderFlights()
@@ -27,7 +27,7 @@ struct RenderService: Sendable {
         objects: ObjectFolder, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: DecoderPool, access: RenderAccess, maxAge: Int,
-        headers: @escaping @Sendable (VariantsError) -> [(name: String, value: String)]
+        headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
         self.objects = objects
         self.renditions = renditions
@@ -47,7 +47,7 @@ struct RenderService: Sendable {
         var record = RenderRecord(
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
         let asked: Asked
-        do throws(VariantsError) {
+        do throws(AnswerError) {
             asked = try read(request, record: &record)
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
@@ -62,7 +62,7 @@ struct RenderService: Sendable {
         return .later { [record] in
             var record = record
             let response: HTTPResponse
-            do throws(VariantsError) {
+            do throws(AnswerError) {
                 response = try await answer(request, asked, record: &record)
             } catch {
                 response = failure(error, record: &record)
@@ -82,33 +82,40 @@ struct RenderService: Sendable {
         var sourcePath: String
     }
 
-    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(VariantsError) -> Asked {
+    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
         guard !request.bodyTooLarge else {
-            throw VariantsError(.payloadTooLarge, "the request body is over the server's limit")
+            throw .pipeline(VariantsError(.payloadTooLarge, "the request body is over the server's limit"))
         }
-        let render =
+        let render = try AnswerError.pipeline { () throws(VariantsError) in
             request.method == "POST"
-            ? try RenderRequest(body: request.body, target: request.target)
-            : try RenderRequest(path: request.path, target: request.target)
+                ? try RenderRequest(body: request.body, target: request.target)
+                : try RenderRequest(path: request.path, target: request.target)
+        }
         record.bucket = render.bucket
         record.path = render.path
         let declaration = registry.bucket(named: render.bucket)
         let isPublic = declaration?.isPublic ?? false
-        try access.check(request, render, isPublic: isPublic)
-        let (spec, variesWithAccept, declared) = try transform(
-            render, declaration: declaration, accept: request.headers["accept"])
-        return Asked(
-            render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-            isPublic: isPublic, sourcePath: try objects.resolve(render.source))
+        do {
+            try access.check(request, render, isPublic: isPublic)
+        } catch {
+            throw .service(error)
+        }
+        return try AnswerError.pipeline { () throws(VariantsError) in
+            let (spec, variesWithAccept, declared) = try transform(
+                render, declaration: declaration, accept: request.headers["accept"])
+            return Asked(
+                render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
+                isPublic: isPublic, sourcePath: try objects.resolve(render.source))
+        }
     }
 
     /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
     private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord)
-        async throws(VariantsError)
+        async throws(AnswerError)
         -> HTTPResponse
     {
         guard let checksum = sources.checksum(ofFile: asked.sourcePath) else {
-            throw VariantsError(.notFound, "no readable object at '\(asked.render.source)'")
+            throw .pipeline(VariantsError(.notFound, "no readable object at '\(asked.render.source)'"))
         }
         let specKey = RenditionKey.specKey(of: asked.spec)
         let made: RenderFlights.Made
@@ -127,10 +134,10 @@ struct RenderService: Sendable {
         return reply(made, to: request, asked, record: &record)
     }
 
-    private func failure(_ error: VariantsError, record: inout RenderRecord) -> HTTPResponse {
-        record.code = error.code.rawValue
+    private func failure(_ error: AnswerError, record: inout RenderRecord) -> HTTPResponse {
+        record.code = error.code
         record.status = error.statusCode
-        record.outcome = Self.isRefusal(error.code) ? .rejected : .failed
+        record.outcome = Self.isRefusal(error) ? .rejected : .failed
         return .error(error, headers: headers(error))
     }
 
@@ -189,20 +196,13 @@ struct RenderService: Sendable {
 
     /// Renders one transform in a decoder child, through the same admission as jobs.
     private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, checksum: String) async
-        -> Result<RenderFlights.Made, VariantsError>
+        -> Result<RenderFlights.Made, AnswerError>
     {
         // Another process sharing the store may have made it since this request missed.
         if let found = stored(checksum, RenditionKey.specKey(of: spec), hashing: true) {
             return .success(found)
         }
-        switch admission.enter() {
-        case .full:
-            return .failure(VariantsError(.transformBusy, "every render slot and the wait queue are full"))
-        case .draining:
-            return .failure(VariantsError(.transformBusy, "the server is shutting down"))
-        case nil:
-            break
-        }
+        if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
         let answer = await pool.process(
             ObjectRequest(bucket: render.bucket, path: render.path), source: render.source,
@@ -211,14 +211,17 @@ struct RenderService: Sendable {
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
         case .failure(let error):
-            return .failure(error)
+            return .failure(.pipeline(error))
         case .success(let metadata):
             guard let rendition = metadata.renditions?[Transform.name] else {
                 return .failure(
-                    VariantsError(.unsupportedMediaType, "\(metadata.contentType) objects are not pictures"))
+                    .pipeline(
+                        VariantsError(
+                            .unsupportedMediaType, "\(metadata.contentType) objects are not pictures")))
             }
             guard let made = made(rendition.key, hashing: true) else {
-                return .failure(VariantsError(.internalError, "the rendition was not found in the store"))
+                return .failure(
+                    .pipeline(VariantsError(.internalError, "the rendition was not found in the store")))
             }
             return .success(made)
         }
@@ -257,12 +260,14 @@ struct RenderService: Sendable {
     }
 
     /// Errors that refuse a request before any render ran, as opposed to a render that failed.
-    private static func isRefusal(_ code: VariantsError.Code) -> Bool {
-        switch code {
-        case .invalidRequest, .invalidTransform, .unauthorized, .forbidden, .notFound, .tooManyVariants,
-            .transformBusy:
-            true
-        default: false
+    private static func isRefusal(_ error: AnswerError) -> Bool {
+        switch error {
+        case .service: true
+        case .pipeline(let error):
+            switch error.code {
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants, .transformBusy: true
+            default: false
+            }
         }
     }
 }

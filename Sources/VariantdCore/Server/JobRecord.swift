@@ -38,12 +38,12 @@ struct JobRecord: Sendable, Encodable {
         (seconds * 1e6).rounded() / 1e6
     }
 
-    init(request: JobRequest?, error: VariantsError) {
+    init(request: JobRequest?, error: AnswerError) {
         id = request?.id
         bucket = request?.object.bucket
         path = request?.object.path
         outcome = .rejected
-        code = error.code.rawValue
+        code = error.code
         status = error.statusCode
         durations = [:]
         stages = [:]

@@ -5,12 +5,12 @@ import Foundation
 #endif
 
 /// Resident memory from `/proc/<id>/statm` (its second field counts pages).
-enum ProcessMemory {
+package enum ProcessMemory {
     /// The daemon's own.
     static var residentBytes: Int? { residentBytes(of: "self") }
 
     /// Any process's, by its id: the load benchmark reads the daemon's and its decoder children's.
-    static func residentBytes(of process: String) -> Int? {
+    package static func residentBytes(of process: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(process)/statm", encoding: .utf8) else {
             return nil
         }

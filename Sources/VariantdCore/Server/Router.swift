@@ -69,23 +69,27 @@ struct Router: HTTPResponder {
 
     private func submit(_ request: HTTPRequest) -> HTTPReply {
         var job: JobRequest?
-        do throws(VariantsError) {
+        do throws(AnswerError) {
             if let secret, !secret.admits(request.headers["authorization"]) {
-                throw VariantsError(
-                    .unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
+                throw .service(
+                    ServiceError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'"))
             }
             guard !request.bodyTooLarge else {
-                throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
+                throw .pipeline(VariantsError(.payloadTooLarge, "the job body is over the server's limit"))
             }
-            let admitted = try JobRequest(body: request.body, objects: objects)
+            let admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                try JobRequest(body: request.body, objects: objects)
+            }
             job = admitted
             if request.query["async"] == "1" {
-                return try enqueue(admitted, version: request.query["version"] ?? "")
+                return try AnswerError.pipeline { () throws(VariantsError) in
+                    try enqueue(admitted, version: request.query["version"] ?? "")
+                }
             }
             let bucket = admitted.object.bucket
             guard let spec = admitted.inlineBucket ?? registry.bucket(named: bucket) else {
-                throw VariantsError(
-                    .notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets")
+                throw .pipeline(
+                    VariantsError(.notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets"))
             }
             try enter()
             return .later {
@@ -115,21 +119,16 @@ struct Router: HTTPResponder {
                 return .json(enqueued, status: 202)
             } catch {
                 return .error(
-                    VariantsError(.transformBusy, "the job queue cannot take the job now: \(error.message)"),
+                    .service(
+                        ServiceError(
+                            .transformBusy, "the job queue cannot take the job now: \(error.message)")),
                     headers: [("Retry-After", "5")])
             }
         }
     }
 
-    private func enter() throws(VariantsError) {
-        switch admission.enter() {
-        case nil:
-            return
-        case .full:
-            throw VariantsError(.transformBusy, "every render slot and the wait queue are full")
-        case .draining:
-            throw VariantsError(.transformBusy, "the server is shutting down")
-        }
+    private func enter() throws(AnswerError) {
+        if let refusal = admission.enter() { throw .service(refusal.error) }
     }
 
 }

@@ -1,12 +1,17 @@
-import Variants
+package import Variants
 
 /// An object store in object storage: an object's key is its path relative to an `s3://BUCKET[/PREFIX]`
 /// location. Sizes are checked with a HEAD before any byte is downloaded.
-struct ObjectBucket: ObjectStore {
-    let client: S3Client
-    let location: S3Location
+package struct ObjectBucket: ObjectStore {
+    package let client: S3Client
+    package let location: S3Location
 
-    func check(_ key: String) throws(VariantsError) {
+    package init(client: S3Client, location: S3Location) {
+        self.client = client
+        self.location = location
+    }
+
+    package func check(_ key: String) throws(VariantsError) {
         try ObjectFolder.checkRelative(key)
         do {
             _ = try client.size(bucket: location.bucket, key: location.key(key))
@@ -15,7 +20,7 @@ struct ObjectBucket: ObjectStore {
         }
     }
 
-    func read(_ key: String, maxBytes: Int) throws(VariantsError) -> [UInt8] {
+    package func read(_ key: String, maxBytes: Int) throws(VariantsError) -> [UInt8] {
         try ObjectFolder.checkRelative(key)
         do {
             return try client.read(bucket: location.bucket, key: location.key(key), maxBytes: maxBytes)

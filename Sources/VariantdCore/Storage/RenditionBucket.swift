@@ -1,4 +1,4 @@
-import Variants
+package import Variants
 
 /// A rendition store in object storage: each rendition is an object at `PREFIX/<key>`, PUT with its
 /// content type and an immutable `Cache-Control` (its key names its content).
@@ -7,11 +7,16 @@ import Variants
 /// key already present is not written again: the bytes under a content-addressed key cannot differ. A
 /// write that fails part-way leaves whole objects that a later attempt finds and reuses, never a partial
 /// one, and the caller commits no result naming the renditions it could not store.
-struct RenditionBucket: RenditionStore {
-    let client: S3Client
-    let location: S3Location
+package struct RenditionBucket: RenditionStore {
+    package let client: S3Client
+    package let location: S3Location
 
-    func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile] {
+    package init(client: S3Client, location: S3Location) {
+        self.client = client
+        self.location = location
+    }
+
+    package func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile] {
         let directory = RenditionKey.directory(ofSource: sourceChecksum)
         var found: [RenditionFile] = []
         do {
@@ -30,7 +35,7 @@ struct RenditionBucket: RenditionStore {
         return found
     }
 
-    func write(_ files: [RenditionFile]) throws(VariantsError) {
+    package func write(_ files: [RenditionFile]) throws(VariantsError) {
         do {
             for file in files {
                 let key = location.key(file.key)

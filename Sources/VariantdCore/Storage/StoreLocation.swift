@@ -3,11 +3,11 @@ import Variants
 
 /// Where a command keeps sources or renditions, as given on its command line: a folder, or an
 /// object-storage location `s3://BUCKET[/PREFIX]` (configured from the AWS environment variables).
-enum StoreLocation: Sendable, CustomStringConvertible {
+package enum StoreLocation: Sendable, CustomStringConvertible {
     case folder(String)
     case bucket(S3Location)
 
-    init(_ text: String) throws(UsageError) {
+    package init(_ text: String) throws(UsageError) {
         guard S3Location.isLocation(text) else {
             self = .folder(text)
             return
@@ -19,7 +19,7 @@ enum StoreLocation: Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .folder(let path): path
         case .bucket(let location): location.description
@@ -48,7 +48,7 @@ enum StoreLocation: Sendable, CustomStringConvertible {
         }
     }
 
-    static func client(_ environment: [String: String]) throws(UsageError) -> S3Client {
+    package static func client(_ environment: [String: String]) throws(UsageError) -> S3Client {
         do {
             return S3Client(try S3Configuration(environment: environment))
         } catch {

@@ -11,11 +11,8 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case invalidTransform = "invalid_transform"
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
-        case unauthorized = "unauthorized"
-        case forbidden = "forbidden"
         case notFound = "not_found"
-        /// Every render slot and the wait queue are full, the daemon is draining, or the object store cannot
-        /// be reached now: nothing is wrong with the input; retry after `Retry-After`.
+        /// The object store cannot be reached now: nothing is wrong with the input; retry later.
         case transformBusy = "transform_busy"
         case internalError = "internal_error"
 
@@ -27,8 +24,6 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .payloadTooLarge: 413
             case .invalidTransform, .invalidRequest: 400
             case .tooManyVariants: 429
-            case .unauthorized: 401
-            case .forbidden: 403
             case .notFound: 404
             case .transformBusy: 503
             case .internalError: 500

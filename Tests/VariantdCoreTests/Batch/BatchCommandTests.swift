@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 import Variants
 
 @testable import VariantdCore
+@testable import variantd
 
 #if canImport(Glibc)
     import Glibc
@@ -212,7 +214,7 @@ import Variants
             #expect(run.stdout.contains("EXIT STATUS:"))
             #expect(run.stderr.isEmpty)
         }
-        #expect(CommandLineTool.overview.contains("  batch "))
+        #expect(Program.tool.overview.contains("  batch "))
     }
 
     /// Many distinct JPEGs (each copy gets its own trailing bytes, so none reuses another's renditions),

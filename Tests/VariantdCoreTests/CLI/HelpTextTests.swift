@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VariantdCore
+@testable import variantd
 
 /// The help of every subcommand, pinned word for word in `HelpText/<name>.txt` (the overview in
 /// `overview.txt`): a change to what users read shows up in review. After a deliberate change, write the
@@ -14,19 +15,19 @@ import Testing
         try String(contentsOf: Self.folder.appendingPathComponent(name + ".txt"), encoding: .utf8)
     }
 
-    @Test(arguments: CommandLineTool.subcommands.map { $0.name })
+    @Test(arguments: Program.tool.subcommands.map { $0.name })
     func helpIsPinned(subcommand: String) throws {
-        let type = try #require(CommandLineTool.subcommand(named: subcommand))
-        #expect(CommandLineTool.help(for: type) + "\n" == (try pinned(subcommand)))
+        let type = try #require(Program.tool.subcommand(named: subcommand))
+        #expect(Program.tool.help(for: type) + "\n" == (try pinned(subcommand)))
     }
 
     @Test func overviewIsPinned() throws {
-        #expect(CommandLineTool.overview + "\n" == (try pinned("overview")))
+        #expect(Program.tool.overview + "\n" == (try pinned("overview")))
     }
 
     @Test func everyPinnedTextBelongsToASubcommand() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
-        let names = Set(CommandLineTool.subcommands.map { $0.name } + ["overview"])
+        let names = Set(Program.tool.subcommands.map { $0.name } + ["overview"])
         #expect(Set(files.map { String($0.dropLast(4)) }) == names)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 /// The contact sheet of the Samples run, opened in headless Chromium: the page loads with no error, every
 /// image decodes, and the truncated sample is listed among the errors.

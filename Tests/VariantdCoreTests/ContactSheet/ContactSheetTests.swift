@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThumbHash
+import VariantdTestSupport
 
 @testable import VariantdCore
 @testable import Variants

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 import Variants
 
 @testable import VariantdCore

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 /// `scripts/install.sh` into a temporary root, and systemd's own verifier on the units it installs.
 @Suite struct ServiceUnitTests {

@@ -1,4 +1,5 @@
 import Foundation
+import VariantdTestSupport
 
 /// Render requests against a `DaemonProcess` through Debian's `curl`, keeping every response header.
 struct RenderAnswer {

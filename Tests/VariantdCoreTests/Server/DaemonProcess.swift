@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import VariantdTestSupport
 
 /// A store root with sample objects, a bucket directory and a rendition store, in a fresh temp directory.
 struct ServeFixture {

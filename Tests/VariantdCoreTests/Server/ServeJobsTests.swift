@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VariantdCore
+import VariantdTestSupport
 import Variants
 
 /// `POST /v1/jobs` over real HTTP (curl) against the built daemon: every outcome with its status and code.

@@ -1,4 +1,5 @@
 import Foundation
+import VariantdTestSupport
 
 #if canImport(Glibc)
     import Glibc

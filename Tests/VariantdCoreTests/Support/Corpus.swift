@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 /// The third-party corpus in `../shared/corpus` and its `MANIFEST.tsv`: expected type, outcome and size.
 enum Corpus {

@@ -1,0 +1,74 @@
+import Foundation
+import VariantdCore
+import Variants
+
+/// The default mode: W1 on every corpus, ours each in a fresh `bench-worker` process, then the anchors.
+extension BenchCommand {
+    func measureCorpora() throws -> BenchReport {
+        Self.warnOfDebugBuild()
+        let corpora = CorpusDiscovery.discover(corpusDirectory).filter { only?.contains($0.name) ?? true }
+        guard !corpora.isEmpty else { throw UsageError("no pictures found to measure") }
+        let loadBefore = LoadAverage.oneMinute()
+        let installed = Anchor.all.filter(\.isInstalled)
+        if anchors, installed.count < Anchor.all.count {
+            Console.error("bench: some anchors are not installed; run scripts/bench-setup.sh")
+        }
+        var runs: [BenchRun] = []
+        for corpus in corpora {
+            var sizes: [String: (width: Int, height: Int)] = [:]
+            func ours(_ tool: String, _ mode: BenchWorker.Mode, jobs: Int, pinned: Bool) throws {
+                progress(corpus, tool, jobs)
+                let measurement = try MeasuringProcess.measure(
+                    Executable.current,
+                    [
+                        "bench-worker", "--mode", mode.rawValue, "--jobs", "\(jobs)", "--iterations",
+                        "\(iterations)",
+                        "--warmup", "\(warmups)",
+                    ] + (mode == .s3 ? ["--store", store ?? ""] : []) + corpus.files, pinned: pinned)
+                for image in measurement.images { sizes[image.file] = (image.width ?? 0, image.height ?? 0) }
+                runs.append(BenchStatistics.run(measurement, tool: tool, corpus: corpus.name))
+            }
+            try ours("variantd", .w1, jobs: 1, pinned: true)
+            try ours("variantd-decode", .decode, jobs: 1, pinned: true)
+            try ours("variantd-write", .write, jobs: 1, pinned: true)
+            if store != nil { try ours("variantd-s3", .s3, jobs: 1, pinned: true) }
+            if jobs > 1 { try ours("variantd", .w1, jobs: jobs, pinned: false) }
+            if ["heic", "200mp"].contains(corpus.name), jobs > 1 {
+                try ours("variantd-unpinned", .w1, jobs: 1, pinned: false)
+            }
+            for anchor in anchors ? installed : [] {
+                progress(corpus, anchor.tool, 1)
+                do {
+                    let measurement = try anchor.measure(
+                        corpus.files, iterations: iterations, warmups: warmups)
+                    for failure in measurement.failed {
+                        let name = (failure.file as NSString).lastPathComponent
+                        let reason = failure.error.prefix(200)
+                        Console.error("bench: \(anchor.tool) cannot process \(name): \(reason)")
+                    }
+                    runs.append(
+                        BenchStatistics.run(measurement, tool: anchor.tool, corpus: corpus.name, sizes: sizes)
+                    )
+                } catch {
+                    Console.error("bench: \(anchor.tool) on \(corpus.name) did not finish: \(error)")
+                    runs.append(
+                        BenchStatistics.run(
+                            Measurement(
+                                jobs: 1, iterations: iterations, wallSeconds: 0, peakResidentKiB: 0,
+                                images: [],
+                                failed: corpus.files.map { .init(file: $0, error: "\(error)") }, stages: [:]),
+                            tool: anchor.tool, corpus: corpus.name))
+                }
+            }
+        }
+        return BenchReport(
+            runs: runs,
+            avif: try AvifComparison.measure(corpora, iterations: iterations, withAnchors: anchors),
+            thumbhash: anchors ? try ThumbHashBench.measureInWorker() : nil,
+            conditions: .init(iterations: iterations, warmups: warmups, loadBefore: loadBefore))
+    }
+
+    private func progress(_ corpus: BenchCorpus, _ tool: String, _ jobs: Int) {
+        Console.error("bench: \(corpus.name) (\(corpus.files.count) files): \(tool), jobs \(jobs)")
+    }
+}

@@ -1,0 +1,193 @@
+internal import CMicroHTTPDShims
+import Foundation
+import Synchronization
+import Variants
+
+/// The one door to libmicrohttpd: every pointer and C call of the HTTP server lives here, and what crosses
+/// it are plain `HTTPRequest` and `HTTPResponse` values handed to an `HTTPResponder`.
+///
+/// `@unchecked Sendable` because the C daemon is only started in `init` and stopped once, by `stop()` or
+/// the deinit; between them libmicrohttpd's own threads call in, and the other methods are safe from any
+/// thread.
+final class HTTPServer: @unchecked Sendable {
+    /// How the daemon runs; every limit is chosen by the configuration.
+    struct Options: Sendable {
+        /// I/O threads; no request ever blocks one, so a few serve many connections.
+        var threads: Int
+        var connectionLimit: Int
+        /// Bytes per connection for the request line and headers.
+        var connectionMemoryLimit: Int
+        /// Seconds without I/O before a connection is closed: bounds reading headers and body.
+        var connectionTimeout: Int
+        var maxBodyBytes: Int
+    }
+
+    /// Where the server listens, with the port filled in when port 0 was asked for.
+    let address: ListenAddress
+    private let server: OpaquePointer
+    private let descriptor: Int32
+    /// What the C callback reaches. The server owns it and lends it to the C daemon unretained: the daemon
+    /// is stopped before the server, and with it the context, can go.
+    private let context: Context
+    private let stopped = Mutex(false)
+
+    init(listen: ListenAddress, options: Options, responder: any HTTPResponder) throws(StartupError) {
+        switch listen {
+        case .tcp(let host, let port):
+            var bound: UInt16 = 0
+            descriptor = mh_listen_tcp(host, port, &bound)
+            address = .tcp(host: host, port: bound)
+        case .unix(let path):
+            descriptor = mh_listen_unix(path, 0o600)
+            address = listen
+        }
+        guard descriptor >= 0 else {
+            throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
+        }
+        var settings = mh_server_options(
+            listen_fd: descriptor, threads: UInt32(options.threads),
+            connection_limit: UInt32(options.connectionLimit),
+            connection_memory_limit: options.connectionMemoryLimit,
+            connection_timeout: UInt32(options.connectionTimeout), max_body_bytes: options.maxBodyBytes)
+        let context = Context(responder)
+        guard let started = mh_start(&settings, handleRequest, Unmanaged.passUnretained(context).toOpaque())
+        else {
+            close(descriptor)
+            if case .unix(let path) = listen { unlink(path) }
+            throw StartupError("libmicrohttpd did not start on \(listen)")
+        }
+        server = started
+        self.context = context
+    }
+
+    /// Requests whose answer is still being worked on.
+    var unanswered: Int { context.unanswered.withLock { $0 } }
+
+    /// Connections open now, idle keep-alive ones included.
+    var connections: Int { Int(mh_connection_count(server)) }
+
+    /// Stops accepting connections (and removes a Unix socket's path); open connections are still served,
+    /// each answer from now on closing its connection so that none lingers.
+    func stopAccepting() {
+        context.closing.withLock { $0 = true }
+        mh_quiesce(server)
+        if case .unix(let path) = address { unlink(path) }
+    }
+
+    /// Stops the daemon, once: call it when `unanswered` is zero; a server never stopped stops as it goes.
+    func stop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        mh_stop(server)
+        close(descriptor)
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// What the C callback reaches through its opaque context pointer.
+private final class Context: Sendable {
+    let responder: any HTTPResponder
+    let unanswered = Mutex(0)
+    let closing = Mutex(false)
+
+    init(_ responder: any HTTPResponder) {
+        self.responder = responder
+    }
+
+    func respond(_ exchange: Exchange, with response: HTTPResponse) {
+        var headers = response.headers
+        if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
+        guard let file = response.file else {
+            exchange.respond(status: response.status, headers: headers, body: response.body)
+            return
+        }
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            let failure = HTTPResponse.error(
+                VariantsError(.internalError, "the stored rendition cannot be read"))
+            exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
+            return
+        }
+        exchange.respond(
+            status: response.status, headers: headers, body: [],
+            file: (descriptor, UInt64(status.st_size)))
+    }
+}
+
+/// Which request an answer is for; the C exchange lives until it is answered.
+private struct Exchange: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// Answers with `body`, or with an open file that libmicrohttpd reads while sending and then closes.
+    func respond(
+        status: Int, headers: [(name: String, value: String)], body: [UInt8],
+        file: (descriptor: Int32, size: UInt64)? = nil
+    ) {
+        let names = headers.map { strdup($0.name) }
+        let values = headers.map { strdup($0.value) }
+        defer { for copy in names + values { free(copy) } }
+        let pairs = zip(names, values).map { mh_header(name: $0, value: $1) }
+        pairs.withUnsafeBufferPointer { headerBuffer in
+            body.withUnsafeBufferPointer { bodyBuffer in
+                var answer = mh_response(
+                    status: UInt32(status), headers: headerBuffer.baseAddress,
+                    header_count: headerBuffer.count,
+                    body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
+                    file_descriptor: file?.descriptor ?? -1, file_size: file?.size ?? 0)
+                _ = mh_respond(pointer, &answer)
+            }
+        }
+    }
+
+    /// The request's headers (names in lower case) or query arguments; only during the callback.
+    func values(_ kind: mh_value_kind, lowercasingNames: Bool) -> [String: String] {
+        final class Collector {
+            var values: [String: String] = [:]
+            let lowercasingNames: Bool
+            init(_ lowercasingNames: Bool) { self.lowercasingNames = lowercasingNames }
+        }
+        let collector = Collector(lowercasingNames)
+        withExtendedLifetime(collector) {
+            let visit: mh_value_visitor = { context, name, value in
+                guard let context, let name, let value else { return }
+                let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+                let key = String(cString: name)
+                collector.values[collector.lowercasingNames ? key.lowercased() : key] = String(cString: value)
+            }
+            mh_exchange_values(pointer, kind, visit, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.values
+    }
+}
+
+/// The C callback: one complete request, answered now or from a task.
+private let handleRequest: mh_handler = { contextPointer, exchangePointer, requestPointer in
+    guard let contextPointer, let exchangePointer, let request = requestPointer?.pointee else { return }
+    let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+    let exchange = Exchange(pointer: exchangePointer)
+    let body = request.body.map { Array(UnsafeBufferPointer(start: $0, count: request.body_length)) } ?? []
+    let value = HTTPRequest(
+        method: String(cString: request.method), path: String(cString: request.path),
+        target: request.target.map { String(cString: $0) } ?? "",
+        headers: exchange.values(MH_HEADER, lowercasingNames: true),
+        query: exchange.values(MH_QUERY, lowercasingNames: false),
+        body: body, bodyTooLarge: request.body_too_large != 0)
+    switch context.responder.respond(to: value) {
+    case .now(let response):
+        context.respond(exchange, with: response)
+    case .later(let work):
+        context.unanswered.withLock { $0 += 1 }
+        Task {
+            context.respond(exchange, with: await work())
+            context.unanswered.withLock { $0 -= 1 }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package import Foundation
+
+/// Where the tests find the built `variantd` binary, the repository's samples and the shared corpus.
+package enum TestPaths {
+    package static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    package static let samples = packageRoot.appendingPathComponent("Samples")
+
+    /// `../shared` beside the checkout; absent in a clone made outside this workplace.
+    package static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// The `variantd` executable `swift test` built next to the test bundle.
+    package static var variantd: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("variantd").path
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    package static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

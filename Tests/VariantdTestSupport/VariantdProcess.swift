@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `variantd` binary run as a separate process, its output captured in files (no pipe can fill
+/// up), with every wait bounded.
+package final class VariantdProcess {
+    package struct Finished {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
+    }
+
+    private let process = Process()
+    private let directory: URL
+
+    /// Starts the binary with the test process's environment, plus `environment` on top.
+    package init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        directory = try TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: directory.path + "/stdout", contents: nil)
+        FileManager.default.createFile(atPath: directory.path + "/stderr", contents: nil)
+        process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
+        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs to the end and returns what it printed.
+    package static func run(
+        _ arguments: [String], environment: [String: String] = [:], within limit: Duration = .seconds(300)
+    ) async throws -> Finished {
+        try await VariantdProcess(arguments, environment: environment).finish(within: limit)
+    }
+
+    package func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Sends `number` as soon as `path` has content, watching from a thread of its own: under a full parallel
+    /// test run the cooperative pool can be busy for longer than the whole command takes.
+    package func signal(_ number: Int32, onceFileHasContent path: String, within limit: Duration) {
+        let processID = process.processIdentifier
+        let deadline = ContinuousClock.now + limit
+        Thread.detachNewThread {
+            while ContinuousClock.now < deadline {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                if size > 0 { break }
+                usleep(5_000)
+            }
+            kill(processID, number)
+        }
+    }
+
+    /// Waits for the exit (killing the process past the limit) and returns what it printed.
+    package func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw TimedOut(arguments: process.arguments ?? [])
+        }
+        process.waitUntilExit()
+        return Finished(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8),
+            stderr: try String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8))
+    }
+
+    package struct TimedOut: Error {
+        package var arguments: [String]
+    }
+}
