@@ -68,6 +68,10 @@ struct BackfillRun {
             let failed = await task.value
             failure = failure ?? failed
         }
+        if tally.state.withLock({ $0.summary.added }) > 0 {
+            // Only the claims' plan depends on it, and autovacuum refreshes it later anyway: not a failure.
+            try? await queue.refreshStatistics()
+        }
         progress?.cancel()
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         return tally.state.withLock { state in

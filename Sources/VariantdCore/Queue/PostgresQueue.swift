@@ -98,6 +98,10 @@ public final class PostgresQueue: JobQueue {
         return EnqueuedBatch(added: added, alreadyQueued: jobs.count - added)
     }
 
+    public func refreshStatistics() async throws(QueueError) {
+        try await run { connection throws(QueueError) in try connection.query("ANALYZE variantd_jobs") }
+    }
+
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
         -> [ClaimedJob]
     {

@@ -114,6 +114,8 @@ public final class SQLiteQueue: JobQueue {
             + " ON CONFLICT (bucket, path, version) WHERE state IN ('available', 'running') DO NOTHING"
     }
 
+    public func refreshStatistics() async throws(QueueError) {}
+
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
         -> [ClaimedJob]
     {
