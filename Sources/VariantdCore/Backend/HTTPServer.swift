@@ -19,7 +19,12 @@ final class HTTPServer: @unchecked Sendable {
         var connectionMemoryLimit: Int
         /// Seconds without I/O before a connection is closed: bounds reading headers and body.
         var connectionTimeout: Int
+        /// Body bytes a request may have unless its responder's `admit` says otherwise.
         var maxBodyBytes: Int
+        /// Body bytes kept in memory; a longer body goes to a spool file (nameless: unlinked when made).
+        var spoolThreshold = 1 << 20
+        /// Where spool files are made: `TMPDIR`, else `/tmp`.
+        var spoolDirectory = FileManager.default.temporaryDirectory.path
     }
 
     /// Where the server listens, with the port filled in when port 0 was asked for.
@@ -44,14 +49,20 @@ final class HTTPServer: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
         }
-        var settings = mh_server_options(
-            listen_fd: descriptor, threads: UInt32(options.threads),
-            connection_limit: UInt32(options.connectionLimit),
-            connection_memory_limit: options.connectionMemoryLimit,
-            connection_timeout: UInt32(options.connectionTimeout), max_body_bytes: options.maxBodyBytes)
-        let context = Context(responder)
-        guard let started = mh_start(&settings, handleRequest, Unmanaged.passUnretained(context).toOpaque())
-        else {
+        let context = Context(responder, maxBodyBytes: options.maxBodyBytes)
+        let listening = descriptor
+        let started = options.spoolDirectory.withCString { spoolDirectory in
+            var settings = mh_server_options(
+                listen_fd: listening, threads: UInt32(options.threads),
+                connection_limit: UInt32(options.connectionLimit),
+                connection_memory_limit: options.connectionMemoryLimit,
+                connection_timeout: UInt32(options.connectionTimeout),
+                spool_threshold: options.spoolThreshold,
+                spool_directory: spoolDirectory)
+            return mh_start(
+                &settings, handleHead, handleRequest, Unmanaged.passUnretained(context).toOpaque())
+        }
+        guard let started else {
             close(descriptor)
             if case .unix(let path) = listen { unlink(path) }
             throw StartupError("libmicrohttpd did not start on \(listen)")
@@ -93,11 +104,13 @@ final class HTTPServer: @unchecked Sendable {
 /// What the C callback reaches through its opaque context pointer.
 private final class Context: Sendable {
     let responder: any HTTPResponder
+    let maxBodyBytes: Int
     let unanswered = Mutex(0)
     let closing = Mutex(false)
 
-    init(_ responder: any HTTPResponder) {
+    init(_ responder: any HTTPResponder, maxBodyBytes: Int) {
         self.responder = responder
+        self.maxBodyBytes = maxBodyBytes
     }
 
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
@@ -168,19 +181,50 @@ private struct Exchange: @unchecked Sendable {
     }
 }
 
+/// The request as Swift sees it; a spooled body's descriptor is duplicated, the copy owned by the value.
+private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPRequest {
+    var body = RequestBody.empty
+    var unstored = request.body_unstored != 0
+    if request.body_file >= 0 {
+        let copy = fcntl(request.body_file, F_DUPFD_CLOEXEC, 0)
+        if copy >= 0 {
+            body = .spooled(SpooledBody(descriptor: copy, count: request.body_length))
+        } else {
+            unstored = true
+        }
+    } else if let bytes = request.body {
+        body = .bytes(Array(UnsafeBufferPointer(start: bytes, count: request.body_length)))
+    }
+    return HTTPRequest(
+        method: String(cString: request.method), path: String(cString: request.path),
+        target: request.target.map { String(cString: $0) } ?? "",
+        headers: exchange.values(MH_HEADER, lowercasingNames: true),
+        query: exchange.values(MH_QUERY, lowercasingNames: false),
+        body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored)
+}
+
+/// The C head callback: answers a request from its head, or says how much body it may have.
+private let handleHead: mh_head_handler = { contextPointer, exchangePointer, headPointer in
+    guard let contextPointer, let exchangePointer, let head = headPointer?.pointee else { return 0 }
+    let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+    let exchange = Exchange(pointer: exchangePointer)
+    switch context.responder.admit(swiftRequest(head, of: exchange)) {
+    case .read:
+        return UInt64(context.maxBodyBytes)
+    case .readUpTo(let limit):
+        return UInt64(max(0, limit))
+    case .answer(let response):
+        context.respond(exchange, with: response)
+        return 0
+    }
+}
+
 /// The C callback: one complete request, answered now or from a task.
 private let handleRequest: mh_handler = { contextPointer, exchangePointer, requestPointer in
     guard let contextPointer, let exchangePointer, let request = requestPointer?.pointee else { return }
     let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
     let exchange = Exchange(pointer: exchangePointer)
-    let body = request.body.map { Array(UnsafeBufferPointer(start: $0, count: request.body_length)) } ?? []
-    let value = HTTPRequest(
-        method: String(cString: request.method), path: String(cString: request.path),
-        target: request.target.map { String(cString: $0) } ?? "",
-        headers: exchange.values(MH_HEADER, lowercasingNames: true),
-        query: exchange.values(MH_QUERY, lowercasingNames: false),
-        body: body, bodyTooLarge: request.body_too_large != 0)
-    switch context.responder.respond(to: value) {
+    switch context.responder.respond(to: swiftRequest(request, of: exchange)) {
     case .now(let response):
         context.respond(exchange, with: response)
     case .later(let work):

@@ -83,12 +83,10 @@ struct RenderService: Sendable {
     }
 
     private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
-        guard !request.bodyTooLarge else {
-            throw .pipeline(VariantsError(.payloadTooLarge, "the request body is over the server's limit"))
-        }
+        try request.checkBodyKept(tooLarge: "the request body is over the server's limit")
         let render = try AnswerError.pipeline { () throws(VariantsError) in
             request.method == "POST"
-                ? try RenderRequest(body: request.body, target: request.target)
+                ? try RenderRequest(body: try request.body.bytes(), target: request.target)
                 : try RenderRequest(path: request.path, target: request.target)
         }
         record.bucket = render.bucket
@@ -211,7 +209,7 @@ struct RenderService: Sendable {
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
         case .failure(let error):
-            return .failure(.pipeline(error))
+            return .failure(AnswerError(error))
         case .success(let metadata):
             guard let rendition = metadata.renditions?[Transform.name] else {
                 return .failure(
@@ -265,7 +263,7 @@ struct RenderService: Sendable {
         case .service: true
         case .pipeline(let error):
             switch error.code {
-            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants, .transformBusy: true
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants: true
             default: false
             }
         }

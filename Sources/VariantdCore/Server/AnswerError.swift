@@ -6,6 +6,15 @@ enum AnswerError: Error, Sendable, Equatable, Encodable {
     case pipeline(VariantsError)
     case service(ServiceError)
 
+    /// The daemon's answer to a pipeline error. A store that cannot be reached now is answered like a full
+    /// daemon, `503 transform_busy` with `Retry-After`: the caller's remedy is the same, and the wire keeps
+    /// one code for "come back later".
+    init(_ error: VariantsError) {
+        self =
+            error.code == .storeUnavailable
+            ? .service(ServiceError(.transformBusy, error.message)) : .pipeline(error)
+    }
+
     var statusCode: Int {
         switch self {
         case .pipeline(let error): error.statusCode
@@ -24,10 +33,7 @@ enum AnswerError: Error, Sendable, Equatable, Encodable {
     /// A `503 transform_busy`, from a full daemon or an unreachable object store: the caller should come back
     /// after `Retry-After`.
     var isBusy: Bool {
-        switch self {
-        case .pipeline(let error): error.code == .transformBusy
-        case .service(let error): error.code == .transformBusy
-        }
+        if case .service(let error) = self { error.code == .transformBusy } else { false }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -42,7 +48,7 @@ enum AnswerError: Error, Sendable, Equatable, Encodable {
         do {
             return try step()
         } catch {
-            throw .pipeline(error)
+            throw AnswerError(error)
         }
     }
 }

@@ -25,7 +25,7 @@ struct HTTPResponse: Sendable {
     }
 
     static func error(_ error: VariantsError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        self.error(.pipeline(error), headers: headers)
+        self.error(AnswerError(error), headers: headers)
     }
 
     static func text(_ text: String, contentType: String) -> HTTPResponse {

@@ -67,9 +67,10 @@ struct JobRecord: Sendable, Encodable {
             bytesIn = metadata.size
             bytesOut = metadata.renditions?.values.reduce(0) { $0 + $1.size } ?? 0
         case .failure(let error):
+            let answered = AnswerError(error)
             outcome = .failed
-            code = error.code.rawValue
-            status = error.statusCode
+            code = answered.code
+            status = answered.statusCode
             bytesIn = 0
             bytesOut = 0
         }

@@ -67,18 +67,48 @@ struct Router: HTTPResponder {
         return .json(body.mapValues(JSONScalar.integer).merging(["status": .string("ready")]) { $1 })
     }
 
+    /// Refuses an upload job from its head alone when it can (secret, type, query, bucket), so its bytes are
+    /// never read; otherwise bounds its body by the bucket's `fileSizeLimit` and the input limit.
+    func admit(_ head: HTTPRequest) -> BodyAdmission {
+        guard head.method == "POST", head.path == "/v1/jobs" else { return .read }
+        do throws(AnswerError) {
+            let form = try AnswerError.pipeline { () throws(VariantsError) in try JobRequest.Form(head) }
+            guard form == .upload else { return .read }
+            try authorize(head)
+            let spec = try AnswerError.pipeline { () throws(VariantsError) in
+                try bucket(of: try JobRequest(query: head.query, body: .empty))
+            }
+            return .readUpTo(Self.uploadLimit(spec))
+        } catch {
+            runner.finish(JobRecord(request: nil, error: error))
+            return .answer(.error(error, headers: errorHeaders.headers(error)))
+        }
+    }
+
+    /// The most bytes an uploaded object of a bucket may have.
+    private static func uploadLimit(_ bucket: BucketSpec) -> Int {
+        min(Limits.default.maxInputBytes, bucket.fileSizeLimit ?? .max)
+    }
+
     private func submit(_ request: HTTPRequest) -> HTTPReply {
         var job: JobRequest?
         do throws(AnswerError) {
-            if let secret, !secret.admits(request.headers["authorization"]) {
-                throw .service(
-                    ServiceError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'"))
-            }
-            guard !request.bodyTooLarge else {
-                throw .pipeline(VariantsError(.payloadTooLarge, "the job body is over the server's limit"))
-            }
-            let admitted = try AnswerError.pipeline { () throws(VariantsError) in
-                try JobRequest(body: request.body, objects: objects)
+            try authorize(request)
+            let admitted: JobRequest
+            switch try AnswerError.pipeline({ () throws(VariantsError) in try JobRequest.Form(request) }) {
+            case .json:
+                try request.checkBodyKept(tooLarge: "the job body is over the server's limit")
+                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                    try JobRequest(body: try request.body.bytes(), objects: objects)
+                }
+            case .upload:
+                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                    try JobRequest(query: request.query, body: request.body)
+                }
+                job = admitted
+                let limit = Self.uploadLimit(
+                    try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) })
+                try request.checkBodyKept(tooLarge: "the object is over the limit of \(limit) bytes")
             }
             job = admitted
             if request.query["async"] == "1" {
@@ -86,11 +116,7 @@ struct Router: HTTPResponder {
                     try enqueue(admitted, version: request.query["version"] ?? "")
                 }
             }
-            let bucket = admitted.object.bucket
-            guard let spec = admitted.inlineBucket ?? registry.bucket(named: bucket) else {
-                throw .pipeline(
-                    VariantsError(.notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets"))
-            }
+            let spec = try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) }
             try enter()
             return .later {
                 defer { admission.leave() }
@@ -100,6 +126,22 @@ struct Router: HTTPResponder {
             runner.finish(JobRecord(request: job, error: error))
             return .now(.error(error, headers: errorHeaders.headers(error)))
         }
+    }
+
+    private func authorize(_ request: HTTPRequest) throws(AnswerError) {
+        if let secret, !secret.admits(request.headers["authorization"]) {
+            throw .service(
+                ServiceError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'"))
+        }
+    }
+
+    /// The job's bucket: its inline declaration, else the one in `--buckets`.
+    private func bucket(of job: JobRequest) throws(VariantsError) -> BucketSpec {
+        guard let spec = job.inlineBucket ?? registry.bucket(named: job.object.bucket) else {
+            throw VariantsError(
+                .notFound, "bucket '\(job.object.bucket)' has no declaration, inline or in --buckets")
+        }
+        return spec
     }
 
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
@@ -112,7 +154,10 @@ struct Router: HTTPResponder {
             throw VariantsError(
                 .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")
         }
-        let queued = try NewJob(request: job.object, version: version, source: job.source)
+        guard let source = job.source.key else {
+            throw VariantsError(.invalidRequest, "async=1 takes a job naming a stored source")
+        }
+        let queued = try NewJob(request: job.object, version: version, source: source)
         return .later {
             do throws(QueueError) {
                 let enqueued = try await queue.enqueue(queued)

@@ -8,8 +8,9 @@ struct ServiceError: Error, Sendable, Equatable, Encodable {
         case unauthorized
         /// A private bucket's rendition without the secret or a valid signed URL.
         case forbidden
-        /// Every render slot and the wait queue are full, the daemon is draining, or the job queue cannot
-        /// take the job now: nothing is wrong with the input; retry after `Retry-After`.
+        /// Every render slot and the wait queue are full, the daemon is draining, or the job queue or the
+        /// object store (`store_unavailable`) cannot be reached now: nothing is wrong with the input; retry
+        /// after `Retry-After`.
         case transformBusy = "transform_busy"
 
         var statusCode: Int {

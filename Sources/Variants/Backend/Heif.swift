@@ -99,7 +99,48 @@ final class HeifContainer {
 
     /// Decodes the primary image to 8-bit sRGB-ordered pixels inside a libvips image, without a copy.
     func decode() throws(BackendError) -> VipsImage {
-        try adopt("decode") { vh_decode(context, &$0, &$1) }
+        try adopt("decode") { vh_decode(context, 0, &$0, &$1) }
+    }
+
+    /// Composes an overlay from the images it places (see `HEIFOverlay`), to 8-bit pixels.
+    func decodeOverlay(_ overlay: HEIFOverlay) throws(BackendError) -> VipsImage {
+        let placements = overlay.placements.map {
+            vh_placement(item: UInt32(truncatingIfNeeded: $0.item), x: Int32($0.x), y: Int32($0.y))
+        }
+        return try adopt("decode_overlay") { pixels, error in
+            placements.withUnsafeBufferPointer { placed in
+                overlay.fill.withUnsafeBufferPointer { fill in
+                    vh_decode_overlay(
+                        context, Int32(overlay.width), Int32(overlay.height), fill.baseAddress,
+                        placed.baseAddress,
+                        Int32(placed.count), &pixels, &error)
+                }
+            }
+        }
+    }
+
+    /// The primary image's samples at their coded depth (an HDR signal must not be cut to 8 bits before it is
+    /// tone-mapped), lent to `body` and freed when it returns.
+    func withCodedSamples<Result>(_ body: (CodedSamples) -> Result) throws(BackendError) -> Result {
+        let pixels = try decodePixels("decode") { vh_decode(context, 1, &$0, &$1) }
+        defer { vh_pixels_release(pixels.owner) }
+        let bytesPerSample = pixels.bits > 8 ? 2 : 1
+        let count = Int(pixels.width) * Int(pixels.height) * Int(pixels.bands)
+        return body(
+            CodedSamples(
+                bytes: UnsafeRawBufferPointer(start: pixels.data, count: count * bytesPerSample),
+                width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
+                bits: Int(pixels.bits)))
+    }
+
+    /// Interleaved RGB or RGBA samples, rows packed: one byte each at 8 bits, else two (little endian)
+    /// holding `bits` significant bits.
+    struct CodedSamples {
+        var bytes: UnsafeRawBufferPointer
+        var width: Int
+        var height: Int
+        var bands: Int
+        var bits: Int
     }
 
     /// Decodes a grid image tile by tile, each averaged down by `factor`, on `threads` threads (at least
@@ -114,21 +155,12 @@ final class HeifContainer {
     /// contexts cost memory without shortening a decode on the machines we run on.
     static let maxTileWorkers = 8
 
-    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes. When
-    /// the preferred HEVC decoder fails, libde265 gets the same call: what it cannot decode either is the
-    /// failure reported.
+    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes.
     private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
         throws(BackendError)
         -> VipsImage
     {
-        var pixels = vh_pixels()
-        do {
-            try Heif.call(name) { body(&pixels, &$0) }
-        } catch  where decoder != nil && decoder != .libde265 {
-            vh_choose_decoder(context, HEVCDecoder.libde265.cString)
-            pixels = vh_pixels()
-            try Heif.call(name) { body(&pixels, &$0) }
-        }
+        let pixels = try decodePixels(name, body)
         guard let data = pixels.data, let owner = pixels.owner else {
             throw BackendError(call: "heif_\(name)", message: "no pixels returned")
         }
@@ -138,6 +170,26 @@ final class HeifContainer {
             release: vh_pixels_release, owner: owner)
         if let profile { image.attachICCProfile(profile) }
         return image
+    }
+
+    /// Runs a decoding call; when the preferred HEVC decoder fails, libde265 gets the same call, and what it
+    /// cannot decode either is the failure reported. The pixels returned are the caller's to release.
+    private func decodePixels(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
+        throws(BackendError) -> vh_pixels
+    {
+        var pixels = vh_pixels()
+        do {
+            try Heif.call(name) { body(&pixels, &$0) }
+        } catch  where decoder != nil && decoder != .libde265 {
+            vh_choose_decoder(context, HEVCDecoder.libde265.cString)
+            pixels = vh_pixels()
+            try Heif.call(name) { body(&pixels, &$0) }
+        }
+        guard pixels.data != nil, pixels.owner != nil else {
+            vh_pixels_release(pixels.owner)
+            throw BackendError(call: "heif_\(name)", message: "no pixels returned")
+        }
+        return pixels
     }
 
     private static func fourCC(_ code: UInt32) -> String {
