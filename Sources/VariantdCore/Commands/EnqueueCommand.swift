@@ -98,7 +98,7 @@ package struct EnqueueCommand: Subcommand {
             let stop = InterruptSignal(
                 onFirst: { _ in Console.error("variantd enqueue: stopping after the batch in hand") },
                 onSecond: { exit(128 + $0) })
-            let queue = try await location.open(connections: 1)
+            let queue = try await location.open(connections: BackfillRun.inFlight)
             let summary = await BackfillRun(
                 queue: queue, listing: listing, bucket: bucket, version: version, batchSize: batch,
                 showsProgress: isatty(STDERR_FILENO) == 1, stopRequested: { stop.received != nil }
