@@ -1,5 +1,6 @@
 /// libFuzzer entry for the sniffer and the container checks: any bytes, under any name or declared type,
-/// must yield a type, a truncation verdict and a PNG checksum verdict without trapping.
+/// must yield a type, a truncation verdict and a PNG checksum verdict without trapping; and our own reading of
+/// HEIF items (references, item data, properties, overlays) an answer or a typed error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -11,5 +12,13 @@ public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     _ = ContainerCheck.pngHasBadChecksum(bytes)
     _ = JPEGStructure(bytes).unsupportedFeature
+    _ = HEIFReferenceRepair.repaired(bytes)
+    _ = try? HEIFOverlay(composing: bytes, maxPlacements: 4_000)
+    if let meta = HEIFMeta(bytes) {
+        for item in meta.items.prefix(16) {
+            _ = meta.data(of: item.id)
+            _ = meta.propertyTypes(of: item.id)
+        }
+    }
     return 0
 }

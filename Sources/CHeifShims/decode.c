@@ -134,16 +134,17 @@ vh_copy_profile(const struct heif_image_handle *handle, size_t *length)
 }
 
 int
-vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
+vh_decode(vh_context *context, int keep_bit_depth, vh_pixels *out, vh_error *error)
 {
     int alpha = heif_image_handle_has_alpha_channel(context->primary);
+    int high = keep_bit_depth && heif_image_handle_get_luma_bits_per_pixel(context->primary) > 8;
+    enum heif_chroma chroma = high ? (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+                                   : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB);
     struct heif_image *image = NULL;
     struct heif_decoding_options *options = heif_decoding_options_alloc();
-    options->convert_hdr_to_8bit = 1;
+    options->convert_hdr_to_8bit = !high;
     options->decoder_id = context->decoder_id;
-    struct heif_error status = heif_decode_image(context->primary, &image, heif_colorspace_RGB,
-                                                 alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-                                                 options);
+    struct heif_error status = heif_decode_image(context->primary, &image, heif_colorspace_RGB, chroma, options);
     heif_decoding_options_free(options);
     if (status.code != heif_error_Ok)
         return vh_fail(error, status);
@@ -153,12 +154,13 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
     int width = heif_image_get_primary_width(image);
     int height = heif_image_get_primary_height(image);
     int bands = alpha ? 4 : 3;
-    if (!plane || width <= 0 || height <= 0) {
+    int bits = high ? heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) : 8;
+    if (!plane || width <= 0 || height <= 0 || (high && (bits <= 8 || bits > 16))) {
         heif_image_release(image);
         return vh_fail_with(error, "decoded image has no pixels");
     }
-    /* libvips wants packed rows; each row moves up in place, never over a row not yet moved. */
-    size_t row = (size_t) width * (size_t) bands;
+    /* Packed rows (libvips wants them); each row moves up in place, never over a row not yet moved. */
+    size_t row = (size_t) width * (size_t) bands * (high ? 2 : 1);
     for (int y = 1; y < height && (size_t) stride != row; y++)
         memmove(plane + (size_t) y * row, plane + (size_t) y * (size_t) stride, row);
 
@@ -170,6 +172,7 @@ vh_decode(vh_context *context, vh_pixels *out, vh_error *error)
     owner->image = image;
     owner->buffer = NULL;
     vh_hand_over(context, owner, plane, width, height, bands, out);
+    out->bits = bits;
     return 0;
 }
 
@@ -182,6 +185,7 @@ vh_hand_over(const vh_context *context, struct vh_owner *owner, void *pixels, in
     out->width = width;
     out->height = height;
     out->bands = bands;
+    out->bits = 8;
     out->icc = owner->icc;
     out->owner = owner;
 }

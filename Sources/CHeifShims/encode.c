@@ -72,7 +72,7 @@ vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_en
     if (status.code == heif_error_Ok)
         status = heif_encoder_set_parameter_integer(encoder, "speed", options->speed);
     if (status.code == heif_error_Ok && options->threads > 0)
-        heif_encoder_set_parameter_integer(encoder, "threads", options->threads);
+        status = heif_encoder_set_parameter_integer(encoder, "threads", options->threads);
     if (status.code == heif_error_Ok)
         status = fill_image(&image, pixels, width, height, bands);
     if (status.code == heif_error_Ok) {

@@ -250,17 +250,17 @@ vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, 
     int height = heif_image_handle_get_height(context->primary);
     int reduced_width = (width + factor - 1) / factor;
     int reduced_height = (height + factor - 1) / factor;
-    if (threads < 1)
-        threads = 1;
-    if (threads > 8)
-        threads = 8;
 
     size_t samples = (size_t) reduced_width * (size_t) reduced_height * 3;
     uint32_t *sums = calloc(samples, sizeof(*sums));
-    struct vh_share shares[8];
-    pthread_t workers[8];
-    if (!sums)
+    struct vh_share *shares = calloc((size_t) threads, sizeof(*shares));
+    pthread_t *workers = calloc((size_t) threads, sizeof(*workers));
+    if (!sums || !shares || !workers) {
+        free(sums);
+        free(shares);
+        free(workers);
         return vh_fail_with(error, "out of memory");
+    }
     for (int t = 0; t < threads; t++) {
         shares[t] = (struct vh_share){context, tiling, factor, t, threads, width, height, reduced_width, sums,
                                       {heif_error_Ok, heif_suberror_Unspecified, "Success"}};
@@ -272,12 +272,16 @@ vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, 
     decode_share(&shares[0]);
     for (int t = 1; t < threads; t++)
         pthread_join(workers[t], NULL);
+    free(workers);
     for (int t = 0; t < threads; t++) {
         if (shares[t].status.code != heif_error_Ok) {
+            int failed = vh_fail(error, shares[t].status);
             free(sums);
-            return vh_fail(error, shares[t].status);
+            free(shares);
+            return failed;
         }
     }
+    free(shares);
 
     /* Each sum becomes the mean of its block; edge blocks hold fewer pixels. */
     uint8_t *pixels = malloc(samples ? samples : 1);

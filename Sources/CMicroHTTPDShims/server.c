@@ -1,9 +1,14 @@
+#define _GNU_SOURCE /* mkostemp */
+
 #include "CMicroHTTPDShims.h"
 
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,13 +17,20 @@
 
 /* Requests are answered asynchronously: the handler hands Swift the complete request, and when no answer
  * came back before it returns, the connection is suspended until mh_respond resumes it from any thread.
- * The exchange's lock orders "suspend" before "resume" whichever side gets there first. */
+ * The exchange's lock orders "suspend" before "resume" whichever side gets there first.
+ *
+ * A body is kept in memory up to the spool threshold; a longer one goes to a spool file, unlinked as soon
+ * as it is made, so memory stays bounded and nothing is left on disk whatever becomes of the request. Past
+ * the head handler's limit the body is dropped at once (memory freed, spool file closed) and the rest of it
+ * read and thrown away: libmicrohttpd can queue an answer only before the body or after all of it. */
 
 struct mh_server {
     struct MHD_Daemon *daemon;
+    mh_head_handler head;
     mh_handler handler;
     void *context;
-    size_t max_body_bytes;
+    size_t spool_threshold;
+    char *spool_directory;
 };
 
 struct mh_exchange {
@@ -26,10 +38,13 @@ struct mh_exchange {
     struct MHD_Connection *connection;
     char *target; /* the request target exactly as sent, before unescaping: what a signed URL signs */
     pthread_mutex_t lock;
+    uint64_t limit;
     uint8_t *body;
-    size_t length;
+    uint64_t length; /* body bytes kept, in memory or in the spool file */
     size_t capacity;
+    int spool;       /* the spool file, or -1 while the body is in memory */
     int too_large;
+    int unstored;
     int started;
     int dispatched;
     int suspended;
@@ -43,26 +58,82 @@ static mh_exchange *exchange_new(mh_server *server, struct MHD_Connection *conne
     if (exchange == NULL) return NULL;
     exchange->server = server;
     exchange->connection = connection;
+    exchange->spool = -1;
     pthread_mutex_init(&exchange->lock, NULL);
     return exchange;
 }
 
+/* Forgets the body kept so far: its memory is freed and its spool file, already unlinked, closed. */
+static void drop_body(mh_exchange *exchange) {
+    free(exchange->body);
+    exchange->body = NULL;
+    exchange->capacity = 0;
+    exchange->length = 0;
+    if (exchange->spool >= 0) close(exchange->spool);
+    exchange->spool = -1;
+}
+
+static int write_all(int fd, const void *data, size_t size) {
+    const uint8_t *next = data;
+    while (size > 0) {
+        ssize_t written = write(fd, next, size);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return 0;
+        next += written;
+        size -= (size_t)written;
+    }
+    return 1;
+}
+
+/* Moves the body kept in memory to a new spool file; 0 when it cannot be made or written. */
+static int spool(mh_exchange *exchange) {
+    const char *directory = exchange->server->spool_directory;
+    size_t size = strlen(directory) + sizeof "/variantd-body-XXXXXX";
+    char *path = malloc(size);
+    if (path == NULL) return 0;
+    snprintf(path, size, "%s/variantd-body-XXXXXX", directory);
+    int fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0) unlink(path);
+    free(path);
+    if (fd < 0) return 0;
+    exchange->spool = fd;
+    if (!write_all(fd, exchange->body, (size_t)exchange->length)) return 0;
+    free(exchange->body);
+    exchange->body = NULL;
+    exchange->capacity = 0;
+    return 1;
+}
+
 static void append(mh_exchange *exchange, const char *data, size_t size) {
-    if (exchange->too_large) return;
-    if (size > exchange->server->max_body_bytes - exchange->length) {
+    if (exchange->too_large || exchange->unstored) return;
+    if (size > exchange->limit - exchange->length) {
         exchange->too_large = 1;
-        free(exchange->body);
-        exchange->body = NULL;
-        exchange->length = 0;
+        drop_body(exchange);
+        return;
+    }
+    size_t threshold = exchange->server->spool_threshold;
+    if (exchange->spool < 0 && exchange->length + size > threshold && !spool(exchange)) {
+        exchange->unstored = 1;
+        drop_body(exchange);
+        return;
+    }
+    if (exchange->spool >= 0) {
+        if (!write_all(exchange->spool, data, size)) {
+            exchange->unstored = 1;
+            drop_body(exchange);
+            return;
+        }
+        exchange->length += size;
         return;
     }
     if (exchange->length + size > exchange->capacity) {
         size_t capacity = exchange->capacity ? exchange->capacity : 16384;
         while (capacity < exchange->length + size) capacity *= 2;
-        if (capacity > exchange->server->max_body_bytes) capacity = exchange->server->max_body_bytes;
+        if (capacity > threshold) capacity = threshold;
         uint8_t *grown = realloc(exchange->body, capacity);
         if (grown == NULL) {
-            exchange->too_large = 1;
+            exchange->unstored = 1;
+            drop_body(exchange);
             return;
         }
         exchange->body = grown;
@@ -74,8 +145,10 @@ static void append(mh_exchange *exchange, const char *data, size_t size) {
 
 static void dispatch(mh_exchange *exchange, const char *url, const char *method) {
     exchange->dispatched = 1;
-    mh_request request = {
-        method, url, exchange->target, exchange->body, exchange->length, exchange->too_large};
+    mh_request request = {method,           url,
+                          exchange->target, exchange->body,
+                          (size_t)exchange->length, exchange->spool,
+                          exchange->too_large, exchange->unstored};
     exchange->server->handler(exchange->server->context, exchange, &request);
     pthread_mutex_lock(&exchange->lock);
     if (!exchange->answered) {
@@ -121,9 +194,16 @@ static enum MHD_Result access_handler(void *context, struct MHD_Connection *conn
     if (exchange == NULL) return MHD_NO; /* log_target could not allocate it */
     if (!exchange->started) {
         exchange->started = 1;
+        mh_request head = {method, url, exchange->target, NULL, 0, -1, 0, 0};
+        exchange->limit = server->head(server->context, exchange, &head);
+        if (exchange->answered) {
+            /* Answered from the headers alone: the body is never read. */
+            exchange->dispatched = 1;
+            return queue_answer(exchange);
+        }
         const char *declared =
             MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (declared != NULL && strtoull(declared, NULL, 10) > server->max_body_bytes) {
+        if (declared != NULL && strtoull(declared, NULL, 10) > exchange->limit) {
             /* Answered before the body is read: the client never has to send it. */
             exchange->too_large = 1;
             dispatch(exchange, url, method);
@@ -148,17 +228,24 @@ static void completed(void *context, struct MHD_Connection *connection, void **r
     if (exchange->response != NULL) MHD_destroy_response(exchange->response);
     pthread_mutex_destroy(&exchange->lock);
     free(exchange->target);
-    free(exchange->body);
+    drop_body(exchange);
     free(exchange);
     *request_context = NULL;
 }
 
-mh_server *mh_start(const mh_server_options *options, mh_handler handler, void *context) {
+mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler,
+                    void *context) {
     mh_server *server = calloc(1, sizeof *server);
     if (server == NULL) return NULL;
+    server->head = head;
     server->handler = handler;
     server->context = context;
-    server->max_body_bytes = options->max_body_bytes;
+    server->spool_threshold = options->spool_threshold;
+    server->spool_directory = strdup(options->spool_directory);
+    if (server->spool_directory == NULL) {
+        free(server);
+        return NULL;
+    }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
     server->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, access_handler, server,
@@ -171,6 +258,7 @@ mh_server *mh_start(const mh_server_options *options, mh_handler handler, void *
         MHD_OPTION_URI_LOG_CALLBACK, log_target, (void *)server,
         MHD_OPTION_END);
     if (server->daemon == NULL) {
+        free(server->spool_directory);
         free(server);
         return NULL;
     }
@@ -189,6 +277,7 @@ unsigned mh_connection_count(mh_server *server) {
 
 void mh_stop(mh_server *server) {
     MHD_stop_daemon(server->daemon);
+    free(server->spool_directory);
     free(server);
 }
 

@@ -7,13 +7,15 @@ struct BenchCorpus: Sendable, Equatable {
     var files: [String]
 
     /// The order corpora are measured and listed in.
-    static let order = ["jpeg", "heic", "200mp", "png", "webp", "avif", "gif"]
+    static let order = ["jpeg", "heic", "200mp", "png", "webp", "avif", "gif", "animated"]
 
     /// The corpus a file belongs to, from its sniffed type; nil for files that are not pictures we decode.
     ///
     /// A HEIC whose name says `200MP` is measured on its own: it is the memory case, and it would dominate
-    /// the phone-photo figures.
-    static func name(for type: MediaType, fileName: String) -> String? {
+    /// the phone-photo figures. Animated GIF and WebP files are measured together, apart from the still ones:
+    /// their WebP renditions keep every frame, a cost of another order.
+    static func name(for type: MediaType, fileName: String, animated: Bool = false) -> String? {
+        if animated, [.gif, .webp].contains(type) { return "animated" }
         switch type {
         case .jpeg: return "jpeg"
         case .png: return "png"
@@ -27,13 +29,14 @@ struct BenchCorpus: Sendable, Equatable {
     }
 
     /// Groups typed files into corpora, in `order`, files sorted by path; `keep` filters the corpus names.
-    static func group(_ files: [(path: String, type: MediaType)], keep: (String) -> Bool = { _ in true })
-        -> [BenchCorpus]
-    {
+    static func group(
+        _ files: [(path: String, type: MediaType, animated: Bool)], keep: (String) -> Bool = { _ in true }
+    ) -> [BenchCorpus] {
         var byName: [String: [String]] = [:]
         for file in files {
             let fileName = (file.path as NSString).lastPathComponent
-            guard let name = name(for: file.type, fileName: fileName), keep(name) else { continue }
+            guard let name = name(for: file.type, fileName: fileName, animated: file.animated), keep(name)
+            else { continue }
             byName[name, default: []].append(file.path)
         }
         let known = order.filter { byName[$0] != nil }

@@ -25,22 +25,34 @@ enum CorpusDiscovery {
         return photos + formats
     }
 
-    /// Regular files under `directory` (recursively) whose first bytes sniff as a picture type.
-    static func pictures(under directory: String) -> [(path: String, type: MediaType)] {
+    /// Regular files under `directory` (recursively) whose first bytes sniff as a picture type; a GIF or WebP
+    /// is animated when its header declares more than one frame.
+    static func pictures(under directory: String) -> [(path: String, type: MediaType, animated: Bool)] {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         guard
             let walker = FileManager.default.enumerator(
                 at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
-        var found: [(path: String, type: MediaType)] = []
+        var found: [(path: String, type: MediaType, animated: Bool)] = []
+        let pipeline = try? Pipeline()
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
                 let handle = try? FileHandle(forReadingFrom: url)
             else { continue }
             let prefix = (try? handle.read(upToCount: Sniffer.prefixLength)) ?? Data()
             try? handle.close()
-            if let type = Sniffer.sniff([UInt8](prefix)[...]) { found.append((url.path, type)) }
+            guard let type = Sniffer.sniff([UInt8](prefix)[...]) else { continue }
+            let animated = [.gif, .webp].contains(type) && pipeline.map { frames(url, type, $0) > 1 } == true
+            found.append((url.path, type, animated))
         }
         return found
+    }
+
+    /// The frame count a GIF or WebP header declares; 1 when it cannot be read (the run reports the file).
+    private static func frames(_ url: URL, _ type: MediaType, _ pipeline: Pipeline) -> Int {
+        guard let bytes = try? Data(contentsOf: url),
+            let header = try? pipeline.header(of: [UInt8](bytes), type: type)
+        else { return 1 }
+        return header.frames
     }
 }

@@ -39,6 +39,7 @@ enum QueueBenchmark {
                 pending.removeAll(keepingCapacity: true)
             }
         }
+        try await queue.refreshStatistics()  // as `enqueue --walk` does after a backfill
         let enqueued = enqueueStart.duration(to: clock.now) / .seconds(1)
         // Untimed first: the database settles after the enqueue (SQLite checkpoints its write-ahead log).
         _ = try await claimAndFinish(warmUp, on: queue, claimers: claimers, batch: batch)

@@ -48,18 +48,21 @@ int vh_open(const void *bytes, size_t length, const vh_limits *limits, vh_contex
 
 void vh_close(vh_context *context);
 
-/* Decoded primary image: 8-bit interleaved RGB or RGBA, rows packed (stride = width * bands). */
+/* Decoded primary image: interleaved RGB or RGBA, rows packed (stride = width * bands * bytes per sample). */
 typedef struct vh_pixels {
     void *data;
     int width;
     int height;
     int bands;
+    int bits;            /* significant bits per sample: 8 (one byte each), or 9-16 (two bytes, little endian) */
     const void *icc;     /* ICC profile bytes or NULL; valid until vh_pixels_release */
     size_t icc_length;
     void *owner;         /* pass to vh_pixels_release */
 } vh_pixels;
 
-int vh_decode(vh_context *context, vh_pixels *out, vh_error *error);
+/* 8-bit samples, or with `keep_bit_depth` the coded depth kept (two bytes a sample above 8 bits): an HDR
+ * picture is tone-mapped from those, not from libheif's 8-bit reduction of its signal. */
+int vh_decode(vh_context *context, int keep_bit_depth, vh_pixels *out, vh_error *error);
 
 /* Makes the next decodes of this context use the named decoder plugin ("ffmpeg", "libde265"); decoder_id
  * must outlive the context (a static string); NULL lets libheif choose by plugin priority. */
@@ -82,8 +85,22 @@ int vh_get_tiling(vh_context *context, vh_tiling *out, vh_error *error);
 
 /* Decodes a grid image tile by tile, each tile averaged down by `factor` (a power of two that divides the
  * tile size and the offsets) into one small 8-bit RGB image: the full-size picture never exists in memory.
- * `threads` workers each read the file through a context of their own. Opaque pictures only. */
+ * `threads` workers (at least one; how many is the caller's choice) each read the file through a context of
+ * their own. Opaque pictures only. */
 int vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, vh_error *error);
+
+/* One image of an overlay: the item shown and where its top-left corner goes on the canvas. */
+typedef struct vh_placement {
+    uint32_t item;
+    int32_t x;
+    int32_t y;
+} vh_placement;
+
+/* Composes an overlay: a width x height canvas of `fill` (RGBA, 16 bits a channel), each placed item decoded
+ * (with its own transformations) and drawn over it in order, clipped to the canvas, blended by its alpha.
+ * 8-bit RGB, or RGBA when the fill is not opaque; the colour profile is the context's primary item's. */
+int vh_decode_overlay(vh_context *context, int width, int height, const uint16_t fill[4],
+                      const vh_placement *placements, int count, vh_pixels *out, vh_error *error);
 
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
 void vh_pixels_release(void *owner);

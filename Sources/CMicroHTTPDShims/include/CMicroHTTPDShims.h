@@ -4,7 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What Swift sees of libmicrohttpd: a non-variadic start, one callback per complete request, and one call
+/* What Swift sees of libmicrohttpd: a non-variadic start, a callback when a request's headers are in (to
+ * answer at once or say how many body bytes it may have), one callback per complete request, and one call
  * to answer it, from any thread. The shim makes no decisions: limits and answers come from Swift. */
 
 typedef struct mh_server mh_server;
@@ -18,17 +19,21 @@ typedef struct mh_server_options {
     unsigned connection_limit;      /* connections open at once; more are closed on accept */
     size_t connection_memory_limit; /* bytes per connection for the request line and headers */
     unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
-    size_t max_body_bytes;          /* body bytes buffered; beyond them the request is flagged */
+    size_t spool_threshold;         /* body bytes kept in memory; a longer body goes to a spool file */
+    const char *spool_directory;    /* where spool files are made; each is unlinked as soon as it is made,
+                                       so it vanishes with its descriptor whatever happens to the process */
 } mh_server_options;
 
-/* One complete request. Pointers are valid only during the callback. */
+/* One complete request. Pointers and the spool descriptor are valid only during the callback. */
 typedef struct mh_request {
     const char *method;
     const char *path;               /* percent-decoded, without the query */
     const char *target;             /* path and query exactly as sent, before any decoding */
-    const uint8_t *body;
-    size_t body_length;
-    int body_too_large;             /* declared or received body over max_body_bytes; not kept */
+    const uint8_t *body;            /* the body when it is in memory (body_file < 0) */
+    size_t body_length;             /* the body's length, in memory or in the spool file */
+    int body_file;                  /* >= 0: the body is this spool file's first body_length bytes */
+    int body_too_large;             /* declared or received body over the head handler's limit; not kept */
+    int body_unstored;              /* the spool file could not be made or written (disk full); not kept */
 } mh_request;
 
 typedef struct mh_header {
@@ -47,6 +52,13 @@ typedef struct mh_response {
     int file_descriptor;            /* >= 0: the body is this file's first file_size bytes, not body */
     uint64_t file_size;
 } mh_response;
+
+/* Called once per request on an I/O thread when its headers are in, before any body byte is read (the
+ * request's body and flags are empty). Either answers it with mh_respond before returning — its body is
+ * then never read — or returns the most body bytes it may have: past them the body is no longer kept, the
+ * rest is read and dropped, and the request arrives flagged body_too_large (at once, unread, when its
+ * Content-Length is over). */
+typedef uint64_t (*mh_head_handler)(void *context, mh_exchange *exchange, const mh_request *head);
 
 /* Called once per request on an I/O thread; must return quickly and call mh_respond exactly once, now or
  * later from any thread. Answer a body_too_large request at once: when its Content-Length was over the
@@ -67,7 +79,7 @@ int mh_listen_tcp(const char *host, uint16_t port, uint16_t *bound_port);
 int mh_listen_unix(const char *path, unsigned mode);
 
 /* Starts the daemon's threads; NULL when libmicrohttpd refuses the options. */
-mh_server *mh_start(const mh_server_options *options, mh_handler handler, void *context);
+mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler, void *context);
 
 /* Stops accepting new connections; open connections are still served. */
 void mh_quiesce(mh_server *server);

@@ -16,8 +16,10 @@ package struct BenchCommand: Subcommand {
     package static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
-                                  200mp, png, webp, avif, gif). Default: ../shared/corpus's photos/ and
-                                  format folders when present, else Samples/pictures.
+                                  200mp, png, webp, avif, gif, and animated: GIF and WebP with more than
+                                  one frame, whose WebP renditions are animated). Default:
+                                  ../shared/corpus's photos/ and format folders when present, else
+                                  Samples/pictures.
           --only <names>          Comma-separated corpora to measure (e.g. jpeg,heic).
           --jobs <n>              Concurrent pipelines for the multi-core run (default: the core count).
           --iterations <n>        Timed passes over each corpus (default 3), after --warmup passes

@@ -66,7 +66,7 @@ final class PostgresConnection {
             result = PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
         }
         guard let result else {
-            throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+            throw failure
         }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
@@ -94,7 +94,7 @@ final class PostgresConnection {
         if let name = prepared[sql] { return name }
         let name = "variantd_\(prepared.count)"
         guard let result = PQprepare(handle, name, sql, Int32(parameters), nil) else {
-            throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+            throw failure
         }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else {
@@ -115,7 +115,7 @@ final class PostgresConnection {
                 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&poller, 1, milliseconds) > 0 else { return [] }
         guard PQconsumeInput(handle) == 1 else {
-            throw QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+            throw failure
         }
         received = drain()
         return received
@@ -132,6 +132,10 @@ final class PostgresConnection {
         }
         return received
     }
+
+    /// libpq's failure rule: a call that returns no result or a bad status leaves its words in the
+    /// connection's error message.
+    private var failure: QueueError { QueueError("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))") }
 
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
         (text.map { String(cString: $0) } ?? "unknown error").trimmingCharacters(

@@ -32,7 +32,8 @@ final class SQLiteConnection {
             throw QueueError("SQLite cannot open \(path): \(message)")
         }
         handle = opened
-        sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
+        let timeout = sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
+        guard timeout == SQLITE_OK else { throw failure(timeout) }
     }
 
     deinit {
@@ -100,6 +101,8 @@ final class SQLiteConnection {
     /// How many rows the last INSERT, UPDATE or DELETE changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// SQLite's failure rule: a call returns a status other than OK (or ROW, DONE while stepping) and leaves
+    /// its words in the connection's error message.
     private func failure(_ status: Int32) -> QueueError {
         QueueError("SQLite: \(String(cString: sqlite3_errmsg(handle)))", busy: Self.isBusy(status))
     }

@@ -7,7 +7,10 @@ import Variants
 #endif
 
 /// Streams a listing's object paths into the queue in batches, one transaction (SQLite) or one statement
-/// (PostgreSQL) per batch, holding one batch at a time: the memory stays flat however long the listing.
+/// (PostgreSQL) per batch. While the database writes a batch the next is read and checked (`inFlight`
+/// batches are written at once: PostgreSQL takes them on as many connections), so reading the listing and
+/// writing the queue overlap; a few batches are held at a time, and the memory stays flat however long the
+/// listing.
 /// Objects already waiting or running are left alone, so a run interrupted and started again adds only
 /// what is missing.
 struct BackfillRun {
@@ -16,6 +19,8 @@ struct BackfillRun {
     var bucket: String
     var version: String
     var batchSize = 1000
+    /// Batches written at once while the next is read.
+    static let inFlight = 2
     /// A bar redrawn in place on a terminal, or nothing.
     var showsProgress: Bool
     /// Stops after the batch in hand when it returns true (a signal).
@@ -38,6 +43,7 @@ struct BackfillRun {
         }
         var batch: [NewJob] = []
         batch.reserveCapacity(batchSize)
+        var writing: [Task<String?, Never>] = []
         var failure: String?
         for path in listing.paths(unreadable: unreadable) {
             do {
@@ -52,10 +58,20 @@ struct BackfillRun {
                 $0.bytes += path.utf8.count + 1
             }
             guard batch.count >= batchSize else { continue }
-            failure = await flush(&batch, into: tally)
+            writing.append(write(batch, into: tally))
+            batch.removeAll(keepingCapacity: true)
+            if writing.count >= Self.inFlight { failure = await writing.removeFirst().value }
             if failure != nil || stopRequested() { break }
         }
-        if failure == nil { failure = await flush(&batch, into: tally) }
+        if failure == nil, !batch.isEmpty { writing.append(write(batch, into: tally)) }
+        for task in writing {
+            let failed = await task.value
+            failure = failure ?? failed
+        }
+        if tally.state.withLock({ $0.summary.added }) > 0 {
+            // Only the claims' plan depends on it, and autovacuum refreshes it later anyway: not a failure.
+            try? await queue.refreshStatistics()
+        }
         progress?.cancel()
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         return tally.state.withLock { state in
@@ -66,19 +82,20 @@ struct BackfillRun {
         }
     }
 
-    /// Enqueues the batch and empties it; the queue's error message when it failed.
-    private func flush(_ batch: inout [NewJob], into tally: Tally) async -> String? {
-        guard !batch.isEmpty else { return nil }
-        defer { batch.removeAll(keepingCapacity: true) }
-        do {
-            let enqueued = try await queue.enqueue(batch: batch)
-            tally.state.withLock { state in
-                state.summary.added += enqueued.added
-                state.summary.alreadyQueued += enqueued.alreadyQueued
+    /// Starts enqueueing the batch; the task gives the queue's error message when it failed.
+    private func write(_ batch: [NewJob], into tally: Tally) -> Task<String?, Never> {
+        let queue = queue
+        return Task {
+            do throws(QueueError) {
+                let enqueued = try await queue.enqueue(batch: batch)
+                tally.state.withLock { state in
+                    state.summary.added += enqueued.added
+                    state.summary.alreadyQueued += enqueued.alreadyQueued
+                }
+                return nil
+            } catch {
+                return error.message
             }
-            return nil
-        } catch {
-            return error.message
         }
     }
 

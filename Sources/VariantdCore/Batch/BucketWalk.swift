@@ -16,6 +16,8 @@ struct BucketWalk: Sequence {
     let location: S3Location
     /// Key prefixes (full keys, not relative) whose objects are skipped.
     let excluded: [String]
+    /// Keys asked for per ListObjectsV2 page (S3 answers at most 1000).
+    var pageSize = 1000
     /// Called when a page cannot be listed; the walk ends there.
     let unlistable: @Sendable (S3Error) -> Void
 
@@ -45,7 +47,8 @@ struct BucketWalk: Sequence {
                 guard !finished else { return nil }
                 do {
                     let listed = try walk.client.listPage(
-                        bucket: walk.location.bucket, prefix: walk.location.listPrefix, after: token)
+                        bucket: walk.location.bucket, prefix: walk.location.listPrefix, after: token,
+                        pageSize: walk.pageSize)
                     page = listed.objects[...]
                     token = listed.next
                     finished = listed.next == nil

@@ -55,7 +55,7 @@ struct ManifestRecord: Decodable, Equatable {
     }
 
     /// The category, or nil when the line must not count as done: an error that may pass on a later
-    /// attempt (`internal_error`, `transform_busy`), or a code this build does not know.
+    /// attempt (`internal_error`, `store_unavailable`), or a code this build does not know.
     var doneCategory: ResultCategory? {
         guard let error else { return .ok }
         guard let code = VariantsError.Code(rawValue: error), !code.isTransient else { return nil }

@@ -5,15 +5,15 @@ import Variants
     import Glibc
 #endif
 
-/// `variantd enqueue`: adds one job to the queue, or every object of a folder or of a list (a backfill);
-/// a repeat of a waiting or running job is a no-op.
+/// `variantd enqueue`: adds one job to the queue, or every object of a folder, an S3 prefix or a list (a
+/// backfill); a repeat of a waiting or running job is a no-op.
 package struct EnqueueCommand: Subcommand {
     package static let name = "enqueue"
     package static let abstract =
-        "Add jobs for stored objects to the durable queue: one, or a whole folder or list."
+        "Add jobs for stored objects to the durable queue: one, or a whole folder, prefix or list."
     package static let usage =
         "enqueue [--queue <location>] --bucket <name> (--path <object-path> [--source <relative>] "
-        + "[--content-type <type>] | --walk <folder> | --from <file>) [--version <v>]"
+        + "[--content-type <type>] | --walk <folder>|s3://<bucket>[/<prefix>] | --from <file>) [--version <v>]"
     package static let details = """
         OPTIONS:
           --queue <location>      sqlite:PATH or postgres://… (default: sqlite:<data-dir>/queue.sqlite3).
@@ -22,8 +22,10 @@ package struct EnqueueCommand: Subcommand {
           --path <object-path>    One object's path in the bucket.
           --source <relative>     Where its bytes are, relative to the workers' --root (default: the path).
           --content-type <type>   The type the uploader declared, used only when the bytes cannot say.
-          --walk <folder>         Every regular file under the folder, its path relative to the folder being
-                                  the object path (and the source: run the workers with --root <folder>).
+          --walk <location>       Every regular file under a folder, or every object under s3://BUCKET[/PREFIX]
+                                  (all ListObjectsV2 pages; AWS_* variables, docs/ObjectStorage.md), its
+                                  path relative to the location being the object path (and the source: run
+                                  the workers with --root <location>).
           --from <file>           Object paths one per line (- for standard input), e.g. a storage
                                   server's export of its object list.
           --version <v>           The object's version; (bucket, path, version) is the dedupe key.
@@ -35,10 +37,10 @@ package struct EnqueueCommand: Subcommand {
         {"listed","added","alreadyQueued","refused","unreadable","seconds"[,"error"]}; objects with a job
         waiting or running are left alone, so running it again after an interruption adds only what is
         missing. Exit status 0 when every object listed is in the queue, 1 when some path was refused or
-        some directory unreadable, 75 when the queue failed (run it again).
+        some directory or listing page unreadable, 75 when the queue failed (run it again).
         """
 
-    enum Mode: Equatable {
+    enum Mode {
         case one(NewJob)
         case many(ObjectListing, bucket: String, version: String, batch: Int)
     }
@@ -96,7 +98,7 @@ package struct EnqueueCommand: Subcommand {
             let stop = InterruptSignal(
                 onFirst: { _ in Console.error("variantd enqueue: stopping after the batch in hand") },
                 onSecond: { exit(128 + $0) })
-            let queue = try await location.open(connections: 1)
+            let queue = try await location.open(connections: BackfillRun.inFlight)
             let summary = await BackfillRun(
                 queue: queue, listing: listing, bucket: bucket, version: version, batchSize: batch,
                 showsProgress: isatty(STDERR_FILENO) == 1, stopRequested: { stop.received != nil }

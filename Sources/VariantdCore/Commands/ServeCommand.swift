@@ -16,7 +16,9 @@ package struct ServeCommand: Subcommand {
                                   default: the root). s3:// reads AWS_* variables
                                   (docs/ObjectStorage.md).
           --quarantine <file>     Remembers the sources that killed decoders, across restarts and
-                                  processes (VARIANTD_QUARANTINE; default: <out>/.quarantine.sqlite3).
+                                  processes (VARIANTD_QUARANTINE; default: <out>/.quarantine.sqlite3,
+                                  or <data-dir>/quarantine.sqlite3 when --out is s3://).
+          --data-dir <dir>        variantd's state folder (VARIANTD_DATA_DIR; default /var/lib/variantd).
           --buckets <dir>         Bucket declarations, <name>.json each; reloaded on SIGHUP
                                   (VARIANTD_BUCKETS).
           --slots <n>             Render slots: decoder children at work at once (VARIANTD_SLOTS;

@@ -83,12 +83,28 @@ public actor DecoderPool {
     /// for its bytes, a child decodes and renders, and this process stores the new renditions before
     /// answering.
     public func process(_ request: ObjectRequest, source: String, bucket: BucketSpec?) async -> DecodeAnswer {
+        let objects = objects
+        return await process(request, bucket: bucket) { maxBytes throws(VariantsError) in
+            try objects.read(source, maxBytes: maxBytes)
+        }
+    }
+
+    /// Processes an object whose bytes came with the request rather than from the object store.
+    func process(_ request: ObjectRequest, upload: RequestBody, bucket: BucketSpec?) async -> DecodeAnswer {
+        await process(request, bucket: bucket) { maxBytes throws(VariantsError) in
+            try upload.bytes(maxBytes: maxBytes)
+        }
+    }
+
+    private func process(
+        _ request: ObjectRequest, bucket: BucketSpec?,
+        read: @escaping @Sendable (Int) throws(VariantsError) -> [UInt8]
+    ) async -> DecodeAnswer {
         let slot = await checkOut()
         defer { checkIn(slot) }
-        let (objects, renditions, maxBytes) = (objects, renditions, configuration.limits.maxInputBytes)
+        let (renditions, maxBytes) = (renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
-            LoadedObject.load(
-                source, request: request, bucket: bucket, from: objects, renditions, maxBytes: maxBytes)
+            LoadedObject.load(request: request, bucket: bucket, renditions, maxBytes: maxBytes, read: read)
         }
         let object: LoadedObject
         switch loaded {
@@ -148,15 +164,15 @@ struct LoadedObject: Sendable {
     /// Reading and hashing, done here rather than in the child.
     var timings: StageTimings
 
+    /// Reads the object's bytes with `read` (given the most it may have) and the renditions already stored
+    /// for them.
     static func load(
-        _ key: String, request: ObjectRequest, bucket: BucketSpec?, from objects: any ObjectStore,
-        _ renditions: (any RenditionStore)?, maxBytes: Int
+        request: ObjectRequest, bucket: BucketSpec?, _ renditions: (any RenditionStore)?, maxBytes: Int,
+        read: (Int) throws(VariantsError) -> [UInt8]
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
-            let source = try timings.measure(.read) { () throws(VariantsError) in
-                try objects.read(key, maxBytes: maxBytes)
-            }
+            let source = try timings.measure(.read) { () throws(VariantsError) in try read(maxBytes) }
             let checksum = timings.measure(.hash) { SHA256.hex(source) }
             let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
             let stored = timings.measure(.read) {

@@ -30,6 +30,30 @@ package final class S3Client: Sendable {
         return length
     }
 
+    /// The object's version as a HEAD answers it: what decides whether bytes read earlier are still current.
+    func identity(bucket: String, key: String) throws(S3Error) -> S3ObjectIdentity {
+        let outcome = try send(.head, bucket: bucket, key: key)
+        guard let identity = S3ObjectIdentity(headers: outcome.headers) else {
+            throw S3Error(
+                .invalidResponse, "s3://\(bucket)/\(key)",
+                "HEAD answered without ETag, Last-Modified or Content-Length")
+        }
+        return identity
+    }
+
+    /// An object's bytes with the identity of the very version they are, from one GET, so that the two
+    /// cannot belong to different writes. The GET is cut at `maxBytes` (`tooLarge`); no HEAD precedes it.
+    func versioned(bucket: String, key: String, maxBytes: Int) throws(S3Error)
+        -> (bytes: [UInt8], identity: S3ObjectIdentity)
+    {
+        let outcome = try send(.get, bucket: bucket, key: key, download: .memory(limit: maxBytes))
+        guard let identity = S3ObjectIdentity(headers: outcome.headers, size: outcome.body.count) else {
+            throw S3Error(
+                .invalidResponse, "s3://\(bucket)/\(key)", "GET answered without ETag or Last-Modified")
+        }
+        return (outcome.body, identity)
+    }
+
     /// Whether an object exists.
     func exists(bucket: String, key: String) throws(S3Error) -> Bool {
         do {

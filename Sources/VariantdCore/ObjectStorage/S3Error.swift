@@ -38,14 +38,14 @@ package struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the same request may succeed later without anything changing on our side.
     var isStoreOutage: Bool { kind == .unavailable }
 
-    /// The answer a caller of variantd gets. A store that is down is `503 transform_busy` (the daemon sends
-    /// `Retry-After`, the queue waits it out);
+    /// The answer a caller of variantd gets. A store that is down is `store_unavailable` (the daemon answers
+    /// `503 transform_busy` with `Retry-After`, the queue waits it out);
     /// refused credentials are `500 internal_error` naming the location, never a picture's fault.
     package var variantsError: VariantsError {
         switch kind {
         case .notFound: VariantsError(.notFound, description)
         case .tooLarge: VariantsError(.payloadTooLarge, description)
-        case .unavailable: VariantsError(.transformBusy, "object storage unavailable: \(description)")
+        case .unavailable: VariantsError(.storeUnavailable, "object storage unavailable: \(description)")
         case .denied: VariantsError(.internalError, "object storage refused access: \(description)")
         case .rejected, .configuration, .invalidResponse, .localFile:
             VariantsError(.internalError, "object storage: \(description)")

@@ -15,6 +15,13 @@ public protocol JobQueue: Sendable {
     /// (bucket, path, version) — a repeat within `jobs` included. Returns only after the commit.
     func enqueue(batch jobs: [NewJob]) async throws(QueueError) -> EnqueuedBatch
 
+    /// Called after a backfill added many jobs at once, so that claims keep their cost. PostgreSQL's planner
+    /// estimates the waiting jobs from statistics taken before the backfill (or none, on a new table): told
+    /// few jobs wait, it claims through a scan and sort of every waiting job instead of the due index's
+    /// first rows, until autovacuum analyses the table; the statistics are refreshed now (`ANALYZE`).
+    /// SQLite's claim names its index and needs nothing.
+    func refreshStatistics() async throws(QueueError)
+
     /// Claims up to `limit` jobs that are due, for `owner`, each with a lease of `lease`. Jobs whose leases
     /// expired are first returned to `available` (or made final when out of attempts).
     func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob]

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// The PostgreSQL connections of one process: up to `size`, opened when first needed and shared by every
@@ -28,7 +27,7 @@ final class PostgresPool: Sendable {
         async throws(QueueError) -> T
     {
         let lent = try await acquire()
-        let result = await Self.blocking { () throws(QueueError) in
+        let result = await Blocking.run { () throws(QueueError) in
             if !lent.connection.isConnected { lent.connection.reset() }
             return try body(lent.connection)
         }
@@ -48,7 +47,7 @@ final class PostgresPool: Sendable {
             return lent
         case .some(.none):
             let url = url
-            let opened = await Self.blocking { () throws(QueueError) in
+            let opened = await Blocking.run { () throws(QueueError) in
                 Lent(connection: try PostgresConnection(url: url))
             }
             if case .failure = opened { state.withLock { $0.opened -= 1 } }
@@ -74,17 +73,6 @@ final class PostgresPool: Sendable {
             return state.waiting.removeFirst()
         }
         waiter?.resume(returning: lent)
-    }
-
-    /// Runs a blocking call on a Dispatch thread, off Swift's cooperative threads.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws(QueueError) -> T) async
-        -> Result<T, QueueError>
-    {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(QueueError) in try body() })
-            }
-        }
     }
 
     /// A connection crossing threads: only the call it is lent to touches it.

@@ -98,6 +98,10 @@ public final class PostgresQueue: JobQueue {
         return EnqueuedBatch(added: added, alreadyQueued: jobs.count - added)
     }
 
+    public func refreshStatistics() async throws(QueueError) {
+        try await run { connection throws(QueueError) in try connection.query("ANALYZE variantd_jobs") }
+    }
+
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
         -> [ClaimedJob]
     {
@@ -254,18 +258,29 @@ public final class PostgresQueue: JobQueue {
         try await pool.run(body)
     }
 
-    /// A PostgreSQL array literal of texts (NULL for nil), for `unnest($n::text[])`.
+    /// A PostgreSQL array literal of texts (NULL for nil), for `unnest($n::text[])`. Written as bytes: the
+    /// two escaped characters are ASCII, never part of a longer UTF-8 sequence, and a finish or an enqueue
+    /// writes thousands of values.
     static func array(_ values: [String?]) -> String {
-        "{"
-            + values.map { value in
-                guard let value else { return "NULL" }
-                var quoted = "\""
-                for character in value.unicodeScalars {
-                    if character == "\\" || character == "\"" { quoted.unicodeScalars.append("\\") }
-                    quoted.unicodeScalars.append(character)
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(values.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard let value else {
+                bytes += "NULL".utf8
+                continue
+            }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
+                    bytes.append(UInt8(ascii: "\\"))
                 }
-                return quoted + "\""
-            }.joined(separator: ",") + "}"
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: - Statements run inside the serial queue

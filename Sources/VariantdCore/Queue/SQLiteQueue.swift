@@ -5,7 +5,8 @@ public import Variants
 /// shared memory: local disk only, never a network file system).
 ///
 /// Every write is a `BEGIN IMMEDIATE` transaction, so claimers are serialised by SQLite's write lock and no
-/// row is claimed twice; `synchronous=FULL` makes an acknowledged enqueue survive a power loss. Idle workers
+/// row is claimed twice; enqueues commit with `synchronous=FULL`, so an acknowledged one survives a power loss
+/// (claims and finishes need not: see `Commit`). Idle workers
 /// notice other processes' commits through `PRAGMA data_version`.
 public final class SQLiteQueue: JobQueue {
     public let path: String
@@ -77,19 +78,21 @@ public final class SQLiteQueue: JobQueue {
         let enqueued = try await database.run { connection throws(QueueError) in
             try Self.writing(connection) { () throws(QueueError) in
                 var added = 0
-                for job in jobs {
-                    try connection.query(
-                        """
-                        INSERT INTO variantd_jobs (bucket, path, version, source, content_type, max_attempts)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (bucket, path, version) WHERE state IN ('available', 'running') DO NOTHING
-                        """,
-                        [
+                var rest = jobs[...]
+                while !rest.isEmpty {
+                    let rows = rest.count >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
+                    var parameters: [SQLiteConnection.Parameter] = []
+                    parameters.reserveCapacity(rows * 6)
+                    for job in rest.prefix(rows) {
+                        parameters += [
                             .text(job.request.bucket), .text(job.request.path), .text(job.version),
                             .text(job.source), job.request.declaredContentType.map { .text($0) } ?? .null,
                             .integer(maxAttempts),
-                        ])
+                        ]
+                    }
+                    try connection.query(rows == 1 ? Self.insertOne : Self.insertMany, parameters)
                     added += connection.changes
+                    rest = rest.dropFirst(rows)
                 }
                 return EnqueuedBatch(added: added, alreadyQueued: jobs.count - added)
             }
@@ -98,6 +101,21 @@ public final class SQLiteQueue: JobQueue {
         return enqueued
     }
 
+    /// Rows per insert statement of a batch: one statement executed for a hundred rows costs a fraction of a
+    /// hundred executions; the batch's last rows beyond a multiple go one at a time. A key repeated within
+    /// one statement conflicts with its first row, as across statements.
+    static let rowsPerInsert = 100
+    private static let insertMany = insert(rows: rowsPerInsert)
+    private static let insertOne = insert(rows: 1)
+
+    private static func insert(rows: Int) -> String {
+        "INSERT INTO variantd_jobs (bucket, path, version, source, content_type, max_attempts) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+            + " ON CONFLICT (bucket, path, version) WHERE state IN ('available', 'running') DO NOTHING"
+    }
+
+    public func refreshStatistics() async throws(QueueError) {}
+
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
         -> [ClaimedJob]
     {
@@ -105,7 +123,7 @@ public final class SQLiteQueue: JobQueue {
         return try await database.run { connection throws(QueueError) in
             let now = Timestamp.now
             guard try Self.hasWork(connection, now: now) else { return [] }
-            return try Self.writing(connection) { () throws(QueueError) in
+            return try Self.writing(connection, commit: .deferred) { () throws(QueueError) in
                 try Self.rescue(connection, now: now, policy: policy)
                 // INDEXED BY: with an equality on `state`, the planner prefers (state, id) and sorts every
                 // waiting job to find the oldest, a cost that grows with the backlog.
@@ -147,7 +165,7 @@ public final class SQLiteQueue: JobQueue {
     public func extend(_ lease: Lease, by duration: Duration) async throws(QueueError) -> Lease? {
         try await database.run { connection throws(QueueError) in
             let expires = Timestamp.now.adding(duration)
-            return try Self.writing(connection) { () throws(QueueError) -> Lease? in
+            return try Self.writing(connection, commit: .deferred) { () throws(QueueError) -> Lease? in
                 try connection.query(
                     """
                     UPDATE variantd_jobs SET lease_expires_at = ?
@@ -168,7 +186,7 @@ public final class SQLiteQueue: JobQueue {
         }
         let jobs = try await database.run { connection throws(QueueError) -> [Job?] in
             let now = Timestamp.now
-            return try Self.writing(connection) { () throws(QueueError) -> [Job?] in
+            return try Self.writing(connection, commit: .deferred) { () throws(QueueError) -> [Job?] in
                 try zip(attempts, results).map { attempt, result throws(QueueError) -> Job? in
                     let lease = attempt.lease
                     let disposition = policy.disposition(
@@ -347,15 +365,31 @@ public final class SQLiteQueue: JobQueue {
         }
     }
 
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, trying again with jitter when another process held
-    /// the write lock past the busy timeout.
-    private static func writing<T>(_ connection: SQLiteConnection, _ body: () throws(QueueError) -> T)
+    /// How a write transaction commits. `durable` (`synchronous=FULL`) returns once the write-ahead log is on
+    /// the disk, so an acknowledged enqueue survives a power loss. `deferred` (`synchronous=NORMAL`) leaves
+    /// the flush to the next durable commit or checkpoint: a power loss may undo the last claims, heartbeats
+    /// and finishes — a job claimed again or run once more, which at-least-once delivery allows — but never
+    /// an enqueue, since the log is replayed in order and a durable commit flushes everything before it. Both
+    /// survive a crash of the process. A claim and a finish are two commits per batch of jobs: waiting for
+    /// the disk twice bounded the claim rate on a busy disk.
+    enum Commit {
+        case durable
+        case deferred
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction committed as `commit` says, trying again with jitter
+    /// when another process held the write lock past the busy timeout.
+    private static func writing<T>(
+        _ connection: SQLiteConnection, commit: Commit = .durable, _ body: () throws(QueueError) -> T
+    )
         throws(QueueError) -> T
     {
         var tries = 0
         while true {
             tries += 1
             do throws(QueueError) {
+                try connection.execute(
+                    commit == .durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
                 try connection.execute("BEGIN IMMEDIATE")
                 do throws(QueueError) {
                     let value = try body()

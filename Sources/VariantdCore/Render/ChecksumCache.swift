@@ -1,36 +1,52 @@
 import Synchronization
 
-/// SHA-256 digests of files, kept while the file's identity (`FileIdentity`) stays the same, so a cache hit
-/// does not read and hash a large source again, yet an overwritten file is hashed anew.
-final class ChecksumCache: Sendable {
-    private let entries = Mutex<[String: (identity: FileIdentity, checksum: String)]>([:])
-    /// Entries kept at most; when full the cache starts over, which costs one hash per file.
+/// SHA-256 digests of stored things, kept while their identity stays the same (`FileIdentity` for files,
+/// `S3ObjectIdentity` for objects), so a cache hit does not read and hash a large source again, yet an
+/// overwritten one is hashed anew.
+final class ChecksumCache<Identity: Equatable & Sendable>: Sendable {
+    private let entries = Mutex<[String: (identity: Identity, checksum: String)]>([:])
+    /// Entries kept at most; when full the cache starts over, which costs one hash per source.
     private let capacity: Int
 
     init(capacity: Int = 65_536) {
         self.capacity = capacity
     }
 
-    /// The remembered checksum while the file's identity holds; nil when it would have to be read.
-    func rememberedChecksum(ofFile path: String) -> String? {
-        guard let identity = FileIdentity(path: path), let entry = entries.withLock({ $0[path] }),
-            entry.identity == identity
-        else { return nil }
+    /// The checksum remembered for `name` if it was remembered for this identity.
+    func checksum(of name: String, identity: Identity) -> String? {
+        guard let entry = entries.withLock({ $0[name] }), entry.identity == identity else { return nil }
         return entry.checksum
     }
 
-    /// The lowercase hex SHA-256 of the file, or nil when it is not a readable regular file.
-    func checksum(ofFile path: String) -> String? {
+    /// Remembers the checksum of `name` while it keeps this identity.
+    func remember(_ checksum: String, of name: String, identity: Identity) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll() }
+            entries[name] = (identity, checksum)
+        }
+    }
+}
+
+extension ChecksumCache where Identity == FileIdentity {
+    /// The remembered checksum while the file's identity holds; nil when it would have to be read.
+    func rememberedChecksum(ofFile path: String) -> String? {
+        FileIdentity(path: path).flatMap { checksum(of: path, identity: $0) }
+    }
+
+    /// The lowercase hex SHA-256 of the file at `path`, or nil when it is not a readable regular file.
+    ///
+    /// - Parameter real: Where to read it when the caller resolved `path`'s symbolic links; the checksum is
+    ///   remembered under `path` only when both name the same file from before the read to after it.
+    func checksum(ofFile path: String, readingFrom real: String? = nil) -> String? {
         if let remembered = rememberedChecksum(ofFile: path) { return remembered }
-        guard let before = FileIdentity(path: path), let checksum = SourceChecksum.of(path) else {
+        let real = real ?? path
+        guard let before = FileIdentity(path: real), let checksum = SourceChecksum.of(real) else {
             return nil
         }
         // Kept only when nothing changed while hashing, and not in the clock tick of the last write.
-        if FileIdentity(path: path) == before, !before.isRecent(within: 1) {
-            entries.withLock { entries in
-                if entries.count >= capacity { entries.removeAll() }
-                entries[path] = (before, checksum)
-            }
+        if FileIdentity(path: real) == before, FileIdentity(path: path) == before, !before.isRecent(within: 1)
+        {
+            remember(checksum, of: path, identity: before)
         }
         return checksum
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Variants
 
 /// Who may read a bucket's renditions: anyone for a public bucket; for a private one the daemon's bearer
 /// secret (the storage server in front) or a URL signed with the URL key.
@@ -10,11 +9,11 @@ struct RenderAccess: Sendable {
     let urlKey: URLKey?
 
     /// - Throws: `403 forbidden` saying what is missing or wrong.
-    func check(_ request: HTTPRequest, _ render: RenderRequest, isPublic: Bool) throws(VariantsError) {
+    func check(_ request: HTTPRequest, _ render: RenderRequest, isPublic: Bool) throws(ServiceError) {
         guard let secret, !(isPublic && render.isAddressedByURL) else { return }
         if secret.admits(request.headers["authorization"]) { return }
         guard let urlKey, render.isAddressedByURL else {
-            throw VariantsError(
+            throw ServiceError(
                 .forbidden, "without the bearer secret only public buckets' and signed URLs are served")
         }
         try urlKey.check(render.target, expires: render.expires, now: Int(Date().timeIntervalSince1970))

@@ -9,40 +9,57 @@ actor RenderFlights {
         var key: String
         /// Its SHA-256, the strong `ETag`.
         var checksum: String
+        /// Its length in bytes, as found (a file's is sent as it is when sent).
+        var size: Int
         var body: RenditionBody
     }
 
-    private var flights: [String: Task<Result<Made, VariantsError>, Never>] = [:]
+    private var flights: [String: Task<Result<Made, AnswerError>, Never>] = [:]
     /// Spec keys being rendered per source checksum, not yet in the store's listing.
     private var pending: [String: Set<String>] = [:]
+    /// Renders that ended stored: one that ends while a listing is read may be missing from it.
+    private var finished = 0
 
     /// Joins the render of this transform already in flight, or starts one if the cap allows.
     ///
     /// - Parameters:
     ///   - exempt: A declared variant of the bucket: counted, never refused.
-    ///   - stored: The spec keys the store holds for the source now.
+    ///   - stored: The spec keys the store holds for the source now (it blocks, so it runs off the
+    ///     cooperative threads); a store that cannot say refuses the render.
     /// - Returns: The outcome and whether it was another request's render.
     func render(
-        source: String, specKey: String, exempt: Bool, stored: @Sendable () -> Set<String>,
-        work: @escaping @Sendable () async -> Result<Made, VariantsError>
-    ) async -> (result: Result<Made, VariantsError>, joined: Bool) {
+        source: String, specKey: String, exempt: Bool,
+        stored: @escaping @Sendable () throws(VariantsError) -> Set<String>,
+        work: @escaping @Sendable () async -> Result<Made, AnswerError>
+    ) async -> (result: Result<Made, AnswerError>, joined: Bool) {
         let key = source + "/" + specKey
-        if let flight = flights[key] {
-            return (await flight.value, true)
+        while true {
+            if let flight = flights[key] {
+                return (await flight.value, true)
+            }
+            let seen = finished
+            let listed: Set<String>
+            switch await Blocking.run(stored) {
+            case .success(let keys): listed = keys
+            case .failure(let error): return (.failure(AnswerError(error)), false)
+            }
+            // Other requests ran while the listing was read: count again if a render may be missing from it.
+            guard finished == seen, flights[key] == nil else { continue }
+            let distinct = listed.union(pending[source] ?? []).union([specKey])
+            guard exempt || distinct.count <= BucketSpec.maximumVariants else {
+                let message =
+                    "the picture already has \(BucketSpec.maximumVariants) transforms; use one of its sizes"
+                return (.failure(.pipeline(VariantsError(.tooManyVariants, message))), false)
+            }
+            pending[source, default: []].insert(specKey)
+            let flight = Task { await work() }
+            flights[key] = flight
+            let result = await flight.value
+            flights[key] = nil
+            pending[source]?.remove(specKey)
+            if pending[source]?.isEmpty == true { pending[source] = nil }
+            if case .success = result { finished += 1 }
+            return (result, false)
         }
-        let distinct = stored().union(pending[source] ?? []).union([specKey])
-        guard exempt || distinct.count <= BucketSpec.maximumVariants else {
-            let message =
-                "the picture already has \(BucketSpec.maximumVariants) transforms; use one of its sizes"
-            return (.failure(VariantsError(.tooManyVariants, message)), false)
-        }
-        pending[source, default: []].insert(specKey)
-        let flight = Task { await work() }
-        flights[key] = flight
-        let result = await flight.value
-        flights[key] = nil
-        pending[source]?.remove(specKey)
-        if pending[source]?.isEmpty == true { pending[source] = nil }
-        return (result, false)
     }
 }

@@ -136,6 +136,9 @@ struct RenderRequest: Sendable {
             let name = pair.prefix { $0 != "=" }
             let value = pair.dropFirst(name.count + 1)
             func decoded(_ text: Substring) -> String {
+                guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+                    return String(text)
+                }
                 let spaced = text.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }

@@ -5,11 +5,12 @@ import Variants
 /// the object's current bytes, or renders it once in a decoder child, and sends it with the headers caches
 /// expect.
 ///
-/// A hit costs a `stat` of the source (its checksum is remembered while its identity holds), a listing of
-/// its folder in the store and a file sent by libmicrohttpd: no decode and no render slot.
+/// With folders, a hit costs a `stat` of the source (its checksum is remembered while its identity holds),
+/// a `stat` of the rendition (whose key is remembered) and a file sent by libmicrohttpd, all on the I/O
+/// thread; with object storage, a HEAD of the source and a GET of the rendition, off it. Never a decode or a
+/// render slot.
 struct RenderService: Sendable {
-    /// A folder: a source's identity (inode, size, times) is what lets a hit skip hashing it.
-    let objects: ObjectFolder
+    let sources: any RenderSources
     let renditions: any RenditionCatalog
     let registry: BucketRegistry
     let admission: Admission
@@ -18,18 +19,19 @@ struct RenderService: Sendable {
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
-    let headers: @Sendable (VariantsError) -> [(name: String, value: String)]
-    private let sources = ChecksumCache()
-    private let renditionFiles = ChecksumCache()
+    let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
+    private let transforms = TransformMemo()
+    private let renditionFiles = ChecksumCache<FileIdentity>()
+    private let found = FoundRenditions()
     private let flights = RenderFlights()
 
     init(
-        objects: ObjectFolder, renditions: any RenditionCatalog, registry: BucketRegistry,
+        sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: DecoderPool, access: RenderAccess, maxAge: Int,
-        headers: @escaping @Sendable (VariantsError) -> [(name: String, value: String)]
+        headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
-        self.objects = objects
+        self.sources = sources
         self.renditions = renditions
         self.registry = registry
         self.admission = admission
@@ -40,21 +42,19 @@ struct RenderService: Sendable {
         self.headers = headers
     }
 
-    /// A hit whose source and rendition checksums are remembered is answered at once, on the I/O thread
-    /// (a `stat` and a folder listing); anything that may hash or render becomes a task.
+    /// A hit whose source checksum, rendition key and rendition checksum are remembered is answered at once,
+    /// on the I/O thread; anything that may hash, wait on object storage or render becomes a task.
     func respond(to request: HTTPRequest) -> HTTPReply {
         let started = ContinuousClock.now
         var record = RenderRecord(
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
         let asked: Asked
-        do throws(VariantsError) {
+        do throws(AnswerError) {
             asked = try read(request, record: &record)
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
-        if let checksum = sources.rememberedChecksum(ofFile: asked.sourcePath),
-            let found = stored(checksum, RenditionKey.specKey(of: asked.spec), hashing: false)
-        {
+        if let found = remembered(asked) {
             record.outcome = .hit
             let response = reply(found, to: request, asked, record: &record)
             return .now(finish(response, record: record, started: started))
@@ -62,7 +62,7 @@ struct RenderService: Sendable {
         return .later { [record] in
             var record = record
             let response: HTTPResponse
-            do throws(VariantsError) {
+            do throws(AnswerError) {
                 response = try await answer(request, asked, record: &record)
             } catch {
                 response = failure(error, record: &record)
@@ -79,47 +79,64 @@ struct RenderService: Sendable {
         /// A declared variant: counted by the per-picture cap, never refused by it.
         var declared: Bool
         var isPublic: Bool
-        var sourcePath: String
+        var specKey: String
     }
 
-    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(VariantsError) -> Asked {
-        guard !request.bodyTooLarge else {
-            throw VariantsError(.payloadTooLarge, "the request body is over the server's limit")
-        }
-        let render =
+    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
+        try request.checkBodyKept(tooLarge: "the request body is over the server's limit")
+        let render = try AnswerError.pipeline { () throws(VariantsError) in
             request.method == "POST"
-            ? try RenderRequest(body: request.body, target: request.target)
-            : try RenderRequest(path: request.path, target: request.target)
+                ? try RenderRequest(body: try request.body.bytes(), target: request.target)
+                : try RenderRequest(path: request.path, target: request.target)
+        }
         record.bucket = render.bucket
         record.path = render.path
         let declaration = registry.bucket(named: render.bucket)
         let isPublic = declaration?.isPublic ?? false
-        try access.check(request, render, isPublic: isPublic)
-        let (spec, variesWithAccept, declared) = try transform(
-            render, declaration: declaration, accept: request.headers["accept"])
-        return Asked(
-            render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-            isPublic: isPublic, sourcePath: try objects.resolve(render.source))
+        do {
+            try access.check(request, render, isPublic: isPublic)
+        } catch {
+            throw .service(error)
+        }
+        return try AnswerError.pipeline { () throws(VariantsError) in
+            let (spec, specKey, variesWithAccept, declared) = try transform(
+                render, declaration: declaration, accept: request.headers["accept"])
+            return Asked(
+                render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
+                isPublic: isPublic, specKey: specKey)
+        }
+    }
+
+    /// A hit that waits on nothing but two `stat`s: the source's checksum and the rendition's key and checksum
+    /// all remembered, and both files still the ones they were.
+    private func remembered(_ asked: Asked) -> RenderFlights.Made? {
+        guard let checksum = sources.rememberedChecksum(of: asked.render.source),
+            let key = found.key(sourceChecksum: checksum, specKey: asked.specKey),
+            let path = renditions.file(of: key), let identity = FileIdentity(path: path),
+            let etag = renditionFiles.checksum(of: path, identity: identity)
+        else { return nil }
+        return RenderFlights.Made(key: key, checksum: etag, size: Int(identity.size), body: .file(path: path))
     }
 
     /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
     private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord)
-        async throws(VariantsError)
+        async throws(AnswerError)
         -> HTTPResponse
     {
-        guard let checksum = sources.checksum(ofFile: asked.sourcePath) else {
-            throw VariantsError(.notFound, "no readable object at '\(asked.render.source)'")
+        let looked = await Blocking.run { () throws(VariantsError) -> (String, RenderFlights.Made?) in
+            let checksum = try sources.checksum(of: asked.render.source)
+            return (checksum, try stored(checksum, asked.specKey))
         }
-        let specKey = RenditionKey.specKey(of: asked.spec)
+        let (checksum, existing) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
         let made: RenderFlights.Made
-        if let found = stored(checksum, specKey, hashing: true) {
-            made = found
+        if let existing {
+            made = existing
             record.outcome = .hit
         } else {
             let renditions = renditions
             let (result, joined) = await flights.render(
-                source: checksum, specKey: specKey, exempt: asked.declared,
-                stored: { renditions.specKeys(ofSource: checksum) },
+                source: checksum, specKey: asked.specKey, exempt: asked.declared,
+                stored: { () throws(VariantsError) in try renditions.specKeys(ofSource: checksum) },
                 work: { await renderInChild(asked.render, asked.spec, checksum: checksum) })
             made = try result.get()
             record.outcome = joined ? .shared : .miss
@@ -127,10 +144,10 @@ struct RenderService: Sendable {
         return reply(made, to: request, asked, record: &record)
     }
 
-    private func failure(_ error: VariantsError, record: inout RenderRecord) -> HTTPResponse {
-        record.code = error.code.rawValue
+    private func failure(_ error: AnswerError, record: inout RenderRecord) -> HTTPResponse {
+        record.code = error.code
         record.status = error.statusCode
-        record.outcome = Self.isRefusal(error.code) ? .rejected : .failed
+        record.outcome = Self.isRefusal(error) ? .rejected : .failed
         return .error(error, headers: headers(error))
     }
 
@@ -142,67 +159,75 @@ struct RenderService: Sendable {
         let (whole, fraction) = started.duration(to: .now).components
         record.seconds = ((Double(whole) + Double(fraction) * 1e-18) * 1e6).rounded() / 1e6
         metrics.record(record)
-        EventLog.write(record)
+        Console.error(record.line)
         return response
     }
 
-    /// The options, or the declared variant, as a spec; `declared` exempts it from the per-picture cap.
+    /// The options, or the declared variant, as a spec and its key; `declared` exempts it from the
+    /// per-picture cap.
     private func transform(
         _ render: RenderRequest, declaration: BucketSpec?, accept: String?
-    ) throws(VariantsError) -> (spec: VariantSpec, variesWithAccept: Bool, declared: Bool) {
+    ) throws(VariantsError) -> (spec: VariantSpec, specKey: String, variesWithAccept: Bool, declared: Bool) {
         switch render.asked {
         case .options(let options):
-            let transform = try Transform(query: options, accept: accept)
-            return (transform.spec, transform.variesWithAccept, false)
+            let (entry, variesWithAccept) = try transforms.entry(options, accept: accept)
+            return (entry.spec, entry.specKey, variesWithAccept, false)
         case .body(let body):
             guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
-            return (transform.spec, transform.variesWithAccept, false)
+            return (
+                transform.spec, RenditionKey.specKey(of: transform.spec), transform.variesWithAccept, false
+            )
         case .variant(let name):
             guard let variant = declaration?.variant(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
             }
-            return (variant, false, true)
+            return (variant, RenditionKey.specKey(of: variant), false, true)
         }
     }
 
-    /// The stored rendition, if any; without `hashing` only when a file's checksum is remembered.
-    private func stored(_ checksum: String, _ specKey: String, hashing: Bool) -> RenderFlights.Made? {
-        guard let key = renditions.key(sourceChecksum: checksum, specKey: specKey) else { return nil }
-        return made(key, hashing: hashing)
+    /// The stored rendition, if any: under the key found before, or else the one the store lists. Blocks.
+    private func stored(_ checksum: String, _ specKey: String) throws(VariantsError) -> RenderFlights.Made? {
+        if let key = found.key(sourceChecksum: checksum, specKey: specKey), let made = try made(key) {
+            return made
+        }
+        guard let key = try renditions.key(sourceChecksum: checksum, specKey: specKey) else { return nil }
+        return try made(key)
     }
 
-    private func made(_ key: String, hashing: Bool) -> RenderFlights.Made? {
-        switch renditions.body(of: key) {
+    /// The rendition under `key` ready to send, remembered for the next hit; nil when it is not there. Blocks.
+    private func made(_ key: String) throws(VariantsError) -> RenderFlights.Made? {
+        let made: RenderFlights.Made
+        switch try renditions.body(of: key) {
         case .file(let path):
-            let checksum =
-                hashing
-                ? renditionFiles.checksum(ofFile: path) : renditionFiles.rememberedChecksum(ofFile: path)
-            return checksum.map { RenderFlights.Made(key: key, checksum: $0, body: .file(path: path)) }
+            guard let checksum = renditionFiles.checksum(ofFile: path),
+                let identity = FileIdentity(path: path)
+            else { return nil }
+            made = RenderFlights.Made(
+                key: key, checksum: checksum, size: Int(identity.size), body: .file(path: path))
         case .bytes(let bytes):
-            return RenderFlights.Made(key: key, checksum: SHA256.hex(bytes), body: .bytes(bytes))
+            made = RenderFlights.Made(
+                key: key, checksum: SHA256.hex(bytes), size: bytes.count, body: .bytes(bytes))
         case nil:
             return nil
         }
+        found.remember(key)
+        return made
     }
 
     /// Renders one transform in a decoder child, through the same admission as jobs.
     private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, checksum: String) async
-        -> Result<RenderFlights.Made, VariantsError>
+        -> Result<RenderFlights.Made, AnswerError>
     {
         // Another process sharing the store may have made it since this request missed.
-        if let found = stored(checksum, RenditionKey.specKey(of: spec), hashing: true) {
-            return .success(found)
+        let specKey = RenditionKey.specKey(of: spec)
+        switch await Blocking.run({ () throws(VariantsError) in try stored(checksum, specKey) }) {
+        case .success(let found?): return .success(found)
+        case .success(nil): break
+        case .failure(let error): return .failure(AnswerError(error))
         }
-        switch admission.enter() {
-        case .full:
-            return .failure(VariantsError(.transformBusy, "every render slot and the wait queue are full"))
-        case .draining:
-            return .failure(VariantsError(.transformBusy, "the server is shutting down"))
-        case nil:
-            break
-        }
+        if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
         let answer = await pool.process(
             ObjectRequest(bucket: render.bucket, path: render.path), source: render.source,
@@ -211,16 +236,21 @@ struct RenderService: Sendable {
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
         case .failure(let error):
-            return .failure(error)
+            return .failure(AnswerError(error))
         case .success(let metadata):
             guard let rendition = metadata.renditions?[Transform.name] else {
                 return .failure(
-                    VariantsError(.unsupportedMediaType, "\(metadata.contentType) objects are not pictures"))
+                    .pipeline(
+                        VariantsError(
+                            .unsupportedMediaType, "\(metadata.contentType) objects are not pictures")))
             }
-            guard let made = made(rendition.key, hashing: true) else {
-                return .failure(VariantsError(.internalError, "the rendition was not found in the store"))
+            switch await Blocking.run({ () throws(VariantsError) in try made(rendition.key) }) {
+            case .success(let made?): return .success(made)
+            case .success(nil):
+                return .failure(
+                    .pipeline(VariantsError(.internalError, "the rendition was not found in the store")))
+            case .failure(let error): return .failure(AnswerError(error))
             }
-            return .success(made)
         }
     }
 
@@ -240,10 +270,10 @@ struct RenderService: Sendable {
         headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
         switch made.body {
         case .file(let path):
-            record.bytesOut = Int(FileIdentity(path: path)?.size ?? 0)
+            record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: [], file: path)
         case .bytes(let bytes):
-            record.bytesOut = bytes.count
+            record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: bytes)
         }
     }
@@ -257,12 +287,14 @@ struct RenderService: Sendable {
     }
 
     /// Errors that refuse a request before any render ran, as opposed to a render that failed.
-    private static func isRefusal(_ code: VariantsError.Code) -> Bool {
-        switch code {
-        case .invalidRequest, .invalidTransform, .unauthorized, .forbidden, .notFound, .tooManyVariants,
-            .transformBusy:
-            true
-        default: false
+    private static func isRefusal(_ error: AnswerError) -> Bool {
+        switch error {
+        case .service: true
+        case .pipeline(let error):
+            switch error.code {
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants: true
+            default: false
+            }
         }
     }
 }

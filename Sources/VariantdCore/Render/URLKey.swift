@@ -1,5 +1,4 @@
 import Foundation
-import Variants
 
 /// The key render URLs of private buckets are signed with: `expires=<unix seconds>` and, last,
 /// `signature=<base64url, unpadded, of HMAC-SHA256(key, S)>`, where S is the request target as sent up to,
@@ -32,9 +31,9 @@ struct URLKey: Sendable {
     /// of the `expires` parameter, nil when absent.
     ///
     /// - Throws: `403 forbidden` saying which check failed.
-    func check(_ target: String, expires: String?, now: Int) throws(VariantsError) {
+    func check(_ target: String, expires: String?, now: Int) throws(ServiceError) {
         guard let marker = target.range(of: "&signature=", options: .backwards) else {
-            throw VariantsError(.forbidden, "the bucket is private: send a bearer secret or a signed URL")
+            throw ServiceError(.forbidden, "the bucket is private: send a bearer secret or a signed URL")
         }
         let given = Array(target[marker.upperBound...].utf8)
         let expected = Array(signature(of: String(target[..<marker.lowerBound])).utf8)
@@ -43,12 +42,12 @@ struct URLKey: Sendable {
             difference |= expected[index] ^ (index < given.count ? given[index] : 0)
         }
         guard difference == 0 else {
-            throw VariantsError(.forbidden, "the URL's signature does not match (signature must come last)")
+            throw ServiceError(.forbidden, "the URL's signature does not match (signature must come last)")
         }
         guard let expires, let seconds = Int(expires) else {
-            throw VariantsError(.forbidden, "a signed URL needs expires=<unix seconds>")
+            throw ServiceError(.forbidden, "a signed URL needs expires=<unix seconds>")
         }
-        guard now <= seconds else { throw VariantsError(.forbidden, "the signed URL has expired") }
+        guard now <= seconds else { throw ServiceError(.forbidden, "the signed URL has expired") }
     }
 
     private func signature(of signed: String) -> String {

@@ -16,6 +16,14 @@ final class Admission: Sendable {
     enum Refusal: Sendable {
         case full
         case draining
+
+        /// What the caller is answered: `503 transform_busy`, come back later.
+        var error: ServiceError {
+            switch self {
+            case .full: ServiceError(.transformBusy, "every render slot and the wait queue are full")
+            case .draining: ServiceError(.transformBusy, "the server is shutting down")
+            }
+        }
     }
 
     /// Counts of admitted jobs: the pool runs the first `slots` and queues the rest in order.

@@ -8,10 +8,14 @@ struct Daemon: Sendable {
     func run() async throws -> ExitStatus {
         let environment = ProcessInfo.processInfo.environment
         let objects: any ObjectStore
+        let sources: any RenderSources
         let registry: BucketRegistry
-        let renditions: any RenditionStore
+        let renditions: any RenditionCatalog
         do {
-            objects = try StoreLocation(configuration.objects).objects(environment: environment)
+            let location = try StoreLocation(configuration.objects)
+            objects = try location.objects(environment: environment)
+            sources = try location.renderSources(
+                environment: environment, maxBytes: Limits.default.maxInputBytes)
             registry = try BucketRegistry(directory: configuration.buckets)
             renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
         } catch {
@@ -38,14 +42,10 @@ struct Daemon: Sendable {
             objects: objects, renditions: renditions)
         let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
         let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
-        var render: RenderService?
-        if let folder = objects as? ObjectFolder, let catalog = renditions as? any RenditionCatalog {
-            render = RenderService(
-                objects: folder, renditions: catalog, registry: registry, admission: admission,
-                metrics: metrics, pool: pool,
-                access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
-                maxAge: configuration.maxAge, headers: errorHeaders.headers)
-        }
+        let render = RenderService(
+            sources: sources, renditions: renditions, registry: registry, admission: admission,
+            metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
+            maxAge: configuration.maxAge, headers: errorHeaders.headers)
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,

@@ -1,4 +1,8 @@
-/// One complete HTTP request as libmicrohttpd parsed it; the body is whole unless it was over the limit.
+import Foundation
+import Variants
+
+/// One HTTP request as libmicrohttpd parsed it: its head (what `HTTPResponder.limit(for:)` sees, the body
+/// still empty), then the whole of it, the body kept unless it was over the limit or could not be stored.
 struct HTTPRequest: Sendable {
     var method: String
     /// Percent-decoded, without the query.
@@ -8,7 +12,30 @@ struct HTTPRequest: Sendable {
     /// Header names in lower case; a repeated header keeps its last value.
     var headers: [String: String]
     var query: [String: String]
-    var body: [UInt8]
-    /// The body was over the server's limit and was not kept.
+    var body: RequestBody
+    /// The body was over the limit and was not kept.
     var bodyTooLarge: Bool
+    /// The body could not be kept (its spool file could not be made or written).
+    var bodyUnstored: Bool = false
+
+    /// The media type of `Content-Type`, lower case, without parameters; nil when the header is absent.
+    var mediaType: String? {
+        headers["content-type"].map {
+            String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// Refuses a request whose body the server did not keep.
+    ///
+    /// - Throws: `413 payload_too_large` with `tooLarge` as its message when the body was over the limit;
+    ///   the service's `503 transform_busy` when it could not be stored (its spool file could not be written:
+    ///   the disk is full), a passing condition rather than the caller's fault.
+    func checkBodyKept(tooLarge: @autoclosure () -> String) throws(AnswerError) {
+        guard !bodyTooLarge else { throw .pipeline(VariantsError(.payloadTooLarge, tooLarge())) }
+        guard !bodyUnstored else {
+            throw .service(ServiceError(.transformBusy, "the request body cannot be stored now"))
+        }
+    }
 }

@@ -20,8 +20,12 @@ struct HTTPResponse: Sendable {
     }
 
     /// The wire error JSON with the status its code maps to.
-    static func error(_ error: VariantsError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    static func error(_ error: AnswerError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         json(error, status: error.statusCode, headers: headers)
+    }
+
+    static func error(_ error: VariantsError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        self.error(AnswerError(error), headers: headers)
     }
 
     static func text(_ text: String, contentType: String) -> HTTPResponse {

@@ -38,12 +38,12 @@ struct JobRecord: Sendable, Encodable {
         (seconds * 1e6).rounded() / 1e6
     }
 
-    init(request: JobRequest?, error: VariantsError) {
+    init(request: JobRequest?, error: AnswerError) {
         id = request?.id
         bucket = request?.object.bucket
         path = request?.object.path
         outcome = .rejected
-        code = error.code.rawValue
+        code = error.code
         status = error.statusCode
         durations = [:]
         stages = [:]
@@ -67,9 +67,10 @@ struct JobRecord: Sendable, Encodable {
             bytesIn = metadata.size
             bytesOut = metadata.renditions?.values.reduce(0) { $0 + $1.size } ?? 0
         case .failure(let error):
+            let answered = AnswerError(error)
             outcome = .failed
-            code = error.code.rawValue
-            status = error.statusCode
+            code = answered.code
+            status = answered.statusCode
             bytesIn = 0
             bytesOut = 0
         }

@@ -1,19 +1,81 @@
 import Variants
 
-/// A `POST /v1/jobs` body, validated once at the edge: every field is in range, the source is a stored
-/// object, and an inline bucket declaration has been parsed by the declaration parser.
+/// A `POST /v1/jobs` request, validated once at the edge: every field is in range, the source is a stored
+/// object or the request's own body, and an inline bucket declaration has been parsed by the declaration
+/// parser.
 ///
-/// `{ "id", "bucket", "path", "source", "declaredContentType"?, "bucketPolicy"? }`; unknown keys and keys
-/// given twice are refused, so a misspelt optional field is not silently ignored.
+/// Two forms, told apart by `Content-Type`:
+/// - `application/json` (or none): `{ "id", "bucket", "path", "source", "declaredContentType"?,
+///   "bucketPolicy"? }`; unknown keys and keys given twice are refused, so a misspelt optional field is not
+///   silently ignored.
+/// - `application/octet-stream`: the object's bytes as the body, for a storage server that shares no disk
+///   with us, and `id`, `bucket`, `path`, `declaredContentType`? as query parameters; others are refused.
 struct JobRequest: Sendable {
     /// The caller's job id, echoed in the log line: 1…128 of `A-Z a-z 0-9 . _ : -`.
     let id: String
     let object: ObjectRequest
-    /// The stored object's key in the object store (what a queued job records).
-    let source: String
+    let source: Source
     /// The bucket's declaration given inline, parsed; nil looks the bucket up by name.
     let inlineBucket: BucketSpec?
 
+    /// Where the object's bytes are.
+    enum Source: Sendable {
+        /// The stored object's key in the object store (what a queued job records).
+        case stored(String)
+        /// The request's body.
+        case uploaded(RequestBody)
+
+        /// The stored object's key; nil for an upload.
+        var key: String? {
+            guard case .stored(let key) = self else { return nil }
+            return key
+        }
+    }
+
+    /// Which form a request is, from its `Content-Type`.
+    enum Form: Sendable {
+        case json
+        case upload
+
+        static let uploadType = "application/octet-stream"
+
+        /// - Throws: `415 unsupported_media_type` for any other type.
+        init(_ request: HTTPRequest) throws(VariantsError) {
+            switch request.mediaType {
+            case nil, "application/json": self = .json
+            case Self.uploadType: self = .upload
+            case let other?:
+                throw VariantsError(
+                    .unsupportedMediaType,
+                    "a job is application/json, or application/octet-stream with the object's bytes; got \(other)"
+                )
+            }
+        }
+    }
+
+    /// The query parameters of an upload.
+    private static let uploadParameters: Set = ["id", "bucket", "path", "declaredContentType"]
+
+    /// An upload: the fields from the query, the bytes from the body.
+    init(query: [String: String], body: RequestBody) throws(VariantsError) {
+        if let unknown = query.keys.sorted().first(where: { !Self.uploadParameters.contains($0) }) {
+            throw VariantsError(
+                .invalidRequest,
+                "unknown query parameter '\(unknown)': an upload takes id, bucket, path and declaredContentType"
+            )
+        }
+        for name in ["id", "bucket", "path"] where query[name] == nil {
+            throw VariantsError(.invalidRequest, "\(name): missing from the query")
+        }
+        id = query["id"] ?? ""
+        object = try Self.object(
+            id: id, bucket: query["bucket"] ?? "", path: query["path"] ?? "",
+            declaredContentType: query["declaredContentType"])
+        source = .uploaded(body)
+        inlineBucket = nil
+    }
+
+    /// A JSON job naming a stored object.
     init(body: [UInt8], objects: any ObjectStore) throws(VariantsError) {
         let fields: Fields
         do {
@@ -23,32 +85,39 @@ struct JobRequest: Sendable {
         } catch {
             throw VariantsError(.invalidRequest, "the job is not valid JSON of the expected shape: \(error)")
         }
-        guard (1...128).contains(fields.id.count), fields.id.allSatisfy(Self.idCharacters.contains) else {
-            throw VariantsError(.invalidRequest, "id: expected 1…128 characters of A-Z a-z 0-9 . _ : -")
-        }
-        guard BucketSpec.isValidName(fields.bucket) else {
-            throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
-        }
-        guard (1...1024).contains(fields.path.utf8.count),
-            !fields.path.unicodeScalars.contains(where: Self.isControl)
-        else {
-            throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
-        }
-        if let type = fields.declaredContentType {
-            guard (1...255).contains(type.utf8.count),
-                type.unicodeScalars.allSatisfy({ $0.isASCII && !Self.isControl($0) })
-            else { throw VariantsError(.invalidRequest, "declaredContentType: expected a media type") }
-        }
         id = fields.id
-        object = ObjectRequest(
-            bucket: fields.bucket, path: fields.path, declaredContentType: fields.declaredContentType)
+        object = try Self.object(
+            id: fields.id, bucket: fields.bucket, path: fields.path,
+            declaredContentType: fields.declaredContentType)
         try objects.check(fields.source)
-        source = fields.source
+        source = .stored(fields.source)
         inlineBucket = try BucketSpec.inline(member: "bucketPolicy", of: body)
         if let inlineBucket, inlineBucket.name != fields.bucket {
             throw VariantsError(
                 .invalidRequest, "bucketPolicy: its name '\(inlineBucket.name)' is not the job's bucket")
         }
+    }
+
+    /// The object a job is about, each field checked against its rule.
+    private static func object(id: String, bucket: String, path: String, declaredContentType: String?)
+        throws(VariantsError) -> ObjectRequest
+    {
+        guard (1...128).contains(id.count), id.allSatisfy(Self.idCharacters.contains) else {
+            throw VariantsError(.invalidRequest, "id: expected 1…128 characters of A-Z a-z 0-9 . _ : -")
+        }
+        guard BucketSpec.isValidName(bucket) else {
+            throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
+        }
+        guard (1...1024).contains(path.utf8.count), !path.unicodeScalars.contains(where: Self.isControl)
+        else {
+            throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
+        }
+        if let type = declaredContentType {
+            guard (1...255).contains(type.utf8.count),
+                type.unicodeScalars.allSatisfy({ $0.isASCII && !Self.isControl($0) })
+            else { throw VariantsError(.invalidRequest, "declaredContentType: expected a media type") }
+        }
+        return ObjectRequest(bucket: bucket, path: path, declaredContentType: declaredContentType)
     }
 
     private static let idCharacters = Set(

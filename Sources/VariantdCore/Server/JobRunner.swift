@@ -8,13 +8,17 @@ struct JobRunner: Sendable {
 
     func run(_ job: JobRequest, bucket: BucketSpec) async -> HTTPResponse {
         let started = ContinuousClock.now
-        let answer = await pool.process(job.object, source: job.source, bucket: bucket)
+        let answer: DecodeAnswer
+        switch job.source {
+        case .stored(let key): answer = await pool.process(job.object, source: key, bucket: bucket)
+        case .uploaded(let body): answer = await pool.process(job.object, upload: body, bucket: bucket)
+        }
         metrics.setDecoderCrashes(await pool.crashes)
         let (whole, fraction) = started.duration(to: .now).components
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))
         switch answer.outcome {
         case .success(let metadata): return .json(metadata)
-        case .failure(let error) where error.code == .transformBusy:
+        case .failure(let error) where error.code == .storeUnavailable:
             // The object store is away: the caller is told to come back, as when every slot is taken.
             return .error(error, headers: [("Retry-After", "5")])
         case .failure(let error): return .error(error)

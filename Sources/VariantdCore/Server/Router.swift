@@ -12,8 +12,8 @@ struct Router: HTTPResponder {
     let runner: JobRunner
     /// Where `?async=1` jobs go; nil when the daemon was started without `--queue`.
     let queue: (any JobQueue)?
-    /// On-demand renditions, `/v1/render/…`; nil where objects or renditions are not folders.
-    let render: RenderService?
+    /// On-demand renditions, `/v1/render/…`.
+    let render: RenderService
     let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
@@ -30,13 +30,6 @@ struct Router: HTTPResponder {
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix),
             ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix),
             ("POST", RenderRequest.postPath):
-            guard let render else {
-                return .now(
-                    .error(
-                        VariantsError(
-                            .invalidRequest,
-                            "on-demand renditions need --root and --out to be folders, not object storage")))
-            }
             return render.respond(to: request)
         case (_, RenderRequest.postPath):
             return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes POST")))
@@ -67,26 +60,56 @@ struct Router: HTTPResponder {
         return .json(body.mapValues(JSONScalar.integer).merging(["status": .string("ready")]) { $1 })
     }
 
+    /// Refuses an upload job from its head alone when it can (secret, type, query, bucket), so its bytes are
+    /// never read; otherwise bounds its body by the bucket's `fileSizeLimit` and the input limit.
+    func admit(_ head: HTTPRequest) -> BodyAdmission {
+        guard head.method == "POST", head.path == "/v1/jobs" else { return .read }
+        do throws(AnswerError) {
+            let form = try AnswerError.pipeline { () throws(VariantsError) in try JobRequest.Form(head) }
+            guard form == .upload else { return .read }
+            try authorize(head)
+            let spec = try AnswerError.pipeline { () throws(VariantsError) in
+                try bucket(of: try JobRequest(query: head.query, body: .empty))
+            }
+            return .readUpTo(Self.uploadLimit(spec))
+        } catch {
+            runner.finish(JobRecord(request: nil, error: error))
+            return .answer(.error(error, headers: errorHeaders.headers(error)))
+        }
+    }
+
+    /// The most bytes an uploaded object of a bucket may have.
+    private static func uploadLimit(_ bucket: BucketSpec) -> Int {
+        min(Limits.default.maxInputBytes, bucket.fileSizeLimit ?? .max)
+    }
+
     private func submit(_ request: HTTPRequest) -> HTTPReply {
         var job: JobRequest?
-        do throws(VariantsError) {
-            if let secret, !secret.admits(request.headers["authorization"]) {
-                throw VariantsError(
-                    .unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'")
+        do throws(AnswerError) {
+            try authorize(request)
+            let admitted: JobRequest
+            switch try AnswerError.pipeline({ () throws(VariantsError) in try JobRequest.Form(request) }) {
+            case .json:
+                try request.checkBodyKept(tooLarge: "the job body is over the server's limit")
+                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                    try JobRequest(body: try request.body.bytes(), objects: objects)
+                }
+            case .upload:
+                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                    try JobRequest(query: request.query, body: request.body)
+                }
+                job = admitted
+                let limit = Self.uploadLimit(
+                    try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) })
+                try request.checkBodyKept(tooLarge: "the object is over the limit of \(limit) bytes")
             }
-            guard !request.bodyTooLarge else {
-                throw VariantsError(.payloadTooLarge, "the job body is over the server's limit")
-            }
-            let admitted = try JobRequest(body: request.body, objects: objects)
             job = admitted
             if request.query["async"] == "1" {
-                return try enqueue(admitted, version: request.query["version"] ?? "")
+                return try AnswerError.pipeline { () throws(VariantsError) in
+                    try enqueue(admitted, version: request.query["version"] ?? "")
+                }
             }
-            let bucket = admitted.object.bucket
-            guard let spec = admitted.inlineBucket ?? registry.bucket(named: bucket) else {
-                throw VariantsError(
-                    .notFound, "bucket '\(bucket)' has no declaration, inline or in --buckets")
-            }
+            let spec = try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) }
             try enter()
             return .later {
                 defer { admission.leave() }
@@ -96,6 +119,22 @@ struct Router: HTTPResponder {
             runner.finish(JobRecord(request: job, error: error))
             return .now(.error(error, headers: errorHeaders.headers(error)))
         }
+    }
+
+    private func authorize(_ request: HTTPRequest) throws(AnswerError) {
+        if let secret, !secret.admits(request.headers["authorization"]) {
+            throw .service(
+                ServiceError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'"))
+        }
+    }
+
+    /// The job's bucket: its inline declaration, else the one in `--buckets`.
+    private func bucket(of job: JobRequest) throws(VariantsError) -> BucketSpec {
+        guard let spec = job.inlineBucket ?? registry.bucket(named: job.object.bucket) else {
+            throw VariantsError(
+                .notFound, "bucket '\(job.object.bucket)' has no declaration, inline or in --buckets")
+        }
+        return spec
     }
 
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
@@ -108,28 +147,26 @@ struct Router: HTTPResponder {
             throw VariantsError(
                 .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")
         }
-        let queued = try NewJob(request: job.object, version: version, source: job.source)
+        guard let source = job.source.key else {
+            throw VariantsError(.invalidRequest, "async=1 takes a job naming a stored source")
+        }
+        let queued = try NewJob(request: job.object, version: version, source: source)
         return .later {
             do throws(QueueError) {
                 let enqueued = try await queue.enqueue(queued)
                 return .json(enqueued, status: 202)
             } catch {
                 return .error(
-                    VariantsError(.transformBusy, "the job queue cannot take the job now: \(error.message)"),
+                    .service(
+                        ServiceError(
+                            .transformBusy, "the job queue cannot take the job now: \(error.message)")),
                     headers: [("Retry-After", "5")])
             }
         }
     }
 
-    private func enter() throws(VariantsError) {
-        switch admission.enter() {
-        case nil:
-            return
-        case .full:
-            throw VariantsError(.transformBusy, "every render slot and the wait queue are full")
-        case .draining:
-            throw VariantsError(.transformBusy, "the server is shutting down")
-        }
+    private func enter() throws(AnswerError) {
+        if let refusal = admission.enter() { throw .service(refusal.error) }
     }
 
 }

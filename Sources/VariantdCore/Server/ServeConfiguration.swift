@@ -49,7 +49,8 @@ struct ServeConfiguration: Sendable {
         }
         objects = root
         renditions = try source.string("--out") ?? root
-        quarantine = try source.string("--quarantine") ?? renditions + "/.quarantine.sqlite3"
+        let dataDirectory = try source.string("--data-dir") ?? QueueLocation.defaultDataDirectory
+        quarantine = try source.string("--quarantine") ?? Self.defaultQuarantine(renditions, dataDirectory)
         buckets = try source.string("--buckets")
         queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text)
         }
@@ -68,6 +69,13 @@ struct ServeConfiguration: Sendable {
             throw UsageError(
                 "A TCP listener requires a shared secret: set VARIANTD_SECRET or '--secret-file'")
         }
+    }
+
+    /// Beside the renditions when they are a folder; in the data folder, where `work` keeps its own, when
+    /// they are in object storage, which holds no SQLite file.
+    private static func defaultQuarantine(_ renditions: String, _ dataDirectory: String) -> String {
+        S3Location.isLocation(renditions)
+            ? Quarantine.defaultFile(in: dataDirectory) : renditions + "/.quarantine.sqlite3"
     }
 
     private static func secret(file: String?, environment: [String: String]) throws(UsageError) -> String? {

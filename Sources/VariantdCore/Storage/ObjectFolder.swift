@@ -52,11 +52,27 @@ struct ObjectFolder: ObjectStore {
             throw VariantsError(
                 .invalidRequest, "source: expected a path relative to the root, got an absolute one")
         }
-        guard !source.contains("\0") else {
+        guard !source.utf8.contains(0) else {
             throw VariantsError(.invalidRequest, "source: a path cannot contain NUL")
         }
-        guard !source.split(separator: "/").contains("..") else {
+        guard !hasParentPart(source) else {
             throw VariantsError(.invalidRequest, "source: '..' is not allowed")
         }
+    }
+
+    /// Whether a `/`-separated part is `..`; read byte by byte, since every render request asks.
+    private static func hasParentPart(_ path: String) -> Bool {
+        var part = 0
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if part == 2 && dots == 2 { return true }
+                (part, dots) = (0, 0)
+            } else {
+                part += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return part == 2 && dots == 2
     }
 }

@@ -34,8 +34,19 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The source objects at this location as render requests find their checksums; objects larger than
+    /// `maxBytes` are refused.
+    func renderSources(environment: [String: String], maxBytes: Int) throws(UsageError) -> any RenderSources {
+        switch self {
+        case .folder(let path): FolderSources(try ObjectFolder(path))
+        case .bucket(let location):
+            BucketSources(
+                ObjectBucket(client: try Self.client(environment), location: location), maxBytes: maxBytes)
+        }
+    }
+
     /// The rendition store at this location; a folder is created if needed.
-    func renditions(environment: [String: String]) throws(UsageError) -> any RenditionStore {
+    func renditions(environment: [String: String]) throws(UsageError) -> any RenditionCatalog {
         switch self {
         case .folder(let path):
             do {

@@ -173,7 +173,7 @@ struct Worker: Sendable {
         if let job, job.state.isFinal { await report(job) }
     }
 
-    /// Runs the job; an object or rendition store that is down (`503 transform_busy`, which the pool answers
+    /// Runs the job; an object or rendition store that is down (`store_unavailable`, which the pool answers
     /// for nothing else here) is waited out under the same lease, trying again with capped backoff until the
     /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
     private func decode(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
@@ -181,7 +181,7 @@ struct Worker: Sendable {
         var delay = Duration.milliseconds(500)
         while true {
             let outcome = await pool.process(job.request, source: job.source, bucket: bucket).outcome
-            guard case .failure(let error) = outcome, error.code == .transformBusy, stop.received == nil,
+            guard case .failure(let error) = outcome, error.code == .storeUnavailable, stop.received == nil,
                 !Task.isCancelled
             else { return outcome }
             log(WorkEvent(event: "store_unavailable", job: job.id, message: error.message))

@@ -52,9 +52,12 @@ final class HeifContainer {
             threads: Int32(limits.threads))
         var out: OpaquePointer?
         var info = vh_info()
-        var error = vh_error()
-        let status = bytes.withUnsafeBytes { vh_open($0.baseAddress, $0.count, &raw, &out, &info, &error) }
-        guard status == 0, let out else { throw Self.backendError("open", error) }
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(BackendError) in
+                try Heif.call("open") { vh_open(buffer.baseAddress, buffer.count, &raw, &out, &info, &$0) }
+            }
+        }.get()
+        guard let out else { throw BackendError(call: "heif_open", message: "no context returned") }
         context = out
         decoder = info.coded_type == Self.hevc ? HEVCDecoder.preferred : nil
         vh_choose_decoder(out, decoder?.cString)
@@ -87,8 +90,7 @@ final class HeifContainer {
 
     func tiling() throws(BackendError) -> Tiling {
         var tiling = vh_tiling()
-        var error = vh_error()
-        guard vh_get_tiling(context, &tiling, &error) == 0 else { throw Self.backendError("tiling", error) }
+        try Heif.call("tiling") { vh_get_tiling(context, &tiling, &$0) }
         return Tiling(
             columns: Int(tiling.columns), rows: Int(tiling.rows), tileWidth: Int(tiling.tile_width),
             tileHeight: Int(tiling.tile_height), leftOffset: Int(tiling.left_offset),
@@ -97,32 +99,70 @@ final class HeifContainer {
 
     /// Decodes the primary image to 8-bit sRGB-ordered pixels inside a libvips image, without a copy.
     func decode() throws(BackendError) -> VipsImage {
-        try adopt("decode") { vh_decode(context, &$0, &$1) }
+        try adopt("decode") { vh_decode(context, 0, &$0, &$1) }
     }
 
-    /// Decodes a grid image tile by tile, each averaged down by `factor`, on `threads` threads: the
-    /// full-size picture never exists in memory (a 200-megapixel photo would need 600 MB).
+    /// Composes an overlay from the images it places (see `HEIFOverlay`), to 8-bit pixels.
+    func decodeOverlay(_ overlay: HEIFOverlay) throws(BackendError) -> VipsImage {
+        let placements = overlay.placements.map {
+            vh_placement(item: UInt32(truncatingIfNeeded: $0.item), x: Int32($0.x), y: Int32($0.y))
+        }
+        return try adopt("decode_overlay") { pixels, error in
+            placements.withUnsafeBufferPointer { placed in
+                overlay.fill.withUnsafeBufferPointer { fill in
+                    vh_decode_overlay(
+                        context, Int32(overlay.width), Int32(overlay.height), fill.baseAddress,
+                        placed.baseAddress,
+                        Int32(placed.count), &pixels, &error)
+                }
+            }
+        }
+    }
+
+    /// The primary image's samples at their coded depth (an HDR signal must not be cut to 8 bits before it is
+    /// tone-mapped), lent to `body` and freed when it returns.
+    func withCodedSamples<Result>(_ body: (CodedSamples) -> Result) throws(BackendError) -> Result {
+        let pixels = try decodePixels("decode") { vh_decode(context, 1, &$0, &$1) }
+        defer { vh_pixels_release(pixels.owner) }
+        let bytesPerSample = pixels.bits > 8 ? 2 : 1
+        let count = Int(pixels.width) * Int(pixels.height) * Int(pixels.bands)
+        return body(
+            CodedSamples(
+                bytes: UnsafeRawBufferPointer(start: pixels.data, count: count * bytesPerSample),
+                width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
+                bits: Int(pixels.bits)))
+    }
+
+    /// Interleaved RGB or RGBA samples, rows packed: one byte each at 8 bits, else two (little endian)
+    /// holding `bits` significant bits.
+    struct CodedSamples {
+        var bytes: UnsafeRawBufferPointer
+        var width: Int
+        var height: Int
+        var bands: Int
+        var bits: Int
+    }
+
+    /// Decodes a grid image tile by tile, each averaged down by `factor`, on `threads` threads (at least
+    /// one, at most `maxTileWorkers`): the full-size picture never exists in memory (a 200-megapixel photo
+    /// would need 600 MB).
     func decodeReduced(factor: Int, threads: Int) throws(BackendError) -> VipsImage {
-        try adopt("decode_reduced") { vh_decode_reduced(context, Int32(factor), Int32(threads), &$0, &$1) }
+        let workers = Int32(min(max(threads, 1), Self.maxTileWorkers))
+        return try adopt("decode_reduced") { vh_decode_reduced(context, Int32(factor), workers, &$0, &$1) }
     }
 
-    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes. When
-    /// the preferred HEVC decoder fails, libde265 gets the same call: what it cannot decode either is the
-    /// failure reported.
+    /// Each tile worker reads the whole file through a libheif context of its own; past eight, more
+    /// contexts cost memory without shortening a decode on the machines we run on.
+    static let maxTileWorkers = 8
+
+    /// Runs a decoding call and hands its pixels to libvips, which frees them when the image closes.
     private func adopt(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
         throws(BackendError)
         -> VipsImage
     {
-        var pixels = vh_pixels()
-        var error = vh_error()
-        var status = body(&pixels, &error)
-        if status != 0, let decoder, decoder != .libde265 {
-            vh_choose_decoder(context, HEVCDecoder.libde265.cString)
-            (pixels, error) = (vh_pixels(), vh_error())
-            status = body(&pixels, &error)
-        }
-        guard status == 0, let data = pixels.data, let owner = pixels.owner else {
-            throw Self.backendError(name, error)
+        let pixels = try decodePixels(name, body)
+        guard let data = pixels.data, let owner = pixels.owner else {
+            throw BackendError(call: "heif_\(name)", message: "no pixels returned")
         }
         let profile = pixels.icc.map { Array(UnsafeRawBufferPointer(start: $0, count: pixels.icc_length)) }
         let image = try VipsImage.adopting(
@@ -132,17 +172,41 @@ final class HeifContainer {
         return image
     }
 
+    /// Runs a decoding call; when the preferred HEVC decoder fails, libde265 gets the same call, and what it
+    /// cannot decode either is the failure reported. The pixels returned are the caller's to release.
+    private func decodePixels(_ name: String, _ body: (inout vh_pixels, inout vh_error) -> Int32)
+        throws(BackendError) -> vh_pixels
+    {
+        var pixels = vh_pixels()
+        do {
+            try Heif.call(name) { body(&pixels, &$0) }
+        } catch  where decoder != nil && decoder != .libde265 {
+            vh_choose_decoder(context, HEVCDecoder.libde265.cString)
+            pixels = vh_pixels()
+            try Heif.call(name) { body(&pixels, &$0) }
+        }
+        guard pixels.data != nil, pixels.owner != nil else {
+            vh_pixels_release(pixels.owner)
+            throw BackendError(call: "heif_\(name)", message: "no pixels returned")
+        }
+        return pixels
+    }
+
     private static func fourCC(_ code: UInt32) -> String {
         let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: code >> UInt32($0)) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    fileprivate static func backendError(_ call: String, _ error: vh_error) -> BackendError {
-        var error = error
-        let message = withUnsafeBytes(of: &error.message) {
-            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+}
+
+/// libheif's failure rule: a shim call returns 0, or fills `vh_error` with libheif's words; the failure is
+/// a `BackendError` named `heif_<call>`.
+private enum Heif {
+    static func call(_ name: String, _ body: (inout vh_error) -> Int32) throws(BackendError) {
+        var error = vh_error()
+        guard body(&error) == 0 else {
+            throw BackendError(call: "heif_\(name)", message: CCopy.text(ofField: error.message))
         }
-        return BackendError(call: "heif_\(call)", message: message)
     }
 }
 
@@ -182,13 +246,21 @@ enum HeifEncoder {
         var options = vh_encode_options(quality: Int32(quality), speed: Int32(speed), threads: Int32(threads))
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        var error = vh_error()
-        let status = pixels.withUnsafeBytes {
-            vh_encode_avif(
-                $0.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes, &length, &error)
+        let outcome = pixels.withUnsafeBytes { buffer in
+            Result { () throws(BackendError) in
+                try Heif.call("encode_avif") {
+                    vh_encode_avif(
+                        buffer.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes,
+                        &length,
+                        &$0)
+                }
+            }
         }
-        defer { vh_free(bytes) }
-        guard status == 0, let bytes else { throw HeifContainer.backendError("encode_avif", error) }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+        let encoded = CCopy.bytes(bytes, count: length, free: vh_free)
+        try outcome.get()
+        guard let encoded else {
+            throw BackendError(call: "heif_encode_avif", message: "no bytes returned")
+        }
+        return encoded
     }
 }

@@ -57,10 +57,7 @@ enum Vips {
     fileprivate static func call(_ name: String, _ body: (inout vv_error) -> Int32) throws(BackendError) {
         var error = vv_error()
         guard body(&error) == 0 else {
-            let message = withUnsafeBytes(of: &error.message) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            throw BackendError(call: name, message: message)
+            throw BackendError(call: name, message: CCopy.text(ofField: error.message))
         }
     }
 
@@ -313,8 +310,7 @@ final class VipsImage {
         var bytes: UnsafeMutableRawPointer?
         var length = 0
         try Vips.call("write_pixels") { vv_write_pixels(pointer, &bytes, &length, &$0) }
-        defer { vv_free(bytes) }
-        return bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        return CCopy.bytes(bytes, count: length, free: vv_free) ?? []
     }
 
     /// Encodes with every metadata block stripped.
@@ -334,7 +330,6 @@ final class VipsImage {
         var bytes: UnsafeMutableRawPointer?
         var length = 0
         try Vips.call("save") { vv_save(pointer, kind, &options, &bytes, &length, &$0) }
-        defer { vv_free(bytes) }
-        return bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        return CCopy.bytes(bytes, count: length, free: vv_free) ?? []
     }
 }

@@ -11,11 +11,7 @@ enum WebPEncoder {
         let status = pixels.withUnsafeBytes {
             vw_encode($0.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes, &length)
         }
-        defer { vw_free(bytes) }
-        guard status == 0, let bytes else {
-            throw BackendError(call: "webp_encode", message: "libwebp error \(status)")
-        }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+        return try WebP.check(status, "webp_encode", bytes: bytes, length: length)
     }
 
     /// An animated WebP: `frames` are each `width` × `height` pixels of `bands` bands, shown for `delays`
@@ -35,11 +31,7 @@ enum WebPEncoder {
                 Int32(loop),
                 &options, &bytes, &length)
         }
-        defer { vw_free(bytes) }
-        guard status == 0, let bytes else {
-            throw BackendError(call: "webp_encode_animation", message: "libwebp error \(status)")
-        }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+        return try WebP.check(status, "webp_encode_animation", bytes: bytes, length: length)
     }
 
     /// Calls `body` with a pointer to every frame's pixels, each pinned for the duration of the call.
@@ -51,5 +43,18 @@ enum WebPEncoder {
         return first.withUnsafeBytes {
             withFramePointers(frames.dropFirst(), pointers + [$0.baseAddress], body)
         }
+    }
+}
+
+/// libwebp's failure rule: an encoding call returns 0 and hands over its bytes, or returns a
+/// `VP8_ENC_ERROR_*` status; either way the bytes it may have made are freed with libwebp's free.
+private enum WebP {
+    static func check(_ status: Int32, _ call: String, bytes: UnsafeMutableRawPointer?, length: Int)
+        throws(BackendError) -> [UInt8]
+    {
+        let encoded = CCopy.bytes(bytes, count: length, free: vw_free)
+        guard status == 0 else { throw BackendError(call: call, message: "libwebp error \(status)") }
+        guard let encoded else { throw BackendError(call: call, message: "no bytes returned") }
+        return encoded
     }
 }

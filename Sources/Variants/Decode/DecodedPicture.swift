@@ -7,6 +7,8 @@ struct DecodedPicture {
     let height: Int
     /// The picture carried a colour profile lcms could not use; its pixels were taken as sRGB.
     let profileIgnored: Bool
+    /// The picture was HDR (PQ or HLG) and was tone-mapped to SDR.
+    let toneMapped: ToneMapping.Transfer?
     /// Every frame of an animated GIF or WebP, each like `image`, when an animated rendition was asked for.
     var animation: Animation?
 

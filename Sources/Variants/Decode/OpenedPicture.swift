@@ -5,7 +5,8 @@
 struct OpenedPicture {
     private enum Backend {
         case vips(VipsLoader)
-        case heif(HeifContainer)
+        /// With the overlay we compose ourselves, when the primary item is one libheif gets wrong.
+        case heif(HeifContainer, HEIFOverlay?)
     }
 
     let type: MediaType
@@ -21,6 +22,8 @@ struct OpenedPicture {
     /// A colour description that is not a profile (PNG `gAMA`/`cHRM`, HEIF `nclx`), as a profile to convert
     /// through when no ICC profile is embedded.
     private let describedProfile: SynthesizedProfile?
+    /// A HEIF picture whose `nclx` transfer is PQ or HLG, tone-mapped rather than read as SDR.
+    private let toneMapping: ToneMapping?
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
     private static let heifCodings: Set<String> = ["hvc1", "av01", "iden", "iovl"]
@@ -37,14 +40,16 @@ struct OpenedPicture {
         decodingThreads = limits.decodingThreads
         maxPixels = limits.maxPixels
         if type.isHEIFFamily {
-            let container = try Self.openHEIF(bytes, limits: limits)
-            backend = .heif(container)
+            let (container, overlay) = try Self.openHEIF(bytes, limits: limits)
+            backend = .heif(container, overlay)
             convertsBeforeReducing = false
             describedProfile = container.info.nclx.flatMap(SynthesizedProfile.init(nclx:))
+            toneMapping = overlay == nil ? container.info.nclx.flatMap(ToneMapping.init(nclx:)) : nil
             let info = container.info
             header = PictureHeader(
-                storedWidth: info.width, storedHeight: info.height, orientation: 1, hasAlpha: info.hasAlpha,
-                bitDepth: info.bitDepth, frames: max(1, info.topLevelImages), progressive: false)
+                storedWidth: overlay?.width ?? info.width, storedHeight: overlay?.height ?? info.height,
+                orientation: 1, hasAlpha: overlay?.hasAlpha ?? info.hasAlpha, bitDepth: info.bitDepth,
+                frames: max(1, info.topLevelImages), progressive: false)
         } else {
             let loader = try Self.loader(for: type)
             backend = .vips(loader)
@@ -58,6 +63,7 @@ struct OpenedPicture {
             convertsBeforeReducing =
                 info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
             describedProfile = type == .png && info.bands >= 3 ? SynthesizedProfile(png: bytes) : nil
+            toneMapping = nil
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
@@ -94,12 +100,18 @@ struct OpenedPicture {
         do {
             let loaded: VipsImage
             switch backend {
-            case .heif(let container):
-                let factor = try Self.tileReduction(container, header: header, to: size)
-                loaded =
-                    try factor > 1
-                    ? container.decodeReduced(factor: factor, threads: decodingThreads)
-                    : container.decode()
+            case .heif(let container, let overlay):
+                if let overlay {
+                    loaded = try container.decodeOverlay(overlay)
+                } else if let toneMapping {
+                    loaded = try toneMapping.image(from: container)
+                } else {
+                    let factor = try Self.tileReduction(container, header: header, to: size)
+                    loaded =
+                        try factor > 1
+                        ? container.decodeReduced(factor: factor, threads: decodingThreads)
+                        : container.decode()
+                }
             case .vips(let loader):
                 let reduces = !convertsBeforeReducing
                 let shrink =
@@ -132,7 +144,7 @@ struct OpenedPicture {
             let image = try converted.image.materialized().autorotated()
             var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
-                profileIgnored: unusable || converted.profile == .ignored)
+                profileIgnored: unusable || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader) = backend {
                 decoded.animation = try? animation(
@@ -199,7 +211,11 @@ struct OpenedPicture {
         }
     }
 
-    private static func openHEIF(_ bytes: [UInt8], limits: Limits) throws(VariantsError) -> HeifContainer {
+    /// The container libheif reads, and the overlay we compose when libheif would get the primary item wrong
+    /// (libheif then reads a copy without references, for the overlay's images).
+    private static func openHEIF(_ bytes: [UInt8], limits: Limits) throws(VariantsError) -> (
+        HeifContainer, HEIFOverlay?
+    ) {
         if ContainerCheck.isTruncated(bytes, as: .heif) {
             throw .unreadable(.truncated, "a box of the HEIF container runs past the end of the file")
         }
@@ -207,9 +223,10 @@ struct OpenedPicture {
             maxPixels: limits.maxPixels, maxMemoryBlock: limits.maxHEIFMemoryBlock,
             maxItems: limits.maxHEIFItems,
             maxTiles: limits.maxHEIFItems, threads: limits.decodingThreads)
+        let overlay = try HEIFOverlay(composing: bytes, maxPlacements: limits.maxHEIFItems)
         let container: HeifContainer
         do {
-            container = try HeifContainer(bytes: bytes, limits: heifLimits)
+            container = try HeifContainer(bytes: overlay?.tiles ?? bytes, limits: heifLimits)
         } catch {
             guard let repaired = HEIFReferenceRepair.repaired(bytes),
                 let retried = try? HeifContainer(bytes: repaired, limits: heifLimits)
@@ -221,7 +238,7 @@ struct OpenedPicture {
             throw .unreadable(
                 .unsupportedFeature, "the primary image is coded as '\(coding)', which is not decoded here")
         }
-        return container
+        return (container, overlay)
     }
 
     /// Turns a backend failure into the reason the bytes themselves show: an unsupported coding, a

@@ -66,7 +66,7 @@ struct SynthesizedProfile: Sendable, Equatable {
     private static let d50 = [0.9642, 1.0, 0.8249]
 
     /// The red, green and blue columns of the RGB → XYZ matrix for this white, adapted to D50.
-    private func adaptedColorants() -> [[Double]] {
+    func adaptedColorants() -> [[Double]] {
         let xyz = { (c: Chromaticity) in [c.x / c.y, 1, (1 - c.x - c.y) / c.y] }
         let primaries = [xyz(red), xyz(green), xyz(blue)]
         let whiteXYZ = xyz(white)
@@ -107,11 +107,11 @@ struct SynthesizedProfile: Sendable, Equatable {
         [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
     }
 
-    private static func multiply(_ matrix: [[Double]], _ vector: [Double]) -> [Double] {
+    static func multiply(_ matrix: [[Double]], _ vector: [Double]) -> [Double] {
         matrix.map { row in zip(row, vector).reduce(0) { $0 + $1.0 * $1.1 } }
     }
 
-    private static func inverse(_ m: [[Double]]) -> [[Double]] {
+    static func inverse(_ m: [[Double]]) -> [[Double]] {
         let cofactors = (0..<3).map { row in
             (0..<3).map { column in
                 let r = [(row + 1) % 3, (row + 2) % 3]

@@ -3,7 +3,7 @@
 /// It is a value rather than an enum with payloads so that it crosses the process boundary to the decoder
 /// child, the job queue and the wire unchanged (`{"statusCode", "error", "reason"?, "message"}`).
 public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
-    /// Stable snake_case codes, used on the wire and in logs; never renamed once shipped.
+    /// Stable snake_case codes, used on the wire and in logs; a renamed code still reads under its old name.
     public enum Code: String, Sendable, Codable, CaseIterable {
         case unreadablePicture = "unreadable_picture"
         case unsupportedMediaType = "unsupported_media_type"
@@ -11,12 +11,9 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case invalidTransform = "invalid_transform"
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
-        case unauthorized = "unauthorized"
-        case forbidden = "forbidden"
         case notFound = "not_found"
-        /// Every render slot and the wait queue are full, the daemon is draining, or the object store cannot
-        /// be reached now: nothing is wrong with the input; retry after `Retry-After`.
-        case transformBusy = "transform_busy"
+        /// The object or rendition store cannot be reached now: nothing is wrong with the input; retry later.
+        case storeUnavailable = "store_unavailable"
         case internalError = "internal_error"
 
         /// The HTTP status the daemon answers with.
@@ -27,18 +24,29 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .payloadTooLarge: 413
             case .invalidTransform, .invalidRequest: 400
             case .tooManyVariants: 429
-            case .unauthorized: 401
-            case .forbidden: 403
             case .notFound: 404
-            case .transformBusy: 503
+            case .storeUnavailable: 503
             case .internalError: 500
             }
+        }
+
+        /// Job results stored before a store outage had a code of its own name it `transform_busy` (the
+        /// daemon's answer to it), and must still read.
+        public init(from decoder: any Decoder) throws {
+            let name = try decoder.singleValueContainer().decode(String.self)
+            guard let code = Code(rawValue: name == "transform_busy" ? Code.storeUnavailable.rawValue : name)
+            else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath, debugDescription: "unknown error code '\(name)'"))
+            }
+            self = code
         }
 
         /// Whether the same input can succeed on a later attempt (the queue retries only these).
         public var isTransient: Bool {
             switch self {
-            case .internalError, .transformBusy: true
+            case .internalError, .storeUnavailable: true
             default: false
             }
         }

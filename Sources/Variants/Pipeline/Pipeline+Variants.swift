@@ -28,6 +28,16 @@ extension Pipeline {
             let bytes: [UInt8]
             if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
                 bytes = reused
+                if !animates(spec, plan: plan, animation: animation) {
+                    try timings.measure(.render, variant: spec.name) { () throws(VariantsError) in
+                        do {
+                            try Renderer.replay(plan, spec: spec, ladder: &ladder)
+                        } catch {
+                            throw VariantsError(
+                                .internalError, "variant '\(spec.name)' could not be resized (\(error))")
+                        }
+                    }
+                }
             } else {
                 let output = try render(
                     spec, plan: plan, ladder: &ladder, animation: animation, timings: &timings)
@@ -54,7 +64,7 @@ extension Pipeline {
         timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
-            if plan.format == .webp, spec.animated, let animation {
+            if animates(spec, plan: plan, animation: animation), let animation {
                 return try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                     try Renderer.animate(animation, plan: plan, spec: spec)
                 }
@@ -68,5 +78,11 @@ extension Pipeline {
         } catch {
             throw VariantsError(.internalError, "variant '\(spec.name)' could not be rendered (\(error))")
         }
+    }
+
+    /// An animated source keeps its animation only in WebP renditions that ask for it.
+    private func animates(_ spec: VariantSpec, plan: RenderPlan, animation: DecodedPicture.Animation?) -> Bool
+    {
+        plan.format == .webp && spec.animated && animation != nil
     }
 }

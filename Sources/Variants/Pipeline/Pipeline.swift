@@ -60,6 +60,7 @@ public struct Pipeline: Sendable {
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
         if decoded.profileIgnored { metadata.colourProfile = "ignored" }
+        metadata.toneMapped = decoded.toneMapped?.rawValue
         if [.gif, .webp].contains(type), picture.header.frames > 1 {
             metadata.frames = picture.header.frames
             metadata.duration = picture.header.duration
@@ -93,6 +94,12 @@ public struct Pipeline: Sendable {
         }
         let decoded = try decodeOnce(bytes, type: type, bucket: bucket, timings: &timings).decoded
         return (decoded.width, decoded.height)
+    }
+
+    /// The picture's header, the limits checked, no pixel decoded: `variantd bench` tells an animated GIF or
+    /// WebP from a still one by its frame count.
+    package func header(of bytes: [UInt8], type: MediaType) throws(VariantsError) -> PictureHeader {
+        try OpenedPicture(bytes: bytes, type: type, limits: limits).header
     }
 
     /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need.

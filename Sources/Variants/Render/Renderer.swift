@@ -29,13 +29,7 @@ enum Renderer {
         throws(BackendError)
         -> VipsImage
     {
-        let swapped = plan.rotation.swapsSides
-        var image = ladder.source(
-            width: swapped ? plan.resizeHeight : plan.resizeWidth,
-            height: swapped ? plan.resizeWidth : plan.resizeHeight)
-        if plan.rotation != .d0 { image = try image.rotated(degrees: plan.rotation.rawValue) }
-        image = try image.resized(toWidth: plan.resizeWidth, height: plan.resizeHeight).materialized()
-        if plan.rotation == .d0 && spec.fit != .fill { ladder.add(image) }
+        var image = try resize(plan, spec: spec, ladder: &ladder)
         if spec.blur > 0 { image = try image.blurred(sigma: spec.blur) }
         if spec.sharpen > 0 { image = try image.sharpened(sigma: spec.sharpen) }
         switch plan.framing {
@@ -57,6 +51,33 @@ enum Renderer {
                 background: (Double(colour.red), Double(colour.green), Double(colour.blue)))
         }
         return try image.materialized()
+    }
+
+    /// A rendition taken from the store still leaves its rung on the ladder, so whatever resamples after it
+    /// (the ThumbHash above all) gets the same pixels whether the rendition was made now or earlier.
+    static func replay(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder) throws(BackendError)
+    {
+        guard joinsLadder(plan, spec: spec) else { return }
+        _ = try resize(plan, spec: spec, ladder: &ladder)
+    }
+
+    /// Only an unrotated, unstretched resize keeps the decode's orientation and aspect ratio.
+    private static func joinsLadder(_ plan: RenderPlan, spec: VariantSpec) -> Bool {
+        plan.rotation == .d0 && spec.fit != .fill
+    }
+
+    /// The plan's rotation and resize, from the smallest rung large enough, materialised.
+    private static func resize(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder)
+        throws(BackendError) -> VipsImage
+    {
+        let swapped = plan.rotation.swapsSides
+        var image = ladder.source(
+            width: swapped ? plan.resizeHeight : plan.resizeWidth,
+            height: swapped ? plan.resizeWidth : plan.resizeHeight)
+        if plan.rotation != .d0 { image = try image.rotated(degrees: plan.rotation.rawValue) }
+        image = try image.resized(toWidth: plan.resizeWidth, height: plan.resizeHeight).materialized()
+        if joinsLadder(plan, spec: spec) { ladder.add(image) }
+        return image
     }
 
     /// An animated WebP: every frame prepared like a still, then encoded together with its delays and loop.

@@ -40,12 +40,25 @@ public struct BucketSpec: Sendable, Equatable {
     public static let nameRule =
         "bucket name of 1…63 characters from a-z 0-9 . _ -, starting with a letter or digit, without .."
 
+    /// Read byte by byte: every render request checks its bucket name.
     public static func isValidName(_ name: String) -> Bool {
-        let alphanumerics = Set("abcdefghijklmnopqrstuvwxyz0123456789")
-        guard (1...63).contains(name.count), let first = name.first, alphanumerics.contains(first) else {
+        let bytes = name.utf8
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard (1...63).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else {
             return false
         }
-        return name.allSatisfy { alphanumerics.contains($0) || "._-".contains($0) } && !name.contains("..")
+        var previous: UInt8 = 0
+        for byte in bytes {
+            let dot = byte == UInt8(ascii: ".")
+            guard isAlphanumeric(byte) || dot || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-"),
+                !(dot && previous == UInt8(ascii: "."))
+            else { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// The variant declared under `name`, if any.

@@ -3,22 +3,35 @@
 ///
 /// A source's renditions share one prefix, `<sha[0..2]>/<sha>/` (`RenditionKey.directory(ofSource:)`), so the
 /// listing of that prefix is both the cache and the per-picture count: every process using the store sees
-/// the same count, and it survives restarts.
+/// the same count, and it survives restarts. A folder answers from the file system; an object-storage
+/// bucket from ListObjectsV2 and GET, blocking the calling thread.
 public protocol RenditionCatalog: RenditionStore {
     /// The spec keys stored for one source: its distinct transforms, declared variants included.
-    func specKeys(ofSource checksum: String) -> Set<String>
+    ///
+    /// - Throws: `store_unavailable` when the store cannot be reached (the count cannot be known); the daemon
+    ///   answers it `503 transform_busy`.
+    func specKeys(ofSource checksum: String) throws(VariantsError) -> Set<String>
 
     /// The key of the stored rendition of one spec of a source, if there is one.
-    func key(sourceChecksum: String, specKey: String) -> String?
+    ///
+    /// - Throws: as `specKeys`.
+    func key(sourceChecksum: String, specKey: String) throws(VariantsError) -> String?
+
+    /// The file a rendition would be in when the store is a folder, found without touching the disk; nil for
+    /// object storage. What a cache hit sends without waiting on anything.
+    func file(of key: String) -> String?
 
     /// How a stored rendition is sent; nil when it is not there (any more).
-    func body(of key: String) -> RenditionBody?
+    ///
+    /// - Throws: as `specKeys`.
+    func body(of key: String) throws(VariantsError) -> RenditionBody?
 }
 
 /// A stored rendition ready to be sent.
 public enum RenditionBody: Sendable, Equatable {
     /// A file on the local file system, sent from disk without being read into memory first.
     case file(path: String)
+    /// Bytes downloaded from object storage, held for the one answer.
     case bytes([UInt8])
 }
 
@@ -26,12 +39,8 @@ extension RenditionKey {
     /// The media type of a rendition, from its key's extension.
     public static func contentType(of key: String) -> String {
         let format: OutputFormat =
-            switch key.split(separator: ".").last ?? "" {
-            case "png": .png
-            case "webp": .webp
-            case "avif": .avif
-            default: .jpeg
-            }
+            key.hasSuffix(".png")
+            ? .png : key.hasSuffix(".webp") ? .webp : key.hasSuffix(".avif") ? .avif : .jpeg
         return RenditionCheck.mediaType(of: format).mimeType
     }
 }

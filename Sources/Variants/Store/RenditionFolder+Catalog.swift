@@ -11,6 +11,10 @@ extension RenditionFolder: RenditionCatalog {
         }
     }
 
+    public func file(of key: String) -> String? {
+        root + "/" + key
+    }
+
     public func body(of key: String) -> RenditionBody? {
         .file(path: root + "/" + key)
     }

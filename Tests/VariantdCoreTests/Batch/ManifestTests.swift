@@ -73,6 +73,14 @@ import Variants
             declaration: declaration
         ).text()
         #expect(try #require(ManifestRecord(line: busy)).doneCategory == nil)
+        let outage = try ManifestLine(
+            outcome: .failure(VariantsError(.storeUnavailable, "object storage unavailable")), path: "a",
+            sourceChecksum: checksum, declaration: declaration
+        ).text()
+        #expect(String(decoding: outage, as: UTF8.self).contains(#""error":"store_unavailable""#))
+        #expect(try #require(ManifestRecord(line: outage)).doneCategory == nil)
+        let earlier = #"{"error":"transform_busy","path":"a","checksumSha256":"c","declarationSha256":"d"}"#
+        #expect(try #require(ManifestRecord(line: Array(earlier.utf8))).doneCategory == nil)
         let future = #"{"error":"new_code","path":"a","checksumSha256":"c","declarationSha256":"d"}"#
         #expect(try #require(ManifestRecord(line: Array(future.utf8))).doneCategory == nil)
     }

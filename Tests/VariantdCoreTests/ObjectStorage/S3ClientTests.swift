@@ -135,7 +135,7 @@ struct S3ClientTests {
     }
 }
 
-/// The store going away and coming back: typed as unavailable (503 transform_busy) while it is gone.
+/// The store going away and coming back: typed as unavailable (`store_unavailable`) while it is gone.
 @Suite(
     .seaweedServer,
     .enabled(
@@ -153,7 +153,7 @@ struct S3OutageTests {
             try client.read(bucket: bucket, key: "k.jpg", maxBytes: 1)
         }
         #expect(error.kind == .unavailable)
-        #expect(error.variantsError.code == .transformBusy)
+        #expect(error.variantsError.code == .storeUnavailable)
         try server.start()
         #expect(try client.read(bucket: bucket, key: "k.jpg", maxBytes: 1) == [7])
     }

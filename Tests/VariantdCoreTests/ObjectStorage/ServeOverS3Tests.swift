@@ -21,12 +21,19 @@ struct ServeOverS3Tests {
             bucket: bucket, key: "objects/up/a b+é.jpg", bytes: [UInt8](picture), contentType: "image/jpeg")
         let fixture = try ServeFixture()
         defer { fixture.remove() }
+        // No --quarantine: with renditions in object storage it lives in the data folder.
+        let data = fixture.directory.appendingPathComponent("data")
         let daemon = try DaemonProcess(
             [
                 "--listen", "127.0.0.1:0", "--root", "s3://\(bucket)/objects", "--out",
                 "s3://\(bucket)/renditions", "--buckets", fixture.buckets.path, "--slots", "1",
             ],
-            directory: fixture.directory, environment: server.environment())
+            directory: fixture.directory,
+            environment: server.environment().merging(["VARIANTD_DATA_DIR": data.path]) { $1 })
+        #expect(
+            FileManager.default.fileExists(atPath: data.appendingPathComponent("quarantine.sqlite3").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: "s3:"), "a quarantine path made of the s3:// location")
 
         let reply = try daemon.job(ServeFixture.job("up/a b+é.jpg"))
         #expect(reply.status == 200, "\(reply.text)")

@@ -55,6 +55,29 @@ struct PostgresQueueTests {
         #expect(counts.contains(2))
     }
 
+    @Test func afterABackfillTheClaimTakesTheDueIndexFirstRows() async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let queue = try await PostgresQueue(url: url)
+        let planner = try PostgresConnection(url: url)
+        // Statistics taken while nothing waited, as on a queue between backfills.
+        try planner.query("ANALYZE variantd_jobs")
+        _ = try await queue.enqueue(batch: try (0..<5000).map { try QueueContract.job("backfill-\($0).jpg") })
+        let claimPlan = """
+            EXPLAIN SELECT id FROM variantd_jobs WHERE state = 'available' AND scheduled_at <= now()
+            ORDER BY scheduled_at, id LIMIT 32 FOR UPDATE SKIP LOCKED
+            """
+        func plan() throws -> String {
+            try planner.query(claimPlan).compactMap { $0.first ?? nil }.joined(separator: "\n")
+        }
+        let stale = try plan()
+        try await queue.refreshStatistics()
+        let fresh = try plan()
+        // Told few jobs wait, the planner sorts every waiting job; with fresh statistics it reads the
+        // index's first rows.
+        #expect(stale.contains("Sort"))
+        #expect(fresh.contains("Index Scan using variantd_jobs_due") && !fresh.contains("Sort"))
+    }
+
     @Test func plainSQLEnqueueIsClaimedAndDeduped() async throws {
         let server = try #require(PostgresServer.current)
         let url = try server.freshDatabase()

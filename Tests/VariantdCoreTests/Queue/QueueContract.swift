@@ -217,6 +217,24 @@ import Variants
     }
 
     @Test(arguments: QueueBackend.available)
+    func aBatchKeepsEveryPathAsWrittenAcrossItsStatements(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        // What an array literal or a multi-row statement could mangle, then enough plain paths that the
+        // batch spans several statements with a tail, and a key repeated across them.
+        let awkward = [
+            #"quote"d.jpg"#, #"back\slash.jpg"#, "comma,brace{}.jpg", "NULL", "space d/été 写真.jpg", #"\""#,
+        ]
+        let plain = (0..<243).map { "plain-\($0).jpg" }
+        let paths = awkward + plain + ["plain-0.jpg", "plain-150.jpg"]
+        let added = try await queue.enqueue(batch: try paths.map { try Self.job($0) })
+        #expect(added == EnqueuedBatch(added: awkward.count + plain.count, alreadyQueued: 2))
+        let stored = try await queue.jobs(JobFilter(), after: 0, limit: 1000).map(\.path)
+        #expect(stored.sorted() == (awkward + plain).sorted())
+    }
+
+    @Test(arguments: QueueBackend.available)
     func finishesABatchInOneWrite(backend: QueueBackend) async throws {
         let (open, remove) = try backend.create()
         defer { remove() }

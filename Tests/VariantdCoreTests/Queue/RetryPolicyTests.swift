@@ -28,6 +28,10 @@ import Variants
             Issue.record("a transient error before the last attempt is not retried")
             return
         }
+        guard case .retry = disposition(VariantsError(.storeUnavailable, "x"), attempt: 4) else {
+            Issue.record("a store outage before the last attempt is not retried")
+            return
+        }
         guard case .retry = disposition(.unreadable(.decoderCrash, "x"), crashes: 1) else {
             Issue.record("a first decoder crash is not retried")
             return

@@ -154,6 +154,25 @@ import Variants
         #expect(width == plan.outputWidth && height == plan.outputHeight)
     }
 
+    @Test func aLinkRepointedOutOfTheRootIsRefusedAfterItsHits() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try started(fixture)
+        let link = fixture.root.appendingPathComponent("pics/2026/link.jpg")
+        try FileManager.default.createSymbolicLink(
+            at: link, withDestinationURL: fixture.root.appendingPathComponent("pics/2026/gradient.jpg"))
+        // Old enough that its identity is remembered: the second request is answered without resolving it.
+        Thread.sleep(forTimeInterval: 1.1)
+        let target = "/v1/render/pics/2026/link.jpg?width=30"
+        #expect(try daemon.render(target).status == 200)
+        #expect(try daemon.render(target).status == 200)
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(
+            at: link, withDestinationURL: fixture.directory.appendingPathComponent("outside/secret.jpg"))
+        let refused = try daemon.render(target)
+        #expect(refused.status == 400 && refused.error == "invalid_request", "\(refused.json)")
+    }
+
     @Test func automaticFormatFollowsAccept() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import Variants
 
 @testable import VariantdCore
 
@@ -36,13 +35,15 @@ import Variants
             ("/v1/render/b/p.jpg?width=1&expires=2000000000", "2000000000", 0),
         ]
         for (target, expires, now) in refusals {
-            #expect(throws: VariantsError.self, "\(target) at \(now)") {
+            let refusal = #expect(throws: ServiceError.self, "\(target) at \(now)") {
                 try key.check(target, expires: expires, now: now)
             }
+            #expect(refusal?.code == .forbidden)
         }
-        #expect(throws: VariantsError.self) {
+        let refusal = #expect(throws: ServiceError.self) {
             try self.key("another-key-0123456789").check(Self.signed, expires: "2000000000", now: 0)
         }
+        #expect(refusal?.code == .forbidden)
     }
 
     @Test func refusesShortKeys() {

@@ -118,8 +118,12 @@ final class DaemonProcess {
         var error: String? { json["error"] as? String }
     }
 
+    /// Starts a request; a body is sent from `bodyFile` when given, else from `body`, with `contentType`.
+    /// `curlOptions` go before the URL (`-H "Transfer-Encoding: chunked"`, `--limit-rate 8M`).
     func start(
-        _ method: String, _ path: String, body: [UInt8]? = nil, authorization: String? = "Bearer " + secret
+        _ method: String, _ path: String, body: [UInt8]? = nil, bodyFile: String? = nil,
+        contentType: String = "application/json", curlOptions: [String] = [],
+        authorization: String? = "Bearer " + secret
     )
         throws -> Call
     {
@@ -129,11 +133,15 @@ final class DaemonProcess {
             "-w", "%{http_code}\n%header{retry-after}\n%header{content-type}\n%header{www-authenticate}",
         ]
         if let authorization, !isUnix { arguments += ["-H", "Authorization: \(authorization)"] }
-        if let body {
-            let requestPath = directory.appendingPathComponent("request-\(UUID().uuidString)").path
-            FileManager.default.createFile(atPath: requestPath, contents: Data(body))
-            arguments += ["-H", "Content-Type: application/json", "--data-binary", "@" + requestPath]
+        var requestPath = bodyFile
+        if let body, requestPath == nil {
+            requestPath = directory.appendingPathComponent("request-\(UUID().uuidString)").path
+            FileManager.default.createFile(atPath: requestPath!, contents: Data(body))
         }
+        if let requestPath {
+            arguments += ["-H", "Content-Type: \(contentType)", "--data-binary", "@" + requestPath]
+        }
+        arguments += curlOptions
         if isUnix {
             arguments += ["--unix-socket", address, "http://localhost" + path]
         } else {
@@ -143,11 +151,16 @@ final class DaemonProcess {
     }
 
     func send(
-        _ method: String, _ path: String, body: [UInt8]? = nil, authorization: String? = "Bearer " + secret
+        _ method: String, _ path: String, body: [UInt8]? = nil, bodyFile: String? = nil,
+        contentType: String = "application/json", curlOptions: [String] = [],
+        authorization: String? = "Bearer " + secret
     )
         throws -> Reply
     {
-        try start(method, path, body: body, authorization: authorization).finish()
+        try start(
+            method, path, body: body, bodyFile: bodyFile, contentType: contentType, curlOptions: curlOptions,
+            authorization: authorization
+        ).finish()
     }
 
     /// Posts a job given as JSON fields.

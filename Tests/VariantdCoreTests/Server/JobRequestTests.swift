@@ -22,7 +22,29 @@ import Variants
         let job = try JobRequest(
             body: body(policy: #"{"name": "b", "variants": {"v": {"width": 8}}}"#), objects: objects)
         #expect(job.inlineBucket?.variant(named: "v")?.width == 8)
-        #expect(job.source == source)
+        #expect(job.source.key == source)
+    }
+
+    @Test func anUploadTakesItsFieldsFromTheQuery() throws {
+        let job = try JobRequest(
+            query: ["id": "u1", "bucket": "b", "path": "a/p.jpg", "declaredContentType": "image/jpeg"],
+            body: .bytes([1, 2, 3]))
+        #expect(job.id == "u1" && job.object.bucket == "b" && job.object.path == "a/p.jpg")
+        #expect(job.object.declaredContentType == "image/jpeg")
+        #expect(job.source.key == nil)
+        guard case .uploaded(let body) = job.source else { throw DaemonFailure(description: "not an upload") }
+        #expect(try body.bytes() == [1, 2, 3])
+    }
+
+    @Test func anUploadRefusesUnknownAndMissingParameters() {
+        let fields = ["id": "u1", "bucket": "b", "path": "p.jpg"]
+        for query in [
+            fields.merging(["async": "1"]) { $1 }, fields.merging(["source": "x"]) { $1 },
+            fields.filter { $0.key != "path" }, fields.merging(["id": "no spaces"]) { $1 },
+            fields.merging(["bucket": "../etc"]) { $1 },
+        ] {
+            #expect(throws: VariantsError.self, "\(query)") { try JobRequest(query: query, body: .empty) }
+        }
     }
 
     @Test func anInlinePolicyWithAKeyGivenTwiceIsRefused() {

@@ -22,6 +22,19 @@ import VariantdTestSupport
         #expect(configuration.queueDepth == 12)
         #expect(configuration.secret == "0123456789abcdef")
         #expect(configuration.deadline == .seconds(60))
+        #expect(configuration.quarantine == "/srv/store/.quarantine.sqlite3")
+    }
+
+    @Test func theQuarantineOfAnObjectStorageOutIsInTheDataFolder() throws {
+        let s3 = try parse(
+            ["--root", "/srv/store", "--out", "s3://renditions/p", "--data-dir", "/srv/data"], secret)
+        #expect(s3.quarantine == "/srv/data/quarantine.sqlite3")
+        let twin = try parse(
+            ["--root", "/srv/store", "--out", "s3://renditions"],
+            secret.merging(["VARIANTD_DATA_DIR": "/d"]) { $1 })
+        #expect(twin.quarantine == "/d/quarantine.sqlite3")
+        let given = try parse(["--root", "s3://b", "--out", "s3://r", "--quarantine", "/q.sqlite3"], secret)
+        #expect(given.quarantine == "/q.sqlite3")
     }
 
     @Test func environmentTwinsApplyAndFlagsWin() throws {

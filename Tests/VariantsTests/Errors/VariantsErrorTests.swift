@@ -20,9 +20,19 @@ import Variants
 
     @Test(arguments: [
         (VariantsError.Code.unreadablePicture, 422), (.unsupportedMediaType, 415), (.payloadTooLarge, 413),
-        (.invalidTransform, 400), (.tooManyVariants, 429),
+        (.invalidTransform, 400), (.tooManyVariants, 429), (.storeUnavailable, 503),
     ])
     func codesMapToStatuses(code: VariantsError.Code, status: Int) {
         #expect(code.statusCode == status)
+    }
+
+    @Test func aStoreOutageIsTransientAndReadsUnderItsOldName() throws {
+        #expect(VariantsError.Code.storeUnavailable.isTransient)
+        let written = try JSONEncoder().encode(VariantsError(.storeUnavailable, "object storage unavailable"))
+        #expect(String(decoding: written, as: UTF8.self).contains(#""error":"store_unavailable""#))
+        let stored = Data(#"{"statusCode":503,"error":"transform_busy","message":"m"}"#.utf8)
+        #expect(try JSONDecoder().decode(VariantsError.self, from: stored).code == .storeUnavailable)
+        let unknown = Data(#"{"statusCode":503,"error":"made_up","message":"m"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(VariantsError.self, from: unknown) }
     }
 }

@@ -99,6 +99,30 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written)
     }
 
+    /// The ThumbHash resamples from the ladder the renditions leave; a rendition taken from the store must
+    /// leave the same rung, or a re-posted object gets another placeholder. Photos show it: their
+    /// renditions are large enough to become rungs and their detail moves the hash.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: ColourConversionTests.corpus.path),
+            "../shared/corpus is absent"),
+        arguments: ["photos/jpeg", "photos/heic"])
+    func reusedRenditionsKeepTheThumbHash(folder: String) throws {
+        let postImages = try BucketSpec(parsing: try Samples.bucket("post-images.json"))
+        let directory = ColourConversionTests.corpus.appendingPathComponent(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().prefix(3)
+        #expect(!names.isEmpty)
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+            var timings = StageTimings()
+            let request = ObjectRequest(bucket: "post-images", path: name)
+            let first = try pipeline.process(bytes, request: request, bucket: postImages, timings: &timings)
+            let second = try pipeline.process(bytes, request: request, bucket: postImages, timings: &timings)
+            #expect(second.renditions == first.renditions)
+            #expect(second.thumbhash == first.thumbhash, "\(name)")
+        }
+    }
+
     @Test func nothingIsLeftUnfinished() throws {
         _ = try process("pictures/gradient.jpg")
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.temporaryDirectory).isEmpty)

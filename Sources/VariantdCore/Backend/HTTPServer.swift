@@ -6,8 +6,9 @@ import Variants
 /// The one door to libmicrohttpd: every pointer and C call of the HTTP server lives here, and what crosses
 /// it are plain `HTTPRequest` and `HTTPResponse` values handed to an `HTTPResponder`.
 ///
-/// `@unchecked Sendable` because the C daemon is only started in `init` and stopped in `stop()`; between
-/// them libmicrohttpd's own threads call in, and the other methods are safe from any thread.
+/// `@unchecked Sendable` because the C daemon is only started in `init` and stopped once, by `stop()` or
+/// the deinit; between them libmicrohttpd's own threads call in, and the other methods are safe from any
+/// thread.
 final class HTTPServer: @unchecked Sendable {
     /// How the daemon runs; every limit is chosen by the configuration.
     struct Options: Sendable {
@@ -18,14 +19,22 @@ final class HTTPServer: @unchecked Sendable {
         var connectionMemoryLimit: Int
         /// Seconds without I/O before a connection is closed: bounds reading headers and body.
         var connectionTimeout: Int
+        /// Body bytes a request may have unless its responder's `admit` says otherwise.
         var maxBodyBytes: Int
+        /// Body bytes kept in memory; a longer body goes to a spool file (nameless: unlinked when made).
+        var spoolThreshold = 1 << 20
+        /// Where spool files are made: `TMPDIR`, else `/tmp`.
+        var spoolDirectory = FileManager.default.temporaryDirectory.path
     }
 
     /// Where the server listens, with the port filled in when port 0 was asked for.
     let address: ListenAddress
     private let server: OpaquePointer
     private let descriptor: Int32
-    private let context: Unmanaged<Context>
+    /// What the C callback reaches. The server owns it and lends it to the C daemon unretained: the daemon
+    /// is stopped before the server, and with it the context, can go.
+    private let context: Context
+    private let stopped = Mutex(false)
 
     init(listen: ListenAddress, options: Options, responder: any HTTPResponder) throws(StartupError) {
         switch listen {
@@ -40,14 +49,20 @@ final class HTTPServer: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
         }
-        var settings = mh_server_options(
-            listen_fd: descriptor, threads: UInt32(options.threads),
-            connection_limit: UInt32(options.connectionLimit),
-            connection_memory_limit: options.connectionMemoryLimit,
-            connection_timeout: UInt32(options.connectionTimeout), max_body_bytes: options.maxBodyBytes)
-        let context = Unmanaged.passRetained(Context(responder))
-        guard let started = mh_start(&settings, handleRequest, context.toOpaque()) else {
-            context.release()
+        let context = Context(responder, maxBodyBytes: options.maxBodyBytes)
+        let listening = descriptor
+        let started = options.spoolDirectory.withCString { spoolDirectory in
+            var settings = mh_server_options(
+                listen_fd: listening, threads: UInt32(options.threads),
+                connection_limit: UInt32(options.connectionLimit),
+                connection_memory_limit: options.connectionMemoryLimit,
+                connection_timeout: UInt32(options.connectionTimeout),
+                spool_threshold: options.spoolThreshold,
+                spool_directory: spoolDirectory)
+            return mh_start(
+                &settings, handleHead, handleRequest, Unmanaged.passUnretained(context).toOpaque())
+        }
+        guard let started else {
             close(descriptor)
             if case .unix(let path) = listen { unlink(path) }
             throw StartupError("libmicrohttpd did not start on \(listen)")
@@ -57,7 +72,7 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// Requests whose answer is still being worked on.
-    var unanswered: Int { context.takeUnretainedValue().unanswered.withLock { $0 } }
+    var unanswered: Int { context.unanswered.withLock { $0 } }
 
     /// Connections open now, idle keep-alive ones included.
     var connections: Int { Int(mh_connection_count(server)) }
@@ -65,27 +80,37 @@ final class HTTPServer: @unchecked Sendable {
     /// Stops accepting connections (and removes a Unix socket's path); open connections are still served,
     /// each answer from now on closing its connection so that none lingers.
     func stopAccepting() {
-        context.takeUnretainedValue().closing.withLock { $0 = true }
+        context.closing.withLock { $0 = true }
         mh_quiesce(server)
         if case .unix(let path) = address { unlink(path) }
     }
 
-    /// Stops the daemon; call once, when `unanswered` is zero.
+    /// Stops the daemon, once: call it when `unanswered` is zero; a server never stopped stops as it goes.
     func stop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         mh_stop(server)
         close(descriptor)
-        context.release()
+    }
+
+    deinit {
+        stop()
     }
 }
 
 /// What the C callback reaches through its opaque context pointer.
 private final class Context: Sendable {
     let responder: any HTTPResponder
+    let maxBodyBytes: Int
     let unanswered = Mutex(0)
     let closing = Mutex(false)
 
-    init(_ responder: any HTTPResponder) {
+    init(_ responder: any HTTPResponder, maxBodyBytes: Int) {
         self.responder = responder
+        self.maxBodyBytes = maxBodyBytes
     }
 
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
@@ -156,19 +181,50 @@ private struct Exchange: @unchecked Sendable {
     }
 }
 
+/// The request as Swift sees it; a spooled body's descriptor is duplicated, the copy owned by the value.
+private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPRequest {
+    var body = RequestBody.empty
+    var unstored = request.body_unstored != 0
+    if request.body_file >= 0 {
+        let copy = fcntl(request.body_file, F_DUPFD_CLOEXEC, 0)
+        if copy >= 0 {
+            body = .spooled(SpooledBody(descriptor: copy, count: request.body_length))
+        } else {
+            unstored = true
+        }
+    } else if let bytes = request.body {
+        body = .bytes(Array(UnsafeBufferPointer(start: bytes, count: request.body_length)))
+    }
+    return HTTPRequest(
+        method: String(cString: request.method), path: String(cString: request.path),
+        target: request.target.map { String(cString: $0) } ?? "",
+        headers: exchange.values(MH_HEADER, lowercasingNames: true),
+        query: exchange.values(MH_QUERY, lowercasingNames: false),
+        body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored)
+}
+
+/// The C head callback: answers a request from its head, or says how much body it may have.
+private let handleHead: mh_head_handler = { contextPointer, exchangePointer, headPointer in
+    guard let contextPointer, let exchangePointer, let head = headPointer?.pointee else { return 0 }
+    let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+    let exchange = Exchange(pointer: exchangePointer)
+    switch context.responder.admit(swiftRequest(head, of: exchange)) {
+    case .read:
+        return UInt64(context.maxBodyBytes)
+    case .readUpTo(let limit):
+        return UInt64(max(0, limit))
+    case .answer(let response):
+        context.respond(exchange, with: response)
+        return 0
+    }
+}
+
 /// The C callback: one complete request, answered now or from a task.
 private let handleRequest: mh_handler = { contextPointer, exchangePointer, requestPointer in
     guard let contextPointer, let exchangePointer, let request = requestPointer?.pointee else { return }
     let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
     let exchange = Exchange(pointer: exchangePointer)
-    let body = request.body.map { Array(UnsafeBufferPointer(start: $0, count: request.body_length)) } ?? []
-    let value = HTTPRequest(
-        method: String(cString: request.method), path: String(cString: request.path),
-        target: request.target.map { String(cString: $0) } ?? "",
-        headers: exchange.values(MH_HEADER, lowercasingNames: true),
-        query: exchange.values(MH_QUERY, lowercasingNames: false),
-        body: body, bodyTooLarge: request.body_too_large != 0)
-    switch context.responder.respond(to: value) {
+    switch context.responder.respond(to: swiftRequest(request, of: exchange)) {
     case .now(let response):
         context.respond(exchange, with: response)
     case .later(let work):

@@ -1,0 +1,85 @@
+/// A primary `iovl` (overlay) item that we compose ourselves, because libheif 1.19 does not compose it as
+/// ISO/IEC 23008-12 says: it refuses a file whose overlay places one tile twice ("'iref' has double
+/// references"), and it leaves out every tile placed at a negative offset (only partly on the canvas). Every
+/// other overlay — offsets, fill colour, overlapping tiles, tiles past the right or bottom edge or wholly
+/// outside — libheif composes right, and keeps doing so.
+///
+/// The canvas is filled with the overlay's colour, then each tile, decoded by libheif with its own
+/// transformations, is placed at its offset in reference order (a later tile covers an earlier one), clipped
+/// to the canvas.
+struct HEIFOverlay: Sendable, Equatable {
+    struct Placement: Sendable, Equatable {
+        var item: Int
+        var x: Int
+        var y: Int
+    }
+
+    var width: Int
+    var height: Int
+    /// The canvas colour, 16 bits a channel: red, green, blue, alpha.
+    var fill: [UInt16]
+    var placements: [Placement]
+    /// The file as libheif opens it to decode the tiles: without references, `pitm` naming the first tile, no
+    /// tile hidden.
+    var tiles: [UInt8]
+
+    var hasAlpha: Bool { fill[3] != 0xFFFF }
+
+    /// The primary item's overlay when libheif would get it wrong; nil for every other file.
+    init?(composing bytes: [UInt8], maxPlacements: Int) throws(VariantsError) {
+        guard let meta = HEIFMeta(bytes), meta.primaryType == "iovl" else { return nil }
+        let tileIDs = meta.references.first { $0.type == "dimg" && $0.from == meta.primary }?.to ?? []
+        guard !tileIDs.isEmpty, let payload = meta.data(of: meta.primary) else {
+            throw .unreadable(.corrupt, "the HEIF overlay names no images or its description cannot be read")
+        }
+        guard tileIDs.count <= maxPlacements else {
+            throw .unreadable(
+                .corrupt,
+                "the HEIF overlay places \(tileIDs.count) images, over the limit of \(maxPlacements)")
+        }
+        var reader = HEIFMeta.Reader(bytes: payload, offset: 0, end: payload.count)
+        // One byte of version and one of flags (not a full box's four).
+        guard reader.skip(1), let flags = reader.int(1) else {
+            throw .unreadable(.corrupt, "the HEIF overlay description is empty")
+        }
+        let fieldSize = flags & 1 == 1 ? 4 : 2
+        let fill = (0..<4).compactMap { _ in reader.int(2).map(UInt16.init) }
+        let canvas = (reader.int(fieldSize), reader.int(fieldSize))
+        let offsets = (0..<tileIDs.count * 2).compactMap { _ in
+            reader.int(fieldSize).map { Self.signed($0, bytes: fieldSize) }
+        }
+        guard fill.count == 4, let width = canvas.0, let height = canvas.1, width > 0, height > 0,
+            offsets.count == tileIDs.count * 2
+        else {
+            throw .unreadable(.corrupt, "the HEIF overlay description ends early")
+        }
+        let placements = tileIDs.indices.map {
+            Placement(item: tileIDs[$0], x: offsets[2 * $0], y: offsets[2 * $0 + 1])
+        }
+        guard meta.hasRepeatedReference || placements.contains(where: { $0.x < 0 || $0.y < 0 }) else {
+            return nil
+        }
+        let transformations = meta.propertyTypes(of: meta.primary).filter {
+            ["irot", "imir", "clap"].contains($0)
+        }
+        guard transformations.isEmpty else {
+            throw .unreadable(
+                .unsupportedFeature,
+                "a HEIF overlay with a negative offset or a repeated image, turned or cropped ('\(transformations.joined(separator: "', '"))'), is not composed here"
+            )
+        }
+        guard let tiles = meta.withoutReferences(showing: tileIDs[0], unhiding: Set(tileIDs)) else {
+            throw .unreadable(.corrupt, "the HEIF overlay's first image has an id 'pitm' cannot hold")
+        }
+        self.width = width
+        self.height = height
+        self.fill = fill
+        self.placements = placements
+        self.tiles = tiles
+    }
+
+    private static func signed(_ value: Int, bytes: Int) -> Int {
+        let bits = bytes * 8
+        return value >= 1 << (bits - 1) ? value - (1 << bits) : value
+    }
+}

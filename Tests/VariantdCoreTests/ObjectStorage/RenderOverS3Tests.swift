@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import VariantdTestSupport
+import Variants
+
+@testable import VariantdCore
+
+/// `GET /v1/render/…` over real HTTP against the built daemon, with sources and renditions in a real
+/// SeaweedFS: the checksum remembered by object identity, the cap counted by ListObjectsV2, hits from GETs.
+@Suite(
+    .serialized, .seaweedServer,
+    .enabled(
+        if: SeaweedServer.isAvailable,
+        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+)
+struct RenderOverS3Tests {
+    private static let gradient = "/v1/render/pics/2026/gradient.jpg"
+
+    /// A fixture whose `pics` bucket is public with a declared `thumb`; nothing in its folders.
+    private func fixture() throws -> ServeFixture {
+        let fixture = try ServeFixture()
+        let pics = #"{"name": "pics", "public": true, "variants": {"thumb": {"width": 40, "height": 40}}}"#
+        try Data(pics.utf8).write(to: fixture.buckets.appendingPathComponent("pics.json"))
+        return fixture
+    }
+
+    private func start(_ fixture: ServeFixture, root: String, out: String, server: SeaweedServer) throws
+        -> DaemonProcess
+    {
+        try DaemonProcess(
+            [
+                "--listen", "127.0.0.1:0", "--root", root, "--out", out, "--buckets", fixture.buckets.path,
+                "--quarantine", fixture.directory.appendingPathComponent("quarantine.sqlite3").path,
+                "--queue-depth", "8",
+            ],
+            directory: fixture.directory, environment: server.environment())
+    }
+
+    private func picture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/" + name)))
+    }
+
+    @Test func rendersOnceCountsByListingAndFollowsOverwrites() throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let original = try picture("gradient.jpg")
+        try client.put(
+            bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: original, contentType: "image/jpeg")
+        // 48 transforms another process already stored for these bytes.
+        let directory = RenditionKey.directory(ofSource: SHA256.hex(original))
+        for index in 0..<48 {
+            try client.put(
+                bucket: bucket, key: "renditions/\(directory)/" + String(format: "%016x.jpg", index),
+                bytes: [0xFF], contentType: "image/jpeg")
+        }
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let daemon = try start(
+            fixture, root: "s3://\(bucket)/objects", out: "s3://\(bucket)/renditions", server: server)
+
+        let miss = try daemon.render(Self.gradient + "?width=64&format=webp")
+        #expect(miss.status == 200 && miss.headers["content-type"] == "image/webp", "\(miss.json)")
+        #expect(miss.etag == "\"\(SHA256.hex(miss.body))\"")
+        #expect(miss.headers["content-length"] == String(miss.body.count))
+        var stored: [S3Object] = []
+        try client.list(bucket: bucket, prefix: "renditions/\(directory)/") { stored += $0 }
+        let made = try #require(stored.first { $0.key.hasSuffix(".webp") })
+        #expect(stored.count == 49 && made.size == miss.body.count)
+
+        let hit = try daemon.render(Self.gradient + "?format=webp&width=64.0")
+        #expect(hit.status == 200 && hit.etag == miss.etag && hit.body == miss.body)
+        let head = try daemon.render(Self.gradient + "?width=64&format=webp", head: true)
+        #expect(head.status == 200 && head.body.isEmpty && head.etag == miss.etag)
+        #expect(head.headers["content-length"] == String(miss.body.count))
+        let current = try daemon.render(
+            Self.gradient + "?width=64&format=webp", headers: ["If-None-Match: \(miss.etag ?? "")"])
+        #expect(current.status == 304 && current.body.isEmpty)
+        #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="miss",code="ok"}"#) == 1)
+        #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="hit",code="ok"}"#) == 2)
+        #expect(try daemon.metric("variantd_renders_total") == 1)
+
+        // The declared variant is the 50th; the 51st distinct transform is refused, the 50 still answer.
+        #expect(try daemon.render(Self.gradient + "?variant=thumb").status == 200)
+        let refused = try daemon.render(Self.gradient + "?width=71")
+        #expect(refused.status == 429 && refused.error == "too_many_variants", "\(refused.json)")
+        #expect(try daemon.render(Self.gradient + "?width=64&format=webp").etag == miss.etag)
+
+        // Overwritten in place: the next request renders the new bytes, under their own checksum.
+        let replacement = try picture("gradient-alpha.png")
+        try client.put(
+            bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: replacement,
+            contentType: "image/png")
+        let after = try daemon.render(Self.gradient + "?width=64&format=webp")
+        #expect(after.status == 200 && after.etag != miss.etag && after.body != miss.body)
+        var renewed: [S3Object] = []
+        let newDirectory = RenditionKey.directory(ofSource: SHA256.hex(replacement))
+        try client.list(bucket: bucket, prefix: "renditions/\(newDirectory)/") { renewed += $0 }
+        #expect(renewed.map(\.size) == [after.body.count])
+        #expect(try daemon.render(Self.gradient + "?width=71").status == 200)
+
+        let missing = try daemon.render("/v1/render/pics/2026/absent.jpg?width=64")
+        #expect(missing.status == 404 && missing.error == "not_found")
+
+        // A hit needs the store: while it is down the answer is busy, with the time to come back.
+        server.kill()
+        let busy = try daemon.render(Self.gradient + "?width=64&format=webp")
+        #expect(busy.status == 503 && busy.error == "transform_busy", "\(busy.json)")
+        #expect(busy.headers["retry-after"] != nil)
+        try server.start()
+        #expect(try daemon.render(Self.gradient + "?width=64&format=webp").etag == after.etag)
+    }
+
+    @Test func mixesAFolderOfSourcesWithABucketOfRenditionsAndTheOtherWayRound() throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let bytes = try picture("gradient.jpg")
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let folder = fixture.directory.appendingPathComponent("objects/pics/2026")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(bytes).write(to: folder.appendingPathComponent("gradient.jpg"))
+        try client.put(
+            bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: bytes, contentType: "image/jpeg")
+        let renditionFolder = fixture.directory.appendingPathComponent("renditions-folder").path
+
+        var etags: [String?] = []
+        for (root, out) in [
+            (fixture.directory.appendingPathComponent("objects").path, "s3://\(bucket)/renditions"),
+            ("s3://\(bucket)/objects", renditionFolder),
+        ] {
+            let daemon = try start(fixture, root: root, out: out, server: server)
+            let first = try daemon.render(Self.gradient + "?width=48&format=png")
+            let second = try daemon.render(Self.gradient + "?width=48&format=png")
+            #expect(first.status == 200 && second.status == 200, "\(root) → \(out): \(first.json)")
+            #expect(second.body == first.body && second.etag == first.etag)
+            #expect(try daemon.metric(line: #"variantd_render_requests_total{outcome="hit",code="ok"}"#) == 1)
+            etags.append(first.etag)
+            daemon.kill()
+        }
+        #expect(etags[0] != nil && etags[0] == etags[1])
+        let directory = RenditionKey.directory(ofSource: SHA256.hex(bytes))
+        var stored: [S3Object] = []
+        try client.list(bucket: bucket, prefix: "renditions/\(directory)/") { stored += $0 }
+        #expect(stored.count == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: renditionFolder + "/" + directory)
+        #expect(files.count == 1)
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+import VariantdTestSupport
+import Variants
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `POST /v1/jobs` with the object's bytes as the body (`Content-Type: application/octet-stream`) over real
+/// HTTP: the same answer as a job naming the stored object, the byte limit enforced while reading, bodies past
+/// the spool threshold kept in a nameless file that never outlives its request, and the daemon's memory not
+/// growing with the body.
+@Suite struct ServeUploadTests {
+    private static let upload = "application/octet-stream"
+
+    /// The daemon over `fixture`, its spool files made in `<fixture>/spool`.
+    private func start(_ fixture: ServeFixture) throws -> DaemonProcess {
+        try FileManager.default.createDirectory(at: spool(fixture), withIntermediateDirectories: true)
+        return try DaemonProcess(
+            [
+                "--listen", "127.0.0.1:0", "--root", fixture.root.path, "--out", fixture.out.path,
+                "--buckets",
+                fixture.buckets.path,
+            ],
+            directory: fixture.directory, environment: ["TMPDIR": spool(fixture).path])
+    }
+
+    private func spool(_ fixture: ServeFixture) -> URL { fixture.directory.appendingPathComponent("spool") }
+
+    private static func query(path: String, bucket: String = "post-images", id: String = "up-1") -> String {
+        "/v1/jobs?id=\(id)&bucket=\(bucket)&path=\(path)"
+    }
+
+    /// The spool files the daemon holds open (unlinked: `/proc` shows them as `… (deleted)`), with their sizes.
+    private static func openSpoolFiles(_ daemon: DaemonProcess) -> [Int] {
+        let folder = "/proc/\(daemon.process.processIdentifier)/fd"
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return descriptors.compactMap { descriptor in
+            let link = folder + "/" + descriptor
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link),
+                target.contains("variantd-body-")
+            else { return nil }
+            var status = stat()
+            return stat(link, &status) == 0 ? Int(status.st_size) : 0
+        }
+    }
+
+    /// Nothing left of any spool file: none open in the daemon (once the answered job has let go of its
+    /// body, a moment after the answer), none named in the spool folder.
+    private func expectNoSpool(_ daemon: DaemonProcess, _ fixture: ServeFixture) throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !Self.openSpoolFiles(daemon).isEmpty, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(Self.openSpoolFiles(daemon).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool(fixture).path).isEmpty)
+    }
+
+    private func write(_ bytes: Int, to name: String, in fixture: ServeFixture) -> String {
+        let path = fixture.directory.appendingPathComponent(name).path
+        FileManager.default.createFile(atPath: path, contents: Data(count: bytes))
+        return path
+    }
+
+    @Test func postedBytesAnswerAsTheStoredObjectDoes() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.makeLargePicture()
+        let daemon = try start(fixture)
+        for name in ["gradient.jpg", "large.jpg"] {
+            let file = fixture.root.appendingPathComponent("up/" + name).path
+            let posted = try daemon.send(
+                "POST", Self.query(path: "photos/" + name), bodyFile: file, contentType: Self.upload)
+            // Both render afresh: a ThumbHash made beside renditions can differ from one made alone.
+            let checksum = try #require(posted.json["checksumSha256"] as? String)
+            try FileManager.default.removeItem(
+                at: fixture.out.appendingPathComponent("\(checksum.prefix(2))/\(checksum)"))
+            let stored = try daemon.job(ServeFixture.job("up/" + name))
+            #expect(stored.status == 200 && posted.status == 200, "\(name): \(posted.text)")
+            #expect(posted.contentType == "application/json")
+            let metadata = try WireJSON.decode(CompletionMetadata.self, from: posted.body)
+            #expect(metadata.renditions?.count == 3)
+            #expect(posted.text == stored.text)
+        }
+        let large = try #require(
+            try FileManager.default.attributesOfItem(atPath: fixture.root.path + "/up/large.jpg")[.size]
+                as? Int)
+        #expect(large > 1 << 20, "the large picture must be over the spool threshold")
+        let lines = daemon.log.filter { $0["event"] as? String == "job" && $0["id"] as? String == "up-1" }
+        #expect(lines.count == 2 && lines.allSatisfy { $0["outcome"] as? String == "ok" })
+        try expectNoSpool(daemon, fixture)
+    }
+
+    @Test func aTruncatedPictureIsUnreadable() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try start(fixture)
+        let reply = try daemon.send(
+            "POST", Self.query(path: "photos/truncated.jpg"),
+            bodyFile: fixture.root.path + "/up/truncated.jpg", contentType: Self.upload)
+        #expect(reply.status == 422 && reply.error == "unreadable_picture")
+        #expect(reply.json["reason"] as? String == "truncated")
+    }
+
+    @Test func aBodyOverTheBucketLimitIs413WithOrWithoutItsLength() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try start(fixture)
+        // post-images takes 10 MiB: 12 MiB is over, both declared up front and sent in chunks.
+        let body = write(12 << 20, to: "twelve.bin", in: fixture)
+        let declared = try daemon.send(
+            "POST", Self.query(path: "photos/big.jpg"), bodyFile: body, contentType: Self.upload)
+        #expect(declared.status == 413 && declared.error == "payload_too_large", "\(declared.text)")
+        let chunked = try daemon.send(
+            "POST", Self.query(path: "photos/big.jpg"), bodyFile: body, contentType: Self.upload,
+            curlOptions: ["-H", "Transfer-Encoding: chunked"])
+        #expect(chunked.status == 413 && chunked.error == "payload_too_large", "\(chunked.text)")
+        try expectNoSpool(daemon, fixture)
+        // The daemon still answers on the same terms afterwards.
+        let next = try daemon.send(
+            "POST", Self.query(path: "photos/gradient.jpg"), bodyFile: fixture.root.path + "/up/gradient.jpg",
+            contentType: Self.upload, curlOptions: ["-H", "Transfer-Encoding: chunked"])
+        #expect(next.status == 200)
+    }
+
+    @Test func theHeadIsCheckedBeforeTheBody() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try start(fixture)
+        let picture = fixture.root.path + "/up/gradient.jpg"
+        let unknown = try daemon.send(
+            "POST", Self.query(path: "p.jpg") + "&source=up/gradient.jpg", bodyFile: picture,
+            contentType: Self.upload)
+        #expect(unknown.status == 400 && unknown.error == "invalid_request")
+        #expect((unknown.json["message"] as? String)?.contains("'source'") == true)
+        let noPath = try daemon.send(
+            "POST", "/v1/jobs?id=a&bucket=post-images", bodyFile: picture, contentType: Self.upload)
+        #expect(noPath.status == 400)
+        let noBucket = try daemon.send(
+            "POST", Self.query(path: "p.jpg", bucket: "elsewhere"), bodyFile: picture,
+            contentType: Self.upload)
+        #expect(noBucket.status == 404 && noBucket.error == "not_found")
+        let wrongType = try daemon.send(
+            "POST", Self.query(path: "p.jpg"), bodyFile: picture, contentType: "image/jpeg")
+        #expect(wrongType.status == 415 && wrongType.error == "unsupported_media_type")
+        let formJob = try daemon.send(
+            "POST", "/v1/jobs", body: Array(#"{"id":"j"}"#.utf8),
+            contentType: "application/x-www-form-urlencoded")
+        #expect(formJob.status == 415)
+        let noSecret = try daemon.send(
+            "POST", Self.query(path: "p.jpg"), bodyFile: picture, contentType: Self.upload, authorization: nil
+        )
+        #expect(noSecret.status == 401 && noSecret.error == "unauthorized")
+        let rejected = daemon.log.filter {
+            $0["event"] as? String == "job" && $0["outcome"] as? String == "rejected"
+        }
+        #expect(rejected.count == 6)
+    }
+
+    /// A body arriving slowly is sampled mid-way: it is in a spool file, and the daemon's resident memory has
+    /// not grown by anything like the bytes received so far.
+    @Test func aLargeBodyCostsDiskNotMemory() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try JSONSerialization.data(withJSONObject: ["name": "large", "fileSizeLimit": 128 << 20]).write(
+            to: fixture.buckets.appendingPathComponent("large.json"))
+        let daemon = try start(fixture)
+        _ = try daemon.job(ServeFixture.job("up/gradient.jpg"))  // children and buffers warmed up
+        let pid = "\(daemon.process.processIdentifier)"
+        let before = try #require(ProcessMemory.residentBytes(of: pid))
+        let body = write(96 << 20, to: "ninety-six.bin", in: fixture)
+        let call = try daemon.start(
+            "POST", Self.query(path: "photos/big.bin", bucket: "large"), bodyFile: body,
+            contentType: Self.upload, curlOptions: ["--limit-rate", "24M"])
+        var sampled: (spooled: Int, resident: Int)?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while sampled == nil, ContinuousClock.now < deadline {
+            if let spooled = Self.openSpoolFiles(daemon).max(), spooled >= 48 << 20 {
+                sampled = (spooled, try #require(ProcessMemory.residentBytes(of: pid)))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let reply = try call.finish()
+        let sample = try #require(sampled, "the body never showed as a spool file of 48 MiB")
+        #expect(
+            sample.resident - before < 16 << 20,
+            "grew by \(sample.resident - before) bytes with \(sample.spooled) received")
+        // Zeros are no picture: the whole body was read back and described.
+        #expect(reply.status == 200, "\(reply.text)")
+        #expect(reply.json["size"] as? Int == 96 << 20)
+        #expect(reply.json["contentType"] as? String == "application/octet-stream")
+        try expectNoSpool(daemon, fixture)
+    }
+}

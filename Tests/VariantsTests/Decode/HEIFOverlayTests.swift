@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+@testable import Variants
+
+/// HEIF overlays (`iovl`) render as ISO/IEC 23008-12 composes them: libheif 1.19 for the overlays it gets
+/// right, `HEIFOverlay` for those it refuses (a tile placed twice) or gets wrong (a tile at a negative offset
+/// is left out). The samples in `Samples/overlay` (see the README there) place solid tiles on a grey canvas;
+/// every rendition is checked point by point against a reference composition worked out here.
+@Suite struct HEIFOverlayTests {
+    private struct Tile {
+        var width: Int
+        var height: Int
+        var colour: (Int, Int, Int)
+    }
+
+    private static let tiles = [
+        Tile(width: 64, height: 48, colour: (220, 30, 30)),
+        Tile(width: 64, height: 48, colour: (30, 200, 40)),
+        Tile(width: 64, height: 64, colour: (40, 50, 210)),
+        Tile(width: 48, height: 32, colour: (230, 220, 40)),
+        Tile(width: 32, height: 32, colour: (200, 40, 200)),
+    ]
+    private static let grey = (128, 128, 128)
+
+    /// Overlapping tiles, one across the right and bottom edges, one wholly outside: libheif composes it.
+    @Test func libheifComposesOverlaysWithoutNegativeOffsets() throws {
+        let bytes = try Samples.bytes("overlay/overlay-inside.heic")
+        #expect(try HEIFOverlay(composing: bytes, maxPlacements: 100) == nil)
+        try expectComposition(
+            "overlay/overlay-inside.heic", fill: Self.grey,
+            placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, 16, 100), (4, 200, 150)])
+    }
+
+    /// The same with a tile across the top-left corner (offset −16, −12), which libheif leaves out.
+    @Test(arguments: ["overlay/overlay-edges.heic", "overlay/overlay-edges.avif"])
+    func negativeOffsetsAreComposedHere(file: String) throws {
+        let overlay = try #require(try HEIFOverlay(composing: try Samples.bytes(file), maxPlacements: 100))
+        #expect(overlay.placements.map(\.x) == [8, 40, 120, -16, 200])
+        #expect(overlay.fill == [0x8080, 0x8080, 0x8080, 0xFFFF] && !overlay.hasAlpha)
+        try expectComposition(
+            file, fill: Self.grey,
+            placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)])
+    }
+
+    /// One tile placed twice (its item referenced twice, as in Nokia's C021): libheif refuses the file.
+    @Test func repeatedTileIsComposedHere() throws {
+        let bytes = try Samples.bytes("overlay/overlay-repeated-tile.heic")
+        let limits = HeifContainer.Limits(
+            maxPixels: 1 << 28, maxMemoryBlock: 1 << 30, maxItems: 1000, maxTiles: 1000, threads: 1)
+        #expect(throws: BackendError.self) { try HeifContainer(bytes: bytes, limits: limits) }
+        try expectComposition(
+            "overlay/overlay-repeated-tile.heic", fill: (16, 32, 96),
+            placed: [(0, 0, 0), (0, 96, 72), (1, 48, 36)])
+    }
+
+    /// C021's overlay (the coded picture shown at 0, 0 and at −640, −360 on a 640 × 360 canvas) made the
+    /// displayed item: the picture's bottom-right quarter, exactly.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: HEIFReferenceRepairTests.c021.path),
+            "../shared/corpus is absent"))
+    func c021OverlayShowsTheBottomRightQuarter() throws {
+        let original = [UInt8](try Data(contentsOf: HEIFReferenceRepairTests.c021))
+        let overlay = try Self.showingOverlay(original)
+        let composed = try Self.decode(overlay)
+        #expect(composed.width == 640 && composed.height == 360)
+        let whole = try Self.decode(original)
+        let bottomRight = try whole.cropped(left: 640, top: 360, width: 640, height: 360)
+        let topLeft = try whole.cropped(left: 0, top: 0, width: 640, height: 360)
+        #expect(try Self.meanDifference(composed, bottomRight) < 0.5)
+        #expect(try Self.meanDifference(composed, topLeft) > 5)
+    }
+
+    /// C016's overlay (the coded picture at 80, 120 on a black 1440 × 960 canvas), which libheif composes.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: HEIFReferenceRepairTests.c021.path),
+            "../shared/corpus is absent"))
+    func c016OverlayIsComposedByLibheif() throws {
+        let original = [UInt8](
+            try Data(
+                contentsOf: HEIFReferenceRepairTests.c021.deletingLastPathComponent().appendingPathComponent(
+                    "nokia-C016.heic")))
+        let overlay = try Self.showingOverlay(original)
+        #expect(try HEIFOverlay(composing: overlay, maxPlacements: 100) == nil)
+        let composed = try Self.decode(overlay)
+        #expect(composed.width == 1440 && composed.height == 960)
+        let placed = try composed.cropped(left: 80, top: 120, width: 1280, height: 720)
+        #expect(try Self.meanDifference(placed, try Self.decode(original)) < 0.5)
+        let border = try composed.cropped(left: 0, top: 0, width: 80, height: 960).pixelBytes()
+        #expect(border.allSatisfy { $0 < 4 })
+    }
+
+    @Test func hostileOverlaysAreRefusedWithTypedErrors() throws {
+        let bytes = try Samples.bytes("overlay/overlay-repeated-tile.heic")
+        #expect(throws: VariantsError.self) { try HEIFOverlay(composing: bytes, maxPlacements: 2) }
+        // An overlay description whose canvas is 0 × 0 (zeros past the fill colour).
+        let meta = try #require(HEIFMeta(bytes))
+        let payload = try #require(meta.data(of: meta.primary))
+        let at = try #require(
+            bytes.indices.dropLast(payload.count).first {
+                bytes[$0..<$0 + payload.count].elementsEqual(payload)
+            })
+        var cut = bytes
+        cut.replaceSubrange(
+            at + 10..<at + payload.count, with: [UInt8](repeating: 0, count: payload.count - 10))
+        #expect(throws: VariantsError.self) { try HEIFOverlay(composing: cut, maxPlacements: 100) }
+        #expect(
+            try HEIFOverlay(composing: try Samples.bytes("pictures/rgb-29x100.heif"), maxPlacements: 100)
+                == nil)
+    }
+
+    @Test func metaReadsReferencesInOrderWithRepeats() throws {
+        let meta = try #require(HEIFMeta(try Samples.bytes("overlay/overlay-repeated-tile.heic")))
+        #expect(meta.primaryType == "iovl")
+        #expect(meta.references.map(\.to) == [[1, 1, 2]])
+        #expect(meta.hasRepeatedReference)
+        // Version and flags, the fill colour, the canvas size, three pairs of 16-bit offsets.
+        let expectedSize = 2 + 8 + 4 + 12
+        #expect(meta.data(of: meta.primary)?.count == expectedSize)
+        #expect(HEIFMeta([0, 0, 0, 8, 0x6D, 0x65, 0x74, 0x61]) == nil)
+    }
+
+    // MARK: - Helpers
+
+    /// Renders `file` at its own size and compares every eighth pixel with the reference composition:
+    /// `placed` lists (tile, x, y) in drawing order.
+    private func expectComposition(_ file: String, fill: (Int, Int, Int), placed: [(Int, Int, Int)]) throws {
+        let image = try Self.decode(try Samples.bytes(file))
+        #expect(image.width == 160 && image.height == 120)
+        let pixels = try image.pixelBytes()
+        let bands = image.header.bands
+        for y in stride(from: 4, to: 120, by: 8) {
+            for x in stride(from: 4, to: 160, by: 8) {
+                var expected = fill
+                for (index, left, top) in placed {
+                    let tile = Self.tiles[index]
+                    if x >= left, x < left + tile.width, y >= top, y < top + tile.height {
+                        expected = tile.colour
+                    }
+                }
+                let at = (y * 160 + x) * bands
+                let actual = (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
+                let close =
+                    abs(actual.0 - expected.0) <= 12 && abs(actual.1 - expected.1) <= 12
+                    && abs(actual.2 - expected.2) <= 12
+                #expect(close, "\(file) at \(x), \(y): \(actual), expected \(expected)")
+            }
+        }
+    }
+
+    /// The decode every rendition comes from, at full size.
+    private static func decode(_ bytes: [UInt8]) throws -> VipsImage {
+        let picture = try OpenedPicture(bytes: bytes, type: .heic, limits: Limits())
+        return try picture.decode { ($0, $1) }.image
+    }
+
+    /// A copy of a Nokia conformance file whose `pitm` names its overlay (item 1003) instead of its coded
+    /// picture (1002).
+    private static func showingOverlay(_ bytes: [UInt8]) throws -> [UInt8] {
+        let pitm = try #require(
+            bytes.indices.dropLast(8).first { bytes[$0..<$0 + 4].elementsEqual("pitm".utf8) })
+        var copy = bytes
+        copy.replaceSubrange(pitm + 8..<pitm + 10, with: [0x03, 0xEB])
+        return copy
+    }
+
+    private static func meanDifference(_ a: VipsImage, _ b: VipsImage) throws -> Double {
+        let (left, right) = (try a.pixelBytes(), try b.pixelBytes())
+        try #require(left.count == right.count)
+        return Double(zip(left, right).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(left.count)
+    }
+}

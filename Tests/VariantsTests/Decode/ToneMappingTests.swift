@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import Variants
+
+/// PQ and HLG pictures are tone-mapped to SDR sRGB (BT.2390's EETF, reference white 203 cd/m²) rather than
+/// clipped. The samples in `Samples/hdr` are 10-bit grey and colour patches of known light (how they were made:
+/// `Samples/hdr/README.md`); the expected levels were worked out from the operator's published formulas,
+/// independently of this code.
+@Suite struct ToneMappingTests {
+    private let pipeline: Pipeline
+    private let store: RenditionFolder
+    private let bucket: BucketSpec
+
+    init() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-hdr-\(UUID().uuidString)")
+        store = try RenditionFolder(root: root.path)
+        pipeline = try Pipeline(store: store)
+        bucket = try BucketSpec(
+            parsing: Data(
+                #"{"name":"h","variants":{"look":{"width":512,"height":512,"fit":"inside","format":"png"}}}"#
+                    .utf8))
+    }
+
+    /// The grey patches of `pq-patches`, in cd/m², and the first row's levels once mapped: the picture's
+    /// peak is 10,000 cd/m², so reference white sits at 195 and highlights stay apart up to 4,000 cd/m².
+    static let pqNits = [0, 1, 10, 50, 100, 203, 400, 1000, 2000, 4000, 6000, 10000]
+    static let pqExpected = [0, 15, 63, 131, 164, 195, 219, 241, 250, 254, 255, 255]
+
+    @Test(arguments: ["pq-patches.avif", "pq-patches.heic"])
+    func pqGreyPatchesMapToKnownLevels(file: String) throws {
+        let (metadata, pixels) = try render("hdr/\(file)")
+        #expect(metadata.toneMapped == "pq")
+        #expect(metadata.width == 192 && metadata.height == 32)
+        let greys = (0..<12).map { pixels.at(x: $0 * 16 + 8, y: 8) }
+        for (index, grey) in greys.enumerated() {
+            #expect(abs(grey.r - Self.pqExpected[index]) <= 3, "\(Self.pqNits[index]) cd/m²: \(grey)")
+            #expect(abs(grey.r - grey.g) <= 2 && abs(grey.g - grey.b) <= 2, "grey stays grey: \(grey)")
+        }
+        // Nothing is clipped below the peak: every step of light up to 4,000 cd/m² stays a brighter grey.
+        for index in 1..<10 { #expect(greys[index].r > greys[index - 1].r, "\(Self.pqNits[index]) cd/m²") }
+    }
+
+    /// A PQ picture whose brightest part is reference white keeps its levels up to white: 203 cd/m² is 255,
+    /// 100 cd/m² half the light (186).
+    @Test func pqReferenceWhiteIsSDRWhiteWhenNothingIsBrighter() throws {
+        let (_, pixels) = try render("hdr/pq-to-203.avif")
+        let expected = [0, 15, 63, 136, 186, 255]
+        for (index, level) in expected.enumerated() {
+            #expect(abs(pixels.at(x: index * 16 + 8, y: 8).r - level) <= 3, "patch \(index)")
+        }
+    }
+
+    /// Colours keep their hue: BT.2020 primaries at 100 cd/m² land on sRGB's (clipped, being outside it), and
+    /// a 1000 cd/m² red is brighter than a 100 cd/m² one, not a clipped copy of it.
+    @Test func pqColoursKeepTheirHue() throws {
+        let (_, pixels) = try render("hdr/pq-patches.avif")
+        let red = pixels.at(x: 8, y: 24)
+        let green = pixels.at(x: 24, y: 24)
+        let blue = pixels.at(x: 40, y: 24)
+        let brightRed = pixels.at(x: 72, y: 24)
+        #expect(red.r > 150 && red.g < 40 && red.b < 40, "\(red)")
+        #expect(green.g > 150 && green.r < 40 && green.b < 80, "\(green)")
+        #expect(blue.b > 150 && blue.r < 40 && blue.g < 60, "\(blue)")
+        #expect(brightRed.r > red.r && brightRed.g < 40, "\(brightRed) against \(red)")
+    }
+
+    /// HLG grey signal levels through the inverse OETF and the OOTF of a 1000 cd/m² display: 0.75 is reference
+    /// white (203 cd/m²), 1.0 the display's peak.
+    @Test func hlgGreyPatchesMapToKnownLevels() throws {
+        let (metadata, pixels) = try render("hdr/hlg-patches.avif")
+        #expect(metadata.toneMapped == "hlg")
+        let expected = [0, 16, 61, 137, 173, 229, 253, 255]
+        for (index, level) in expected.enumerated() {
+            let grey = pixels.at(x: index * 16 + 8, y: 8)
+            #expect(abs(grey.r - level) <= 3, "patch \(index): \(grey)")
+        }
+    }
+
+    /// SDR pictures are not touched: an AVIF whose `nclx` says sRGB, and a HEIF without `nclx`.
+    @Test func sdrPicturesAreNotToneMapped() throws {
+        #expect(try render("pictures/hopper.avif").metadata.toneMapped == nil)
+        #expect(try render("pictures/rgb-29x100.heif").metadata.toneMapped == nil)
+    }
+
+    @Test func curvesAgreeWithTheirPublishedPoints() {
+        #expect(abs(ToneMapping.pqToNits(ToneMapping.nitsToPQ(203)) - 203) < 0.01)
+        #expect(abs(ToneMapping.nitsToPQ(10_000) - 1) < 1e-9)
+        #expect(abs(ToneMapping.nitsToPQ(100) - 0.508) < 0.001)  // ST 2084: 100 cd/m² is 50.8 % signal
+        // HLG 75 % is 203 cd/m² on a 1000 cd/m² display (BT.2408): scene light ^ 1.2 × 1000.
+        #expect(abs(pow(ToneMapping.hlgInverseOETF(0.75), 1.2) * 1000 - 203) < 1)
+        // The EETF leaves light below its knee alone, brings the peak to reference white, and never reverses.
+        #expect(abs(ToneMapping.eetf(20, peak: 1000) - 20) < 0.01)
+        #expect(abs(ToneMapping.eetf(1000, peak: 1000) - 203) < 0.5)
+        let mapped = stride(from: 0.0, through: 4000, by: 50).map { ToneMapping.eetf($0, peak: 4000) }
+        #expect(zip(mapped, mapped.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test func onlyPQAndHLGAreToneMapped() {
+        let bt2020 = [0.3127, 0.329, 0.708, 0.292, 0.17, 0.797, 0.131, 0.046]
+        #expect(ToneMapping(nclx: .init(primaries: 9, transfer: 16, chromaticities: bt2020))?.transfer == .pq)
+        #expect(
+            ToneMapping(nclx: .init(primaries: 9, transfer: 18, chromaticities: bt2020))?.transfer == .hlg)
+        #expect(ToneMapping(nclx: .init(primaries: 9, transfer: 14, chromaticities: bt2020)) == nil)
+        #expect(ToneMapping(nclx: .init(primaries: 1, transfer: 13, chromaticities: [])) == nil)
+        // BT.709 primaries: the matrix to sRGB is the identity.
+        let identity = ToneMapping(nclx: .init(primaries: 1, transfer: 16, chromaticities: []))?.matrix ?? []
+        #expect(zip(identity, [1, 0, 0, 0, 1, 0, 0, 0, 1] as [Float]).allSatisfy { abs($0 - $1) < 0.001 })
+    }
+
+    // MARK: - Helpers
+
+    private struct Pixels {
+        let bytes: [UInt8]
+        let width: Int
+        let bands: Int
+
+        func at(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
+            let at = (y * width + x) * bands
+            return (Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2]))
+        }
+    }
+
+    private func render(_ sample: String) throws -> (metadata: CompletionMetadata, pixels: Pixels) {
+        var timings = StageTimings()
+        let metadata = try pipeline.process(
+            try Samples.bytes(sample), request: ObjectRequest(bucket: "h", path: sample), bucket: bucket,
+            timings: &timings)
+        let rendition = try #require(metadata.renditions?["look"])
+        let image = try VipsImage.load(.png, bytes: try #require(store.existing(rendition.key)))
+        return (
+            metadata, Pixels(bytes: try image.pixelBytes(), width: image.width, bands: image.header.bands)
+        )
+    }
+}
