@@ -1,0 +1,32 @@
+import Testing
+
+@testable import VariantdBench
+
+@Suite struct MeasurementConcurrentTests {
+    @Test func processesSideBySideAddUpToOneRunOfAllTheirJobs() {
+        let first = Measurement(
+            tool: nil, jobs: 1, iterations: 2, wallSeconds: 2, peakResidentKiB: 1000,
+            images: [
+                .init(file: "/c/a.jpg", seconds: [0.1, 0.3], width: 2000, height: 1000),
+                .init(file: "/c/b.jpg", seconds: [0.2, 0.4], width: 1000, height: 1000),
+            ],
+            failed: [], stages: ["decode": 0.6])
+        let second = Measurement(
+            tool: nil, jobs: 1, iterations: 2, wallSeconds: 3, peakResidentKiB: 1500,
+            images: [.init(file: "/c/a.jpg", seconds: [0.5, 0.7], width: 2000, height: 1000)],
+            failed: [.init(file: "/c/b.jpg", error: "out of memory")], stages: ["decode": 0.4, "hash": 0.1])
+        let together = Measurement.concurrent([first, second])
+        #expect(together.jobs == 2)
+        #expect(together.iterations == 4)
+        #expect(together.wallSeconds == 3)
+        #expect(together.peakResidentKiB == 2500)
+        #expect(together.images.map(\.file) == ["/c/a.jpg"])
+        #expect(together.images.first?.seconds == [0.1, 0.3, 0.5, 0.7])
+        #expect(together.failed.map(\.file) == ["/c/b.jpg"])
+        #expect(together.stages == ["decode": 1.0, "hash": 0.1])
+
+        let run = BenchStatistics.run(together, tool: "variantd", corpus: "jpeg")
+        #expect(run.imagesPerSecond == 4.0 / 3)  // 4 timed runs of a.jpg in the longest part's 3 s
+        #expect(run.stages["decode"] == 0.25)  // per pass: 1.0 s over 4 passes
+    }
+}
