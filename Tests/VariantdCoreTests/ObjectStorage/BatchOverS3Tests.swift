@@ -5,12 +5,7 @@ import VariantdTestSupport
 @testable import VariantdCore
 
 /// `variantd batch` with its sources and renditions in a real SeaweedFS.
-@Suite(
-    .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
-)
+@Suite(.seaweedServer, .seaweedInstalled)
 struct BatchOverS3Tests {
     private static let declaration = TestPaths.samples.appendingPathComponent("buckets/post-images.json").path
 

@@ -6,12 +6,7 @@ import Variants
 @testable import VariantdCore
 
 /// `variantd enqueue --walk s3://…`: a backfill of every object under a prefix of a real SeaweedFS.
-@Suite(
-    .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
-)
+@Suite(.seaweedServer, .seaweedInstalled)
 struct EnqueueOverS3Tests {
     @Test func walksEveryPageOfAPrefixAndARerunAddsNothing() async throws {
         let server = try #require(SeaweedServer.current)

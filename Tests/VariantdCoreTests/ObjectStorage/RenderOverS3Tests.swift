@@ -9,9 +9,7 @@ import Variants
 /// SeaweedFS: the checksum remembered by object identity, the cap counted by ListObjectsV2, hits from GETs.
 @Suite(
     .serialized, .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+    .seaweedInstalled
 )
 struct RenderOverS3Tests {
     private static let gradient = "/v1/render/pics/2026/gradient.jpg"

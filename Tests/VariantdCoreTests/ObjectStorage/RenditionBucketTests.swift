@@ -6,12 +6,7 @@ import Variants
 @testable import VariantdCore
 
 /// The rendition store in a real SeaweedFS: content-addressed keys written once, found again by source.
-@Suite(
-    .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
-)
+@Suite(.seaweedServer, .seaweedInstalled)
 struct RenditionBucketTests {
     @Test func writesOnceAndFindsTheRenditionsOfASource() throws {
         let server = try #require(SeaweedServer.current)

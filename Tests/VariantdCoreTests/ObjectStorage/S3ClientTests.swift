@@ -6,12 +6,7 @@ import Variants
 @testable import VariantdCore
 
 /// The S3 client against a real SeaweedFS that checks every signature (see `SeaweedServer`).
-@Suite(
-    .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
-)
+@Suite(.seaweedServer, .seaweedInstalled)
 struct S3ClientTests {
     private func server() throws -> SeaweedServer { try #require(SeaweedServer.current) }
 
@@ -136,12 +131,7 @@ struct S3ClientTests {
 }
 
 /// The store going away and coming back: typed as unavailable (`store_unavailable`) while it is gone.
-@Suite(
-    .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
-)
+@Suite(.seaweedServer, .seaweedInstalled)
 struct S3OutageTests {
     @Test func aStoppedServerIsUnavailableUntilItReturns() throws {
         let server = try #require(SeaweedServer.current)

@@ -7,9 +7,7 @@ import VariantdTestSupport
 /// `variantd serve` reading sources from and writing renditions to a real SeaweedFS.
 @Suite(
     .serialized, .seaweedServer,
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+    .seaweedInstalled
 )
 struct ServeOverS3Tests {
     @Test func servesFromTheStoreAndAnswersBusyWhileItIsDown() throws {

@@ -15,9 +15,7 @@ import Variants
 @Suite(
     .serialized, .postgresServer, .seaweedServer,
     .enabled(if: PostgresServer.isAvailable, "PostgreSQL binaries are absent; run scripts/setup.sh"),
-    .enabled(
-        if: SeaweedServer.isAvailable,
-        "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+    .seaweedInstalled
 )
 struct WorkOverS3Tests {
     static let pictures = [

@@ -167,3 +167,12 @@ struct SeaweedServerTrait: SuiteTrait, TestScoping {
 extension Trait where Self == SeaweedServerTrait {
     static var seaweedServer: Self { SeaweedServerTrait() }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Skips an object-storage suite, saying why, on a machine without SeaweedFS.
+    static var seaweedInstalled: Self {
+        .enabled(
+            if: SeaweedServer.isAvailable,
+            "SeaweedFS is absent (/opt/variantd-venv/bin/weed); run scripts/setup.sh")
+    }
+}
