@@ -1,29 +1,23 @@
-import Synchronization
-
 /// SHA-256 digests of stored things, kept while their identity stays the same (`FileIdentity` for files,
 /// `S3ObjectIdentity` for objects), so a cache hit does not read and hash a large source again, yet an
 /// overwritten one is hashed anew.
 final class ChecksumCache<Identity: Equatable & Sendable>: Sendable {
-    private let entries = Mutex<[String: (identity: Identity, checksum: String)]>([:])
-    /// Entries kept at most; when full the cache starts over, which costs one hash per source.
-    private let capacity: Int
+    /// When full it starts over, which costs one hash per source.
+    private let entries: BoundedMemo<String, (identity: Identity, checksum: String)>
 
     init(capacity: Int = 65_536) {
-        self.capacity = capacity
+        entries = BoundedMemo(capacity: capacity)
     }
 
     /// The checksum remembered for `name` if it was remembered for this identity.
     func checksum(of name: String, identity: Identity) -> String? {
-        guard let entry = entries.withLock({ $0[name] }), entry.identity == identity else { return nil }
+        guard let entry = entries[name], entry.identity == identity else { return nil }
         return entry.checksum
     }
 
     /// Remembers the checksum of `name` while it keeps this identity.
     func remember(_ checksum: String, of name: String, identity: Identity) {
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll() }
-            entries[name] = (identity, checksum)
-        }
+        entries.remember((identity, checksum), for: name)
     }
 }
 

@@ -1,19 +1,16 @@
-import Synchronization
-
 /// The key of the stored rendition found for each (source checksum, spec key), so a hit does not list the
 /// source's renditions again (a folder read, or a ListObjectsV2 call). Keys are content addresses: one
 /// found stays right for as long as it is there, and a request that finds it gone lists again.
 final class FoundRenditions: Sendable {
-    private let keys = Mutex<[String: String]>([:])
-    /// Entries kept at most; when full the memo starts over, which costs one listing per rendition.
-    private let capacity: Int
+    /// When full it starts over, which costs one listing per rendition.
+    private let keys: BoundedMemo<String, String>
 
     init(capacity: Int = 65_536) {
-        self.capacity = capacity
+        keys = BoundedMemo(capacity: capacity)
     }
 
     func key(sourceChecksum: String, specKey: String) -> String? {
-        keys.withLock { $0[sourceChecksum + "/" + specKey] }
+        keys[sourceChecksum + "/" + specKey]
     }
 
     /// Remembers a stored key under the source checksum and spec key it names
@@ -22,9 +19,6 @@ final class FoundRenditions: Sendable {
         let parts = key.split(separator: "/")
         guard parts.count == 3 else { return }
         let name = parts[1] + "/" + parts[2].prefix { $0 != "." }
-        keys.withLock { keys in
-            if keys.count >= capacity { keys.removeAll() }
-            keys[String(name)] = key
-        }
+        keys.remember(key, for: String(name))
     }
 }

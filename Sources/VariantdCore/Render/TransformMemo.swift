@@ -1,4 +1,3 @@
-import Synchronization
 import Variants
 
 /// The options of query strings already read, so a cache hit does not run the declaration's validator and
@@ -16,12 +15,10 @@ final class TransformMemo: Sendable {
         var values: [String]
     }
 
-    private let entries = Mutex<[Options: Entry]>([:])
-    /// Entries kept at most; when full the memo starts over.
-    private let capacity: Int
+    private let entries: BoundedMemo<Options, Entry>
 
     init(capacity: Int = 4096) {
-        self.capacity = capacity
+        entries = BoundedMemo(capacity: capacity)
     }
 
     /// The transform the options ask for: remembered, or read (and remembered unless it varies with `Accept`).
@@ -31,15 +28,10 @@ final class TransformMemo: Sendable {
         -> (entry: Entry, variesWithAccept: Bool)
     {
         let key = Options(names: options.map(\.name), values: options.map(\.value))
-        if let remembered = entries.withLock({ $0[key] }) { return (remembered, false) }
+        if let remembered = entries[key] { return (remembered, false) }
         let transform = try Transform(query: options, accept: accept)
         let entry = Entry(spec: transform.spec, specKey: RenditionKey.specKey(of: transform.spec))
-        if !transform.variesWithAccept {
-            entries.withLock { entries in
-                if entries.count >= capacity { entries.removeAll() }
-                entries[key] = entry
-            }
-        }
+        if !transform.variesWithAccept { entries.remember(entry, for: key) }
         return (entry, transform.variesWithAccept)
     }
 }
