@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .systemLibrary(name: "CSpawn"),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
@@ -54,7 +55,7 @@ let package = Package(
             name: "VariantdCore",
             dependencies: [
                 "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
-                "CSeccomp", "CCurlShims",
+                "CSeccomp", "CSpawn", "CCurlShims",
             ],
             swiftSettings: swiftSettings
         ),

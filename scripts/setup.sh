@@ -22,6 +22,7 @@ packages=(
   libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec
   libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
+  gdb  # scripts/test.sh prints a hung test run's threads before it stops it
 )
 
 debian_uris() {

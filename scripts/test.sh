@@ -12,4 +12,4 @@ swift build --build-tests
 # A short bounded fuzz run of every parser that reads untrusted input (longer runs: `bash scripts/fuzz.sh 3600`,
 # described under "Hostile input" in README.md).
 bash scripts/fuzz.sh 15
-swift test --skip-build
+bash scripts/run-tests.sh

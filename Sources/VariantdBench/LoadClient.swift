@@ -53,6 +53,13 @@ struct LoadClient: Sendable {
         return (answers, BenchWorker.seconds(ContinuousClock.now - start))
     }
 
+    /// How many jobs `offer` starts: a fixed number, so that a sender that falls behind its schedule on a
+    /// busy machine catches up rather than offering fewer jobs than the report says.
+    static func offeredCount(perSecond: Double, for duration: Duration) -> Int {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return Int(perSecond * seconds)
+    }
+
     /// Open loop: starts one job every 1/`perSecond` s for `duration`, whatever the answers, through at
     /// most `clients` connections (further requests wait in the session for a free one, and that wait
     /// counts in their time). Jobs are taken round-robin; returns every answer.
@@ -68,13 +75,10 @@ struct LoadClient: Sendable {
         let start = ContinuousClock.now
         let interval = Duration.seconds(1 / perSecond)
         return await withTaskGroup(of: Answer.self) { group in
-            var index = 0
-            while start.duration(to: .now) < duration {
-                let job = jobs[index % jobs.count]
-                let id = "\(label)-\(index)"
-                group.addTask { await send(job, id: id, session: session) }
-                index += 1
+            for index in 0..<Self.offeredCount(perSecond: perSecond, for: duration) {
                 try? await Task.sleep(until: start + interval * index)
+                let job = jobs[index % jobs.count]
+                group.addTask { await send(job, id: "\(label)-\(index)", session: session) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }

@@ -15,16 +15,15 @@ final class ChildProcess {
         case timedOut
     }
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: SpawnedProcess
+    /// This side's ends of the pipes: the child's input (non-blocking) and its output, close-on-exec both.
+    private var input: Int32
+    private let output: Int32
     private var buffered: [UInt8] = []
 
     init(executable: String, arguments: [String]) throws {
         // A child that dies while its job is being written must be an error on this side, not SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_WARNING"] = "0"
         // One malloc arena: glibc shrinks a thread's extra arena by first reading /proc/sys/vm/
@@ -32,26 +31,46 @@ final class ChildProcess {
         environment["MALLOC_ARENA_MAX"] = "1"
         // A fixed time zone for C libraries' log lines: read once before sealing, never looked up again.
         environment["TZ"] = "UTC0"
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let toChild = try SpawnedProcess.pipe(for: executable)
+        let fromChild: (read: Int32, write: Int32)
+        do {
+            fromChild = try SpawnedProcess.pipe(for: executable)
+        } catch {
+            close(toChild.read)
+            close(toChild.write)
+            throw error
+        }
+        defer {
+            close(toChild.read)
+            close(fromChild.write)
+        }
+        do {
+            process = try SpawnedProcess(
+                executable, arguments: arguments, environment: environment, standardInput: toChild.read,
+                standardOutput: fromChild.write, standardError: nil)
+        } catch {
+            close(toChild.write)
+            close(fromChild.read)
+            throw error
+        }
+        input = toChild.write
+        output = fromChild.read
         // Writes wait in `poll`, so a child that stops reading cannot hold the parent past the deadline.
-        let writeEnd = input.fileHandleForWriting.fileDescriptor
-        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
     }
 
     deinit {
         terminate()
+        close(output)
     }
 
     var isRunning: Bool { process.isRunning }
 
-    var processID: Int32 { process.processIdentifier }
+    var processID: Int32 { process.processID }
 
     /// Writes `parts` to the child's input, one after the other, until the deadline.
     func send(_ parts: [[UInt8]], deadline: ContinuousClock.Instant) throws(Failure) {
-        let fd = input.fileHandleForWriting.fileDescriptor
+        let fd = input
         for part in parts {
             var offset = 0
             while offset < part.count {
@@ -90,7 +109,7 @@ final class ChildProcess {
 
     /// Reads what the child has written so far into `buffered`.
     private func fill(until deadline: ContinuousClock.Instant) throws(Failure) {
-        let fd = output.fileHandleForReading.fileDescriptor
+        let fd = output
         while true {
             try wait(for: fd, events: POLLIN, until: deadline)
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -107,8 +126,8 @@ final class ChildProcess {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.signal(SIGKILL)
+                _ = process.waitForExit()
                 throw .timedOut
             }
             var poller = pollfd(fd: fd, events: Int16(events), revents: 0)
@@ -122,19 +141,23 @@ final class ChildProcess {
 
     /// Closes the child's input (it exits at end of input) and kills it if it lingers.
     func terminate() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        closeInput()
+        process.signal(SIGKILL)
+        _ = process.waitForExit()
+    }
+
+    private func closeInput() {
+        if input >= 0 {
+            close(input)
+            input = -1
         }
-        process.waitUntilExit()
     }
 
     private func reap() -> Failure {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal {
-            return .died(signal: process.terminationStatus, status: nil)
+        closeInput()
+        switch process.waitForExit() {
+        case .signalled(let signal): return .died(signal: signal, status: nil)
+        case .exited(let status): return .died(signal: nil, status: status)
         }
-        return .died(signal: nil, status: process.terminationStatus)
     }
 }

@@ -80,31 +80,26 @@ final class PostgresServer: Sendable {
         try await $current.withValue(server) { try await body() }
     }
 
-    /// Runs a command to its end with posix_spawn and waitpid. Foundation's `Process` is not used: it did not
-    /// notice `runuser … pg_ctl start` exiting while the server it started lived on. Output goes to a file,
-    /// not a pipe, which the server would inherit and hold open.
+    /// Runs a command to its end. Output goes to a file, not a pipe, which the server would inherit and hold
+    /// open; `SpawnedProcess` hands the command nothing else of this process's, so the server started by
+    /// `pg_ctl start` holds none of the descriptors other tests are waiting on.
     private static func run(_ arguments: [String]) throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pg-\(UUID().uuidString).log"
         ).path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else {
-            throw QueueError("\(arguments[0]) cannot be started")
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let log = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        defer {
+            close(input)
+            close(log)
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
+        let process = try SpawnedProcess(
+            arguments[0], arguments: Array(arguments.dropFirst()), standardInput: input, standardOutput: log,
+            standardError: log)
+        guard process.waitForExit() == .exited(0) else {
             let message = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            throw QueueError("\(arguments.joined(separator: " ")) failed (\(status)): \(message)")
+            throw QueueError("\(arguments.joined(separator: " ")) failed: \(message)")
         }
     }
 }

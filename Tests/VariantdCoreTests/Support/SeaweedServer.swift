@@ -33,7 +33,7 @@ final class SeaweedServer: @unchecked Sendable {
     let s3Port: Int
     private let ports: [Int]
     private let lock = NSLock()
-    private var pid: pid_t = 0
+    private var process: SpawnedProcess?
 
     private init(binary: String) throws {
         directory = try TestPaths.temporaryDirectory().path
@@ -82,29 +82,22 @@ final class SeaweedServer: @unchecked Sendable {
     func start() throws {
         guard let binary = Self.binary else { return }
         let arguments = [
-            binary, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)/data",
+            "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)/data",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
             "-volume.port.grpc=\(ports[3])", "-filer", "-filer.port=\(ports[4])",
             "-filer.port.grpc=\(ports[5])", "-s3", "-s3.port=\(s3Port)", "-s3.port.grpc=\(ports[7])",
             "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.config=\(directory)/identities.json",
             "-master.volumeSizeLimitMB=64", "-volume.max=0", "-volume.preStopSeconds=0", "-metricsPort=0",
         ]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(
-            &actions, 1, "\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var argv = arguments.map { strdup($0) } + [nil]
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let log = open("\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         defer {
-            for pointer in argv { free(pointer) }
+            close(input)
+            close(log)
         }
-        var child: pid_t = 0
-        guard posix_spawn(&child, binary, &actions, nil, &argv, environ) == 0 else {
-            throw S3Error(.configuration, binary, "cannot be started")
-        }
-        lock.withLock { pid = child }
+        let started = try SpawnedProcess(
+            binary, arguments: arguments, standardInput: input, standardOutput: log, standardError: log)
+        lock.withLock { process = started }
         let probe = try client()
         let deadline = Date().addingTimeInterval(60)
         while true {
@@ -114,26 +107,34 @@ final class SeaweedServer: @unchecked Sendable {
                 _ = try probe.read(bucket: "variantd-probe", key: "ready", maxBytes: 1)
                 return
             } catch {
+                if let ended = started.termination {
+                    lock.withLock { process = nil }
+                    throw S3Error(
+                        .unavailable, "weed server", "ended (\(ended)) before it was ready: \(logTail())")
+                }
                 guard Date() < deadline else {
                     kill()
-                    throw S3Error(.unavailable, "weed server", "not ready after 60 s: \(error)")
+                    throw S3Error(.unavailable, "weed server", "not ready after 60 s: \(error); \(logTail())")
                 }
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
     }
 
+    /// The end of the server's log, for an error that says why it did not start.
+    private func logTail() -> String {
+        let log = (try? String(contentsOfFile: "\(directory)/weed.log", encoding: .utf8)) ?? ""
+        return String(log.suffix(600))
+    }
+
     /// Kills the server at once (SIGKILL), as a crash or a lost machine would.
     func kill() {
-        let child = lock.withLock {
-            let child = pid
-            pid = 0
-            return child
+        let killed = lock.withLock {
+            defer { process = nil }
+            return process
         }
-        guard child > 0 else { return }
-        Glibc.kill(child, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        killed?.signal(SIGKILL)
+        _ = killed?.waitForExit()
     }
 
     private func stop() {

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import VariantdTestSupport
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Children hold what they are handed and nothing else of ours, and how they ended is read back.
+@Suite struct SpawnedProcessTests {
+    /// The descriptors `pid` has open, by number, with what each one is (`pipe:[…]`, a path).
+    private static func descriptors(of pid: pid_t) throws -> [Int: String] {
+        let folder = "/proc/\(pid)/fd"
+        var found: [Int: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            guard let number = Int(name) else { continue }
+            found[number] = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
+        }
+        return found
+    }
+
+    @Test func aChildHoldsOnlyTheThreeDescriptorsItIsHanded() throws {
+        // Foundation's pipes are not close-on-exec: exactly what a child must not inherit.
+        let foreign = Pipe()
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { close(null) }
+        let child = try SpawnedProcess(
+            "/bin/sleep", arguments: ["30"], standardInput: null, standardOutput: null, standardError: null)
+        defer {
+            child.signal(SIGKILL)
+            _ = child.waitForExit()
+        }
+        let held = try Self.descriptors(of: child.processID)
+        #expect(held.keys.sorted() == [0, 1, 2], "\(held)")
+        #expect(held.values.allSatisfy { $0 == "/dev/null" }, "\(held)")
+        #expect(foreign.fileHandleForWriting.fileDescriptor > 2)
+    }
+
+    @Test func aDecoderChildHoldsNoPipeButItsOwn() throws {
+        let first = try ChildProcess(executable: TestPaths.variantd, arguments: ["decoder-child"])
+        defer { first.terminate() }
+        let second = try ChildProcess(executable: TestPaths.variantd, arguments: ["decoder-child"])
+        defer { second.terminate() }
+        for child in [first, second] {
+            let held = try Self.descriptors(of: child.processID)
+            let pipes = held.filter { $0.key > 2 && $0.value.hasPrefix("pipe:") }
+            #expect(pipes.isEmpty, "child \(child.processID) holds \(pipes)")
+            #expect(held[0]?.hasPrefix("pipe:") == true && held[1]?.hasPrefix("pipe:") == true)
+        }
+        #expect(try Self.descriptors(of: first.processID)[0] != Self.descriptors(of: second.processID)[0])
+    }
+
+    @Test func readsHowAChildEnded() throws {
+        let exited = try SpawnedProcess(
+            "sh", arguments: ["-c", "exit 3"], standardInput: nil, standardOutput: nil, standardError: nil)
+        #expect(exited.waitForExit() == .exited(3))
+        #expect(!exited.isRunning && exited.termination == .exited(3))
+
+        let killed = try SpawnedProcess(
+            "/bin/sleep", arguments: ["30"], standardInput: nil, standardOutput: nil, standardError: nil)
+        #expect(killed.isRunning)
+        killed.signal(SIGKILL)
+        #expect(killed.waitForExit() == .signalled(SIGKILL))
+    }
+
+    @Test func aProgramThatCannotBeStartedIsAnError() {
+        #expect(throws: SpawnedProcess.Failure.self) {
+            try SpawnedProcess(
+                "/nonexistent/program", arguments: [], standardInput: nil, standardOutput: nil,
+                standardError: nil)
+        }
+    }
+}

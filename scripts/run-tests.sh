@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs the built Swift Testing suites (`swift test --skip-build`) under a watchdog, so that CI always ends
+# with an answer that says what went wrong:
+# - a run still going after $VARIANTD_TEST_LIMIT seconds (default 1800; the suite takes 2 to 6 minutes) is
+#   hung: every thread of the test process is printed (gdb), with the process tree, and the run fails;
+# - a process the tests started and left running (a daemon, a decoder child, a SeaweedFS) is named and
+#   stopped, so that it cannot hold CI's output pipe open after the tests have ended; the run then fails too,
+#   because a test that leaks a process is a defect.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+limit=${VARIANTD_TEST_LIMIT:-1800}
+checkout=$PWD
+
+# Processes started by the tests: our own binaries from this checkout's build, and test servers, whose
+# folders the test support makes under the temporary directory as variantd-tests-*.
+leftovers() {
+  pgrep -f -- "^$checkout/\\.build/|variantd-tests-" | grep -v -x "$$" || true
+}
+
+swift test --skip-build &
+tests=$!
+(
+  # The sleep goes when the watchdog is told to, or it would hold CI's output pipe open for $limit s.
+  sleep "$limit" &
+  sleeper=$!
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  wait "$sleeper"
+  kill -0 "$tests" 2>/dev/null || exit 0
+  echo "run-tests.sh: the tests are still running after $limit s; their threads and the process tree:" >&2
+  for pid in $(pgrep -f 'PackageTests\.xctest'); do
+    gdb -p "$pid" -batch -ex 'thread apply all bt 12' 2>&1 | grep -E '^(Thread|#)' >&2
+  done
+  ps -eo pid,ppid,etimes,args --forest >&2
+  pkill -KILL -P "$tests"
+  kill -KILL "$tests"
+) &
+watchdog=$!
+wait "$tests"
+status=$?
+kill "$watchdog" 2>/dev/null
+wait "$watchdog" 2>/dev/null
+
+stray=$(leftovers)
+if [ -n "$stray" ]; then
+  echo "run-tests.sh: processes the tests left running (stopped now):" >&2
+  ps -o pid,etimes,args -p "$(echo $stray | tr ' ' ,)" >&2
+  kill -KILL $stray 2>/dev/null
+  [ "$status" -ne 0 ] || status=70
+fi
+exit "$status"
