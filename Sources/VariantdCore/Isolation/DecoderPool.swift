@@ -89,7 +89,8 @@ public actor DecoderPool {
         }
     }
 
-    /// Processes an object whose bytes came with the request rather than from the object store.
+    /// Processes an object whose bytes are in hand rather than in the object store: an upload, or a render
+    /// source just downloaded to be hashed.
     func process(_ request: ObjectRequest, upload: RequestBody, bucket: BucketSpec?) async -> DecodeAnswer {
         await process(request, bucket: bucket) { maxBytes throws(VariantsError) in
             try upload.bytes(maxBytes: maxBytes)

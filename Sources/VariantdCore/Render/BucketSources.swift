@@ -16,11 +16,13 @@ struct BucketSources: RenderSources {
     /// Always nil: even a remembered checksum needs a HEAD, which is not made on an I/O thread.
     func rememberedChecksum(of source: String) -> String? { nil }
 
-    func checksum(of source: String) throws(VariantsError) -> String {
+    func checksum(of source: String) throws(VariantsError) -> HashedSource {
         let (client, name, key) = (bucket.client, bucket.location.bucket, bucket.location.key(source))
         do throws(S3Error) {
             let current = try client.identity(bucket: name, key: key)
-            if let remembered = checksums.checksum(of: source, identity: current) { return remembered }
+            if let remembered = checksums.checksum(of: source, identity: current) {
+                return HashedSource(checksum: remembered)
+            }
             guard current.size <= maxBytes else {
                 throw S3Error(
                     .tooLarge, bucket.location.describe(source),
@@ -31,7 +33,8 @@ struct BucketSources: RenderSources {
             let (bytes, identity) = try client.versioned(bucket: name, key: key, maxBytes: maxBytes)
             let checksum = SHA256.hex(bytes)
             checksums.remember(checksum, of: source, identity: identity)
-            return checksum
+            return HashedSource(
+                checksum: checksum, bytes: bytes.count <= HashedSource.handOverLimit ? bytes : nil)
         } catch {
             throw error.variantsError
         }

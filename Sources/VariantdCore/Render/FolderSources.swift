@@ -16,11 +16,11 @@ struct FolderSources: RenderSources {
         checksums.rememberedChecksum(ofFile: folder.path + "/" + source)
     }
 
-    func checksum(of source: String) throws(VariantsError) -> String {
+    func checksum(of source: String) throws(VariantsError) -> HashedSource {
         let real = try folder.resolve(source)
         guard let checksum = checksums.checksum(ofFile: folder.path + "/" + source, readingFrom: real) else {
             throw VariantsError(.notFound, "no readable object at '\(source)'")
         }
-        return checksum
+        return HashedSource(checksum: checksum)
     }
 }

@@ -123,11 +123,12 @@ struct RenderService: Sendable {
         async throws(AnswerError)
         -> HTTPResponse
     {
-        let looked = await Blocking.run { () throws(VariantsError) -> (String, RenderFlights.Made?) in
-            let checksum = try sources.checksum(of: asked.render.source)
-            return (checksum, try stored(checksum, asked.specKey))
+        let looked = await Blocking.run { () throws(VariantsError) -> (HashedSource, RenderFlights.Made?) in
+            let source = try sources.checksum(of: asked.render.source)
+            return (source, try stored(source.checksum, asked.specKey))
         }
-        let (checksum, existing) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
+        let (source, existing) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
+        let checksum = source.checksum
         let made: RenderFlights.Made
         if let existing {
             made = existing
@@ -137,7 +138,7 @@ struct RenderService: Sendable {
             let (result, joined) = await flights.render(
                 source: checksum, specKey: asked.specKey, exempt: asked.declared,
                 stored: { () throws(VariantsError) in try renditions.specKeys(ofSource: checksum) },
-                work: { await renderInChild(asked.render, asked.spec, checksum: checksum) })
+                work: { await renderInChild(asked.render, asked.spec, source: source) })
             made = try result.get()
             record.outcome = joined ? .shared : .miss
         }
@@ -216,22 +217,28 @@ struct RenderService: Sendable {
         return made
     }
 
-    /// Renders one transform in a decoder child, through the same admission as jobs.
-    private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, checksum: String) async
+    /// Renders one transform in a decoder child, through the same admission as jobs, from the bytes just
+    /// hashed when the source handed them on.
+    private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, source: HashedSource) async
         -> Result<RenderFlights.Made, AnswerError>
     {
         // Another process sharing the store may have made it since this request missed.
         let specKey = RenditionKey.specKey(of: spec)
-        switch await Blocking.run({ () throws(VariantsError) in try stored(checksum, specKey) }) {
+        switch await Blocking.run({ () throws(VariantsError) in try stored(source.checksum, specKey) }) {
         case .success(let found?): return .success(found)
         case .success(nil): break
         case .failure(let error): return .failure(AnswerError(error))
         }
         if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
-        let answer = await pool.process(
-            ObjectRequest(bucket: render.bucket, path: render.path), source: render.source,
-            bucket: .rendering(spec, in: render.bucket))
+        let request = ObjectRequest(bucket: render.bucket, path: render.path)
+        let bucket = BucketSpec.rendering(spec, in: render.bucket)
+        let answer =
+            if let bytes = source.bytes {
+                await pool.process(request, upload: .bytes(bytes), bucket: bucket)
+            } else {
+                await pool.process(request, source: render.source, bucket: bucket)
+            }
         metrics.countRenderMade()
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {

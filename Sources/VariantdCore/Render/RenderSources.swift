@@ -7,12 +7,12 @@ protocol RenderSources: Sendable {
     /// nil when `checksum(of:)` must be asked.
     func rememberedChecksum(of source: String) -> String?
 
-    /// The checksum of the source's current bytes, which are read and hashed only when its identity changed.
-    /// Blocks its thread (file system, object storage).
+    /// The checksum of the source's current bytes, which are read and hashed only when its identity changed,
+    /// with the bytes when they were downloaded for it. Blocks its thread (file system, object storage).
     ///
     /// - Parameter source: The object's path relative to the store root, already checked by
     ///   `ObjectFolder.checkRelative`.
     /// - Throws: `400 invalid_request` for a path leading out of the store, `404 not_found`,
     ///   `413 payload_too_large`, `store_unavailable` when the store cannot be reached.
-    func checksum(of source: String) throws(VariantsError) -> String
+    func checksum(of source: String) throws(VariantsError) -> HashedSource
 }

@@ -109,6 +109,27 @@ struct RenderOverS3Tests {
         #expect(try daemon.render(Self.gradient + "?width=64&format=webp").etag == after.etag)
     }
 
+    /// A first miss downloads the source once: the bytes hashed go on to the decoder; a remembered checksum,
+    /// or a source over the hand-over limit, comes without bytes.
+    @Test func theBytesDownloadedToHashASourceAreHandedOn() throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let bytes = try picture("gradient.jpg")
+        try client.put(bucket: bucket, key: "objects/a.jpg", bytes: bytes, contentType: "image/jpeg")
+        let large = [UInt8](repeating: 7, count: HashedSource.handOverLimit + 1)
+        try client.put(bucket: bucket, key: "objects/large.bin", bytes: large, contentType: "image/jpeg")
+        let sources = try StoreLocation("s3://\(bucket)/objects").renderSources(
+            environment: server.environment(), maxBytes: 64 << 20)
+
+        let first = try sources.checksum(of: "a.jpg")
+        #expect(first.checksum == SHA256.hex(bytes) && first.bytes == bytes)
+        let again = try sources.checksum(of: "a.jpg")
+        #expect(again.checksum == first.checksum && again.bytes == nil)
+        let overLimit = try sources.checksum(of: "large.bin")
+        #expect(overLimit.checksum == SHA256.hex(large) && overLimit.bytes == nil)
+    }
+
     @Test func mixesAFolderOfSourcesWithABucketOfRenditionsAndTheOtherWayRound() throws {
         let server = try #require(SeaweedServer.current)
         let client = try server.client()
