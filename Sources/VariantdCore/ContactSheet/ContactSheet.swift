@@ -162,7 +162,7 @@ struct ContactSheet {
         let modified =
             try FileManager.default.attributesOfItem(atPath: manifestPath)[.modificationDate] as? Date
         rows.append(
-            ("manifest", "written until " + (modified.map { ISO8601DateFormatter().string(from: $0) } ?? "?"))
+            ("manifest", "written until " + (modified.map { Timestamp($0).description } ?? "?"))
         )
         if totals.superseded > 0 {
             rows.append(("earlier lines", "\(HTMLText.count(totals.superseded)) replaced by a later line"))

@@ -9,9 +9,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.milliseconds = milliseconds
     }
 
-    public static var now: Timestamp {
-        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    init(_ date: Date) {
+        milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
+
+    public static var now: Timestamp { Timestamp(Date()) }
 
     public func adding(_ duration: Duration) -> Timestamp {
         let (seconds, attoseconds) = duration.components

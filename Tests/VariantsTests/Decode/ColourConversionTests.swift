@@ -13,14 +13,8 @@ import Testing
     private let bucket: BucketSpec
 
     init() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "variantd-colour-\(UUID().uuidString)")
-        store = try RenditionFolder(root: root.path)
-        pipeline = try Pipeline(store: store)
-        bucket = try BucketSpec(
-            parsing: Data(
-                #"{"name":"c","variants":{"look":{"width":256,"height":256,"fit":"inside","format":"png"}}}"#
-                    .utf8))
+        let look = try LookPipeline(side: 256)
+        (store, pipeline, bucket) = (look.store, look.pipeline, look.bucket)
     }
 
     static let corpus = Samples.root.deletingLastPathComponent().deletingLastPathComponent()

@@ -13,14 +13,8 @@ import Testing
     private let bucket: BucketSpec
 
     init() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "variantd-hdr-\(UUID().uuidString)")
-        store = try RenditionFolder(root: root.path)
-        pipeline = try Pipeline(store: store)
-        bucket = try BucketSpec(
-            parsing: Data(
-                #"{"name":"h","variants":{"look":{"width":512,"height":512,"fit":"inside","format":"png"}}}"#
-                    .utf8))
+        let look = try LookPipeline(side: 512)
+        (store, pipeline, bucket) = (look.store, look.pipeline, look.bucket)
     }
 
     /// The grey patches of `pq-patches`, in cd/m², and the first row's levels once mapped: the picture's
