@@ -37,7 +37,7 @@ struct vh_share {
     int width;          /* the picture, displayed */
     int height;
     int reduced_width;
-    uint32_t *sums;     /* reduced_width x reduced_height x 3 */
+    uint16_t *sums;     /* reduced_width x reduced_height x 3; a block of at most 16 x 16 totals 65,280 */
     struct heif_error status;
 };
 
@@ -51,12 +51,12 @@ add_tile(struct vh_share *share, const uint8_t *plane, int stride, int tile_x, i
         if (image_y < 0 || image_y >= share->height)
             continue;
         const uint8_t *row = plane + (size_t) y * (size_t) stride;
-        uint32_t *sums_row = share->sums + (size_t) (image_y >> shift) * (size_t) share->reduced_width * 3;
+        uint16_t *sums_row = share->sums + (size_t) (image_y >> shift) * (size_t) share->reduced_width * 3;
         for (int x = 0; x < tile_width; x++) {
             int image_x = tile_x + x;
             if (image_x < 0 || image_x >= share->width)
                 continue;
-            uint32_t *sum = sums_row + (size_t) (image_x >> shift) * 3;
+            uint16_t *sum = sums_row + (size_t) (image_x >> shift) * 3;
             sum[0] += row[x * 3];
             sum[1] += row[x * 3 + 1];
             sum[2] += row[x * 3 + 2];
@@ -125,7 +125,7 @@ add_halved_tile(struct vh_share *share, const uint8_t *luma, int y_stride, const
         const uint8_t *bottom = top + y_stride;
         const uint8_t *cb_row = cb + (size_t) by * (size_t) cb_stride;
         const uint8_t *cr_row = cr + (size_t) by * (size_t) cr_stride;
-        uint32_t *sums = share->sums
+        uint16_t *sums = share->sums
                          + ((size_t) (tile_y / 2 + by) * (size_t) share->reduced_width + (size_t) (tile_x / 2)) * 3;
         for (int bx = 0; bx < blocks_across; bx++) {
             int32_t luma4 = top[2 * bx] + top[2 * bx + 1] + bottom[2 * bx] + bottom[2 * bx + 1] - 4 * y_offset;
@@ -133,7 +133,7 @@ add_halved_tile(struct vh_share *share, const uint8_t *luma, int y_stride, const
             int32_t u = cb_row[bx] - 128, v = cr_row[bx] - 128;
             int32_t rgb[3] = {(base + rv * v) >> q, (base - gu * u - gv * v) >> q, (base + bu * u) >> q};
             for (int band = 0; band < 3; band++)
-                sums[3 * bx + band] = (uint32_t) (rgb[band] < 0 ? 0 : rgb[band] > 1020 ? 1020 : rgb[band]);
+                sums[3 * bx + band] = (uint16_t) (rgb[band] < 0 ? 0 : rgb[band] > 1020 ? 1020 : rgb[band]);
         }
     }
 }
@@ -214,12 +214,12 @@ add_planar_tile(struct vh_share *share, const struct heif_image *tile, int tile_
             double v = ((double) totals[2 * blocks + block] / chroma - 128) * c_scale;
             double rgb[3] = {y + 2 * (1 - kr) * v, y - (2 * kb * (1 - kb) * u + 2 * kr * (1 - kr) * v) / kg,
                              y + 2 * (1 - kb) * u};
-            uint32_t *sum = share->sums
+            uint16_t *sum = share->sums
                             + ((size_t) image_row * (size_t) share->reduced_width
                                + (size_t) ((tile_x + block * factor) >> shift)) * 3;
             for (int band = 0; band < 3; band++) {
                 double value = rgb[band] < 0 ? 0 : rgb[band] > 255 ? 255 : rgb[band];
-                sum[band] = (uint32_t) (value * pixels + 0.5);
+                sum[band] = (uint16_t) (value * pixels + 0.5);
             }
         }
     }
@@ -286,6 +286,8 @@ decode_share(void *argument)
 int
 vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, vh_error *error)
 {
+    if (factor < 1 || factor > 16 || (factor & (factor - 1)) != 0)
+        return vh_fail_with(error, "the reduction factor must be a power of two up to 16");
     vh_tiling tiling;
     if (vh_get_tiling(context, &tiling, error))
         return -1;
@@ -295,7 +297,7 @@ vh_decode_reduced(vh_context *context, int factor, int threads, vh_pixels *out, 
     int reduced_height = (height + factor - 1) / factor;
 
     size_t samples = (size_t) reduced_width * (size_t) reduced_height * 3;
-    uint32_t *sums = calloc(samples, sizeof(*sums));
+    uint16_t *sums = calloc(samples, sizeof(*sums));
     struct vh_share *shares = calloc((size_t) threads, sizeof(*shares));
     pthread_t *workers = calloc((size_t) threads, sizeof(*workers));
     if (!sums || !shares || !workers) {
