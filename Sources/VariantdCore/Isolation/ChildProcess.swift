@@ -4,8 +4,9 @@ import Foundation
     import Glibc
 #endif
 
-/// A running decoder child and the pipes to it: the only file that talks to the process layer (spawn,
-/// poll, kill), so the rest of the isolation code works with lines of text and typed outcomes.
+/// A running decoder child and the pipes to it: the only isolation file that deals with the process itself
+/// (started through `SpawnedProcess`, polled, killed), so the rest works with lines of text and typed
+/// outcomes.
 final class ChildProcess {
     /// How a request to the child ended when no line came back.
     enum Failure: Error {
