@@ -116,6 +116,19 @@ private final class Context: Sendable {
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
+        if let spooled = response.spooled {
+            // libmicrohttpd closes the descriptor it is given; the spool file keeps its own.
+            let copy = fcntl(spooled.descriptor, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else {
+                let failure = HTTPResponse.error(
+                    VariantsError(.internalError, "the rendition cannot be sent"))
+                exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
+                return
+            }
+            exchange.respond(
+                status: response.status, headers: headers, body: [], file: (copy, UInt64(spooled.count)))
+            return
+        }
         guard let file = response.file else {
             exchange.respond(status: response.status, headers: headers, body: response.body)
             return
@@ -188,7 +201,7 @@ private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPR
     if request.body_file >= 0 {
         let copy = fcntl(request.body_file, F_DUPFD_CLOEXEC, 0)
         if copy >= 0 {
-            body = .spooled(SpooledBody(descriptor: copy, count: request.body_length))
+            body = .spooled(SpooledFile(descriptor: copy, count: request.body_length))
         } else {
             unstored = true
         }

@@ -207,9 +207,9 @@ struct RenderService: Sendable {
             else { return nil }
             made = RenderFlights.Made(
                 key: key, checksum: checksum, size: Int(identity.size), body: .file(path: path))
-        case .bytes(let bytes):
+        case .spooled(let file):
             made = RenderFlights.Made(
-                key: key, checksum: SHA256.hex(bytes), size: bytes.count, body: .bytes(bytes))
+                key: key, checksum: try file.sha256(), size: file.count, body: .spooled(file))
         case nil:
             return nil
         }
@@ -279,9 +279,9 @@ struct RenderService: Sendable {
         case .file(let path):
             record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: [], file: path)
-        case .bytes(let bytes):
+        case .spooled(let file):
             record.bytesOut = made.size
-            return HTTPResponse(status: 200, headers: headers, body: bytes)
+            return HTTPResponse(status: 200, headers: headers, body: [], spooled: file)
         }
     }
 

@@ -7,6 +7,8 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
     /// A stored file sent as the body in place of `body`, read by the server while it sends.
     var file: String? = nil
+    /// A spool file sent the same way.
+    var spooled: SpooledFile? = nil
 
     /// A JSON body in the wire form.
     static func json(

@@ -1,7 +1,8 @@
+import Foundation
 import Variants
 
 extension RenditionBucket: RenditionCatalog {
-    /// The largest rendition downloaded to answer a request: a body is held in memory for its one answer.
+    /// The largest rendition downloaded to answer a request (to a spool file, not to memory).
     static let largestBody = 256 << 20
 
     /// From one listing of the source's prefix: every process using the bucket counts the same keys.
@@ -19,18 +20,27 @@ extension RenditionBucket: RenditionCatalog {
 
     func file(of key: String) -> String? { nil }
 
+    /// Downloaded to a spool file that is unlinked before it is read, so nothing is left on disk whatever
+    /// becomes of the answer.
     func body(of key: String) throws(VariantsError) -> RenditionBody? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-rendition-\(UUID().uuidString)"
+        ).path
+        defer { unlink(path) }
+        let count: Int
         do {
-            return .bytes(
-                try client.versioned(
-                    bucket: location.bucket, key: location.key(key), maxBytes: Self.largestBody
-                )
-                .bytes)
+            count = try client.download(
+                bucket: location.bucket, key: location.key(key), to: path, maxBytes: Self.largestBody)
         } catch  where error.kind == .notFound {
             return nil
         } catch {
             throw error.variantsError
         }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw VariantsError(.internalError, "the downloaded rendition cannot be opened (errno \(errno))")
+        }
+        return .spooled(SpooledFile(descriptor: descriptor, count: count))
     }
 
     /// The last path part of every key listed under `prefix` (relative to the location).

@@ -31,4 +31,33 @@ struct RenditionBucketTests {
         #expect(found == [RenditionFile(key: key, bytes: webp)])
         #expect(store.stored(sourceChecksum: SHA256.hex([4]), specKeys: ["0123456789abcdef"]).isEmpty)
     }
+
+    /// A rendition to send is downloaded to a spool file with no name (unlinked before it is read): its bytes
+    /// and checksum come back from it, and a missing key is nil.
+    @Test func aRenditionToSendComesInASpoolFileWithNoName() throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let store = RenditionBucket(client: client, location: try S3Location("s3://\(bucket)/renditions"))
+        let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let key = RenditionKey.make(
+            sourceChecksum: SHA256.hex([5]), specKey: "0123456789abcdef", fileExtension: "png")
+        try store.write([RenditionFile(key: key, bytes: bytes)])
+
+        guard case .spooled(let file)? = try store.body(of: key) else {
+            Issue.record("expected a spooled body")
+            return
+        }
+        #expect(file.count == bytes.count)
+        #expect(try file.read() == bytes)
+        #expect(try file.sha256() == SHA256.hex(bytes))
+        let target = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(file.descriptor)")
+        #expect(target.contains("variantd-rendition-") && target.hasSuffix(" (deleted)"), "\(target)")
+        #expect(
+            try store.body(
+                of: RenditionKey.make(
+                    sourceChecksum: SHA256.hex([6]), specKey: "0123456789abcdef", fileExtension: "png"))
+                == nil)
+    }
 }
