@@ -27,6 +27,8 @@ struct HTTPExchange: Sendable {
     enum Download: Sendable {
         case memory(limit: Int)
         case file(path: String, limit: Int)
+        /// Memory up to `threshold` bytes; a longer body goes on in the file at `path` (created then).
+        case spilling(threshold: Int, path: String, limit: Int)
     }
 
     var method: Method
@@ -46,6 +48,8 @@ struct HTTPOutcome: Sendable {
     var body: [UInt8]
     /// Bytes of a 2xx body delivered to the download target.
     var received: Int
+    /// Whether a `spilling` download went on in its file (`body` is then empty).
+    var spilled = false
 }
 
 /// Why an exchange did not produce an answer.
@@ -150,7 +154,8 @@ final class CurlTransfer: Sendable {
                 throw .network("libcurl has no response code")
             }
             return HTTPOutcome(
-                status: status, headers: state.headers, body: state.body, received: state.received)
+                status: status, headers: state.headers, body: state.body, received: state.received,
+                spilled: state.spilled)
         }
 
         /// Every option of the exchange; libcurl's answer to each is returned, so that none goes unchecked.
@@ -196,7 +201,10 @@ private final class TransferState {
     var received: Int = 0
     var overLimit = false
     var localProblem: String?
-    private let output: Int32
+    private(set) var spilled = false
+    private var output: Int32
+    /// Where a `spilling` download goes past its threshold.
+    private let spill: (threshold: Int, path: String)?
     private let uploadBytes: [UInt8]
     private var uploadOffset = 0
     private let uploadFile: Int32
@@ -210,12 +218,18 @@ private final class TransferState {
         case .memory(let limit):
             self.limit = limit
             output = -1
+            spill = nil
         case .file(let path, let limit):
             self.limit = limit
+            spill = nil
             output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard output >= 0 else {
                 throw .localFile("cannot create \(path): \(String(cString: strerror(errno)))")
             }
+        case .spilling(let threshold, let path, let limit):
+            self.limit = limit
+            output = -1
+            spill = (threshold, path)
         }
         switch exchange.upload {
         case .none:
@@ -258,21 +272,38 @@ private final class TransferState {
             overLimit = true
             return false
         }
-        if output >= 0 {
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(output, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    localProblem = "cannot write the download: \(String(cString: strerror(errno)))"
-                    return false
-                }
-                offset += written
+        if output < 0, let spill, body.count + bytes.count > spill.threshold {
+            output = open(spill.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard output >= 0 else {
+                localProblem = "cannot create \(spill.path): \(String(cString: strerror(errno)))"
+                return false
             }
+            spilled = true
+            let held = body
+            body = []
+            guard held.withUnsafeBytes({ write($0) }) else { return false }
+        }
+        if output >= 0 {
+            guard write(bytes) else { return false }
         } else {
             body.append(contentsOf: bytes)
         }
         received += Int(bytes.count)
+        return true
+    }
+
+    /// Writes all of `bytes` to the output file.
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                localProblem = "cannot write the download: \(String(cString: strerror(errno)))"
+                return false
+            }
+            offset += written
+        }
         return true
     }
 

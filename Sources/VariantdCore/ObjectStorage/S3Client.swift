@@ -71,6 +71,23 @@ package final class S3Client: Sendable {
         return try send(.get, bucket: bucket, key: key, download: .memory(limit: maxBytes)).body
     }
 
+    /// An object's bytes from one GET (no HEAD before it, cut at `maxBytes`): in memory up to `threshold`
+    /// bytes, or else in a file at `path`, created then.
+    func fetch(bucket: String, key: String, maxBytes: Int, spillingPast threshold: Int, to path: String)
+        throws(S3Error) -> Fetched
+    {
+        let outcome = try send(
+            .get, bucket: bucket, key: key,
+            download: .spilling(threshold: threshold, path: path, limit: maxBytes))
+        return outcome.spilled ? .file(count: outcome.received) : .bytes(outcome.body)
+    }
+
+    enum Fetched: Equatable {
+        case bytes([UInt8])
+        /// This many bytes were written to the file.
+        case file(count: Int)
+    }
+
     /// Like `read`, streaming the bytes into a file at `path` (created or truncated) instead of memory.
     /// Returns the number of bytes written.
     func download(bucket: String, key: String, to path: String, maxBytes: Int) throws(S3Error) -> Int {

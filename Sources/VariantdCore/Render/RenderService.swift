@@ -207,6 +207,9 @@ struct RenderService: Sendable {
             else { return nil }
             made = RenderFlights.Made(
                 key: key, checksum: checksum, size: Int(identity.size), body: .file(path: path))
+        case .bytes(let bytes):
+            made = RenderFlights.Made(
+                key: key, checksum: SHA256.hex(bytes), size: bytes.count, body: .bytes(bytes))
         case .spooled(let file):
             made = RenderFlights.Made(
                 key: key, checksum: try file.sha256(), size: file.count, body: .spooled(file))
@@ -279,6 +282,9 @@ struct RenderService: Sendable {
         case .file(let path):
             record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: [], file: path)
+        case .bytes(let bytes):
+            record.bytesOut = made.size
+            return HTTPResponse(status: 200, headers: headers, body: bytes)
         case .spooled(let file):
             record.bytesOut = made.size
             return HTTPResponse(status: 200, headers: headers, body: [], spooled: file)

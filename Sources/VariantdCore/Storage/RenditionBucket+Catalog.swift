@@ -2,8 +2,11 @@ import Foundation
 import Variants
 
 extension RenditionBucket: RenditionCatalog {
-    /// The largest rendition downloaded to answer a request (to a spool file, not to memory).
+    /// The largest rendition downloaded to answer a request.
     static let largestBody = 256 << 20
+    /// Renditions up to this size are held in memory for their answer; larger ones go to a spool file, so a
+    /// request costs at most this much memory (a spool file on disk costs about a millisecond more).
+    static let inMemoryBody = 1 << 20
 
     /// From one listing of the source's prefix: every process using the bucket counts the same keys.
     func specKeys(ofSource checksum: String) throws(VariantsError) -> Set<String> {
@@ -20,27 +23,34 @@ extension RenditionBucket: RenditionCatalog {
 
     func file(of key: String) -> String? { nil }
 
-    /// Downloaded to a spool file that is unlinked before it is read, so nothing is left on disk whatever
-    /// becomes of the answer.
+    /// One GET; a large rendition goes to a spool file that is unlinked before it is read, so nothing is left
+    /// on disk whatever becomes of the answer.
     func body(of key: String) throws(VariantsError) -> RenditionBody? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-rendition-\(UUID().uuidString)"
         ).path
         defer { unlink(path) }
-        let count: Int
+        let fetched: S3Client.Fetched
         do {
-            count = try client.download(
-                bucket: location.bucket, key: location.key(key), to: path, maxBytes: Self.largestBody)
+            fetched = try client.fetch(
+                bucket: location.bucket, key: location.key(key), maxBytes: Self.largestBody,
+                spillingPast: Self.inMemoryBody, to: path)
         } catch  where error.kind == .notFound {
             return nil
         } catch {
             throw error.variantsError
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw VariantsError(.internalError, "the downloaded rendition cannot be opened (errno \(errno))")
+        switch fetched {
+        case .bytes(let bytes):
+            return .bytes(bytes)
+        case .file(let count):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw VariantsError(
+                    .internalError, "the downloaded rendition cannot be opened (errno \(errno))")
+            }
+            return .spooled(SpooledFile(descriptor: descriptor, count: count))
         }
-        return .spooled(SpooledFile(descriptor: descriptor, count: count))
     }
 
     /// The last path part of every key listed under `prefix` (relative to the location).

@@ -31,8 +31,9 @@ public protocol RenditionCatalog: RenditionStore {
 public enum RenditionBody: Sendable, Equatable {
     /// A file on the local file system, sent from disk without being read into memory first.
     case file(path: String)
-    /// Downloaded from object storage to an unlinked spool file, sent from it: a large rendition costs no
-    /// memory per request.
+    /// A small rendition downloaded from object storage, held for the one answer.
+    case bytes([UInt8])
+    /// A large one, downloaded to an unlinked spool file and sent from it: it costs no memory per request.
     case spooled(SpooledFile)
 }
 

@@ -32,9 +32,9 @@ struct RenditionBucketTests {
         #expect(store.stored(sourceChecksum: SHA256.hex([4]), specKeys: ["0123456789abcdef"]).isEmpty)
     }
 
-    /// A rendition to send is downloaded to a spool file with no name (unlinked before it is read): its bytes
-    /// and checksum come back from it, and a missing key is nil.
-    @Test func aRenditionToSendComesInASpoolFileWithNoName() throws {
+    /// A rendition to send comes from one GET: a small one in memory, a large one in a spool file with no
+    /// name (unlinked before it is read) whose bytes and checksum come back from it; a missing key is nil.
+    @Test func aRenditionToSendIsHeldInMemoryOrInASpoolFileWithNoName() throws {
         let server = try #require(SeaweedServer.current)
         let client = try server.client()
         let bucket = try server.freshBucket()
@@ -54,6 +54,11 @@ struct RenditionBucketTests {
         let target = try FileManager.default.destinationOfSymbolicLink(
             atPath: "/proc/self/fd/\(file.descriptor)")
         #expect(target.contains("variantd-rendition-") && target.hasSuffix(" (deleted)"), "\(target)")
+        let small = RenditionKey.make(
+            sourceChecksum: SHA256.hex([5]), specKey: "fedcba9876543210", fileExtension: "png")
+        let smallBytes = Array(bytes.prefix(RenditionBucket.inMemoryBody))
+        try store.write([RenditionFile(key: small, bytes: smallBytes)])
+        #expect(try store.body(of: small) == .bytes(smallBytes))
         #expect(
             try store.body(
                 of: RenditionKey.make(
