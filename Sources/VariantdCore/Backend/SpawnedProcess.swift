@@ -44,19 +44,25 @@ final class SpawnedProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (descriptor, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
-            if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target)) }
-        }
-        csp_close_from(&actions, 3)
-
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+        // Each call answers 0 or an error number; the first error stops the start.
+        var codes: [Int32] = []
+        for (descriptor, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
+            if let descriptor {
+                codes.append(posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target)))
+            }
+        }
+        codes += [
+            csp_close_from(&actions, 3),
+            posix_spawnattr_setsigmask(&attributes, &noSignals),
+            posix_spawnattr_setpgroup(&attributes, 0),
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK)),
+        ]
+        if let failed = codes.first(where: { $0 != 0 }) { throw Failure(program: executable, code: failed) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let pairs = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") }
