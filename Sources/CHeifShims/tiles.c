@@ -64,18 +64,37 @@ add_tile(struct vh_share *share, const uint8_t *plane, int stride, int tile_x, i
     }
 }
 
-/* YCbCr to R'G'B' for the matrices phone HEICs use: BT.709 (1), BT.601 (5, 6) and BT.2020 non-constant (9).
+/* How a tile's Y'CbCr becomes R'G'B': luma's offset and scale to full range, chroma's scale, and the
+ * matrix's weights (R = Y + rv V, G = Y - gu U - gv V, B = Y + bu U, with U and V centred and scaled). */
+struct vh_conversion {
+    double y_offset, y_scale, c_scale, rv, gu, gv, bu;
+};
+
+/* The conversion for the matrices phone HEICs use: BT.709 (1), BT.601 (5, 6) and BT.2020 non-constant (9).
  * Returns 0 for any other matrix. */
 static int
-matrix_weights(const struct heif_color_profile_nclx *nclx, double *kr, double *kb)
+conversion_of(const struct heif_color_profile_nclx *nclx, struct vh_conversion *out)
 {
+    double kr, kb;
     switch (nclx->matrix_coefficients) {
-    case heif_matrix_coefficients_ITU_R_BT_709_5: *kr = 0.2126; *kb = 0.0722; return 1;
+    case heif_matrix_coefficients_ITU_R_BT_709_5: kr = 0.2126; kb = 0.0722; break;
     case heif_matrix_coefficients_ITU_R_BT_470_6_System_B_G:
-    case heif_matrix_coefficients_ITU_R_BT_601_6: *kr = 0.299; *kb = 0.114; return 1;
-    case heif_matrix_coefficients_ITU_R_BT_2020_2_non_constant_luminance: *kr = 0.2627; *kb = 0.0593; return 1;
+    case heif_matrix_coefficients_ITU_R_BT_601_6: kr = 0.299; kb = 0.114; break;
+    case heif_matrix_coefficients_ITU_R_BT_2020_2_non_constant_luminance: kr = 0.2627; kb = 0.0593; break;
     default: return 0;
     }
+    int full_range = nclx->full_range_flag != 0;
+    double kg = 1 - kr - kb;
+    *out = (struct vh_conversion){
+        .y_offset = full_range ? 0 : 16,
+        .y_scale = full_range ? 1 : 255.0 / 219,
+        .c_scale = full_range ? 1 : 255.0 / 224,
+        .rv = 2 * (1 - kr),
+        .gu = 2 * kb * (1 - kb) / kg,
+        .gv = 2 * kr * (1 - kr) / kg,
+        .bu = 2 * (1 - kb),
+    };
+    return 1;
 }
 
 /* Adds rows [first_row, end_row) of one plane, columns [first_column, end_column), into per-block totals:
@@ -99,26 +118,25 @@ sum_rows(const uint8_t *plane, int stride, int first_row, int end_row, int first
     }
 }
 
-/* Halves an 8-bit 4:2:0 tile, its first `width` x `height` pixels (even both; the part inside the picture): each
- * 2x2 block of luma has exactly one chroma sample, so its mean converts
- * in integers (weights in Q14) in one pass over the planes, into block totals (4 x the value) as add_tile makes
- * them. This is the path of a 12-megapixel phone HEIC rendered at 1600 pixels: libheif's own conversion then
- * upsampled the chroma of every pixel first, and converting each block in floating point cost more than that. */
+/* Halves an 8-bit 4:2:0 tile, its first `width` x `height` pixels (both even; the part inside the picture).
+ * Each 2x2 block of luma has exactly one chroma sample, so the block's mean converts in integers (weights in
+ * Q14) in one pass over the planes, into block totals (4 x the value) as add_tile makes them. This is the path
+ * of a 12-megapixel phone HEIC rendered at 1600 pixels: libheif's own conversion upsampled the chroma of every
+ * pixel first, and converting each block in floating point cost more than that. */
 static void
 add_halved_tile(struct vh_share *share, const uint8_t *luma, int y_stride, const uint8_t *cb, int cb_stride,
-                const uint8_t *cr, int cr_stride, int tile_x, int tile_y, int width, int height, double kr, double kb,
-                int full_range)
+                const uint8_t *cr, int cr_stride, int tile_x, int tile_y, int width, int height,
+                const struct vh_conversion *conversion)
 {
     enum { q = 14 };
-    double kg = 1 - kr - kb;
-    double y_scale = full_range ? 1 : 255.0 / 219;
-    double c_scale = full_range ? 1 : 255.0 / 224;
-    int y_offset = full_range ? 0 : 16;
-    int32_t ys = (int32_t) (y_scale * (1 << q) + 0.5);
-    int32_t rv = (int32_t) (4 * 2 * (1 - kr) * c_scale * (1 << q) + 0.5);
-    int32_t bu = (int32_t) (4 * 2 * (1 - kb) * c_scale * (1 << q) + 0.5);
-    int32_t gu = (int32_t) (4 * 2 * kb * (1 - kb) / kg * c_scale * (1 << q) + 0.5);
-    int32_t gv = (int32_t) (4 * 2 * kr * (1 - kr) / kg * c_scale * (1 << q) + 0.5);
+    /* Four samples' worth of each weight, so the result is the block's total. */
+    double one = 1 << q, chroma = 4 * conversion->c_scale * one;
+    int32_t ys = (int32_t) (conversion->y_scale * one + 0.5);
+    int32_t rv = (int32_t) (conversion->rv * chroma + 0.5);
+    int32_t gu = (int32_t) (conversion->gu * chroma + 0.5);
+    int32_t gv = (int32_t) (conversion->gv * chroma + 0.5);
+    int32_t bu = (int32_t) (conversion->bu * chroma + 0.5);
+    int32_t offset4 = (int32_t) (4 * conversion->y_offset);
     int blocks_across = width / 2;
     for (int by = 0; by < height / 2; by++) {
         const uint8_t *top = luma + (size_t) (2 * by) * (size_t) y_stride;
@@ -128,7 +146,7 @@ add_halved_tile(struct vh_share *share, const uint8_t *luma, int y_stride, const
         uint16_t *sums = share->sums
                          + ((size_t) (tile_y / 2 + by) * (size_t) share->reduced_width + (size_t) (tile_x / 2)) * 3;
         for (int bx = 0; bx < blocks_across; bx++) {
-            int32_t luma4 = top[2 * bx] + top[2 * bx + 1] + bottom[2 * bx] + bottom[2 * bx + 1] - 4 * y_offset;
+            int32_t luma4 = top[2 * bx] + top[2 * bx + 1] + bottom[2 * bx] + bottom[2 * bx + 1] - offset4;
             int32_t base = luma4 * ys + (1 << (q - 1));
             int32_t u = cb_row[bx] - 128, v = cr_row[bx] - 128;
             int32_t rgb[3] = {(base + rv * v) >> q, (base - gu * u - gv * v) >> q, (base + bu * u) >> q};
@@ -152,11 +170,10 @@ add_planar_tile(struct vh_share *share, const struct heif_image *tile, int tile_
         || heif_image_get_bits_per_pixel_range(tile, heif_channel_Cr) != 8)
         return 0;
     struct heif_color_profile_nclx *nclx = NULL;
-    double kr = 0, kb = 0;
+    struct vh_conversion conversion;
     if (heif_image_get_nclx_color_profile(tile, &nclx).code != heif_error_Ok || !nclx)
         return 0;
-    int known = matrix_weights(nclx, &kr, &kb);
-    int full_range = nclx->full_range_flag != 0;
+    int known = conversion_of(nclx, &conversion);
     heif_nclx_color_profile_free(nclx);
     if (!known)
         return 0;
@@ -179,18 +196,14 @@ add_planar_tile(struct vh_share *share, const struct heif_image *tile, int tile_
     if (right <= left || bottom <= top)
         return 1;
     if (factor == 2 && left == 0 && top == 0 && right % 2 == 0 && bottom % 2 == 0) {
-        add_halved_tile(share, luma, y_stride, cb, cb_stride, cr, cr_stride, tile_x, tile_y, right, bottom, kr, kb,
-                        full_range);
+        add_halved_tile(share, luma, y_stride, cb, cb_stride, cr, cr_stride, tile_x, tile_y, right, bottom,
+                        &conversion);
         return 1;
     }
     int blocks = (tile_width + factor - 1) / factor;
     uint32_t *totals = calloc((size_t) blocks * 3, sizeof(*totals));
     if (!totals)
         return 0;
-    double kg = 1 - kr - kb;
-    double y_scale = full_range ? 1 : 255.0 / 219;
-    double c_scale = full_range ? 1 : 255.0 / 224;
-    int y_offset = full_range ? 0 : 16;
     for (int band_top = top - top % factor; band_top < bottom; band_top += factor) {
         int first = band_top > top ? band_top : top;
         int end = band_top + factor < bottom ? band_top + factor : bottom;
@@ -209,11 +222,10 @@ add_planar_tile(struct vh_share *share, const struct heif_image *tile, int tile_
             int chroma = ((x1 + 1) / 2 - (x0 + 1) / 2) * (c_end - c_first);
             if (pixels <= 0 || chroma <= 0)
                 continue;
-            double y = ((double) totals[block] / pixels - y_offset) * y_scale;
-            double u = ((double) totals[blocks + block] / chroma - 128) * c_scale;
-            double v = ((double) totals[2 * blocks + block] / chroma - 128) * c_scale;
-            double rgb[3] = {y + 2 * (1 - kr) * v, y - (2 * kb * (1 - kb) * u + 2 * kr * (1 - kr) * v) / kg,
-                             y + 2 * (1 - kb) * u};
+            double y = ((double) totals[block] / pixels - conversion.y_offset) * conversion.y_scale;
+            double u = ((double) totals[blocks + block] / chroma - 128) * conversion.c_scale;
+            double v = ((double) totals[2 * blocks + block] / chroma - 128) * conversion.c_scale;
+            double rgb[3] = {y + conversion.rv * v, y - conversion.gu * u - conversion.gv * v, y + conversion.bu * u};
             uint16_t *sum = share->sums
                             + ((size_t) image_row * (size_t) share->reduced_width
                                + (size_t) ((tile_x + block * factor) >> shift)) * 3;
