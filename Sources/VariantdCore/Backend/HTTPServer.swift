@@ -116,35 +116,34 @@ private final class Context: Sendable {
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
-        if let spooled = response.spooled {
-            // libmicrohttpd closes the descriptor it is given; the spool file keeps its own.
-            let copy = fcntl(spooled.descriptor, F_DUPFD_CLOEXEC, 0)
-            guard copy >= 0 else {
-                let failure = HTTPResponse.error(
-                    VariantsError(.internalError, "the rendition cannot be sent"))
-                exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
-                return
-            }
-            exchange.respond(
-                status: response.status, headers: headers, body: [], file: (copy, UInt64(spooled.count)))
-            return
-        }
-        guard let file = response.file else {
+        guard response.file != nil || response.spooled != nil else {
             exchange.respond(status: response.status, headers: headers, body: response.body)
             return
         }
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        var status = stat()
-        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
-            if descriptor >= 0 { close(descriptor) }
+        guard let file = Self.open(response) else {
             let failure = HTTPResponse.error(
                 VariantsError(.internalError, "the stored rendition cannot be read"))
             exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
             return
         }
-        exchange.respond(
-            status: response.status, headers: headers, body: [],
-            file: (descriptor, UInt64(status.st_size)))
+        exchange.respond(status: response.status, headers: headers, body: [], file: file)
+    }
+
+    /// A descriptor of the body to send from, which libmicrohttpd closes once sent, and its size: a copy of
+    /// the spool file's (which keeps its own), or the stored file opened; nil when neither can be had.
+    private static func open(_ response: HTTPResponse) -> (descriptor: Int32, size: UInt64)? {
+        if let spooled = response.spooled {
+            let copy = fcntl(spooled.descriptor, F_DUPFD_CLOEXEC, 0)
+            return copy >= 0 ? (copy, UInt64(spooled.count)) : nil
+        }
+        guard let path = response.file else { return nil }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        return (descriptor, UInt64(status.st_size))
     }
 }
 
