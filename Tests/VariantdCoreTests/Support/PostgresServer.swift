@@ -88,15 +88,8 @@ final class PostgresServer: Sendable {
             "pg-\(UUID().uuidString).log"
         ).path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        let log = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        defer {
-            close(input)
-            close(log)
-        }
-        let process = try SpawnedProcess(
-            arguments[0], arguments: Array(arguments.dropFirst()), standardInput: input, standardOutput: log,
-            standardError: log)
+        let process = try SpawnedProcess.logging(
+            arguments[0], arguments: Array(arguments.dropFirst()), to: output)
         guard process.waitForExit() == .exited(0) else {
             let message = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             throw QueueError("\(arguments.joined(separator: " ")) failed: \(message)")

@@ -89,14 +89,8 @@ final class SeaweedServer: @unchecked Sendable {
             "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.config=\(directory)/identities.json",
             "-master.volumeSizeLimitMB=64", "-volume.max=0", "-volume.preStopSeconds=0", "-metricsPort=0",
         ]
-        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        let log = open("\(directory)/weed.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        defer {
-            close(input)
-            close(log)
-        }
-        let started = try SpawnedProcess(
-            binary, arguments: arguments, standardInput: input, standardOutput: log, standardError: log)
+        let started = try SpawnedProcess.logging(
+            binary, arguments: arguments, to: "\(directory)/weed.log", appending: true)
         lock.withLock { process = started }
         let probe = try client()
         let deadline = Date().addingTimeInterval(60)
