@@ -82,7 +82,7 @@ package final class S3Client: Sendable {
         return outcome.spilled ? .file(count: outcome.received) : .bytes(outcome.body)
     }
 
-    enum Fetched: Equatable {
+    enum Fetched {
         case bytes([UInt8])
         /// This many bytes were written to the file.
         case file(count: Int)
