@@ -26,7 +26,6 @@ struct HTTPExchange: Sendable {
     /// Where a successful answer's body goes. Past `limit` bytes the transfer is stopped.
     enum Download: Sendable {
         case memory(limit: Int)
-        case file(path: String, limit: Int)
         /// Memory up to `threshold` bytes; a longer body goes on in the file at `path` (created then).
         case spilling(threshold: Int, path: String, limit: Int)
     }
@@ -202,7 +201,8 @@ private final class TransferState {
     var overLimit = false
     var localProblem: String?
     private(set) var spilled = false
-    private var output: Int32
+    /// The spill file, once a `spilling` download has gone past its threshold.
+    private var output: Int32 = -1
     /// Where a `spilling` download goes past its threshold.
     private let spill: (threshold: Int, path: String)?
     private let uploadBytes: [UInt8]
@@ -217,18 +217,9 @@ private final class TransferState {
         switch exchange.download {
         case .memory(let limit):
             self.limit = limit
-            output = -1
             spill = nil
-        case .file(let path, let limit):
-            self.limit = limit
-            spill = nil
-            output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard output >= 0 else {
-                throw .localFile("cannot create \(path): \(String(cString: strerror(errno)))")
-            }
         case .spilling(let threshold, let path, let limit):
             self.limit = limit
-            output = -1
             spill = (threshold, path)
         }
         switch exchange.upload {
@@ -245,7 +236,6 @@ private final class TransferState {
             uploadSize = size
             uploadFile = open(path, O_RDONLY | O_CLOEXEC)
             guard uploadFile >= 0 else {
-                if output >= 0 { Glibc.close(output) }
                 throw .localFile("cannot open \(path): \(String(cString: strerror(errno)))")
             }
         }

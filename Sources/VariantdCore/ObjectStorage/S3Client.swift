@@ -88,13 +88,6 @@ package final class S3Client: Sendable {
         case file(count: Int)
     }
 
-    /// Like `read`, streaming the bytes into a file at `path` (created or truncated) instead of memory.
-    /// Returns the number of bytes written.
-    func download(bucket: String, key: String, to path: String, maxBytes: Int) throws(S3Error) -> Int {
-        try checkSize(bucket: bucket, key: key, maxBytes: maxBytes)
-        return try send(.get, bucket: bucket, key: key, download: .file(path: path, limit: maxBytes)).received
-    }
-
     /// Stores bytes under a key, signed with their SHA-256 so that the store refuses a damaged upload. S3
     /// makes an object visible only once all of it is stored: a failed PUT leaves no partial object.
     func put(
