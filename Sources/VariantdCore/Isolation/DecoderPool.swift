@@ -84,28 +84,32 @@ public actor DecoderPool {
     /// answering.
     public func process(_ request: ObjectRequest, source: String, bucket: BucketSpec?) async -> DecodeAnswer {
         let objects = objects
-        return await process(request, bucket: bucket) { maxBytes throws(VariantsError) in
+        return await process(request, bucket: bucket, checksum: nil) { maxBytes throws(VariantsError) in
             try objects.read(source, maxBytes: maxBytes)
         }
     }
 
     /// Processes an object whose bytes are in hand rather than in the object store: an upload, or a render
-    /// source just downloaded to be hashed.
-    func process(_ request: ObjectRequest, upload: RequestBody, bucket: BucketSpec?) async -> DecodeAnswer {
-        await process(request, bucket: bucket) { maxBytes throws(VariantsError) in
+    /// source just downloaded to be hashed, whose `checksum` is then taken instead of hashing it again.
+    func process(
+        _ request: ObjectRequest, upload: RequestBody, checksum: String? = nil, bucket: BucketSpec?
+    ) async -> DecodeAnswer {
+        await process(request, bucket: bucket, checksum: checksum) { maxBytes throws(VariantsError) in
             try upload.bytes(maxBytes: maxBytes)
         }
     }
 
     private func process(
-        _ request: ObjectRequest, bucket: BucketSpec?,
+        _ request: ObjectRequest, bucket: BucketSpec?, checksum: String?,
         read: @escaping @Sendable (Int) throws(VariantsError) -> [UInt8]
     ) async -> DecodeAnswer {
         let slot = await checkOut()
         defer { checkIn(slot) }
         let (renditions, maxBytes) = (renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
-            LoadedObject.load(request: request, bucket: bucket, renditions, maxBytes: maxBytes, read: read)
+            LoadedObject.load(
+                request: request, bucket: bucket, renditions, maxBytes: maxBytes, checksum: checksum,
+                read: read)
         }
         let object: LoadedObject
         switch loaded {
@@ -166,15 +170,15 @@ struct LoadedObject: Sendable {
     var timings: StageTimings
 
     /// Reads the object's bytes with `read` (given the most it may have) and the renditions already stored
-    /// for them.
+    /// for them; hashes the bytes unless their `checksum` is known.
     static func load(
         request: ObjectRequest, bucket: BucketSpec?, _ renditions: (any RenditionStore)?, maxBytes: Int,
-        read: (Int) throws(VariantsError) -> [UInt8]
+        checksum: String?, read: (Int) throws(VariantsError) -> [UInt8]
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
             let source = try timings.measure(.read) { () throws(VariantsError) in try read(maxBytes) }
-            let checksum = timings.measure(.hash) { SHA256.hex(source) }
+            let checksum = checksum ?? timings.measure(.hash) { SHA256.hex(source) }
             let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
             let stored = timings.measure(.read) {
                 renditions.map { $0.stored(sourceChecksum: checksum, specKeys: specKeys) }

@@ -238,7 +238,7 @@ struct RenderService: Sendable {
         let bucket = BucketSpec.rendering(spec, in: render.bucket)
         let answer =
             if let bytes = source.bytes {
-                await pool.process(request, upload: .bytes(bytes), bucket: bucket)
+                await pool.process(request, upload: .bytes(bytes), checksum: source.checksum, bucket: bucket)
             } else {
                 await pool.process(request, source: render.source, bucket: bucket)
             }

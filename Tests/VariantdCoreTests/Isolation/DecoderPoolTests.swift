@@ -39,6 +39,25 @@ import Variants
         await pool.shutdown()
     }
 
+    /// A render source is hashed where it is downloaded; the pool takes that checksum instead of hashing the
+    /// bytes a second time (the answer then has no hash stage, and names the checksum it was given).
+    @Test func bytesHandedOnWithTheirChecksumAreNotHashedAgain() async throws {
+        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        defer { Task { await pool.shutdown() } }
+        let bytes = try Array(
+            Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
+        let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
+
+        let hashed = await pool.process(request, upload: .bytes(bytes), bucket: nil)
+        #expect(try hashed.outcome.get().checksumSha256 == SHA256.hex(bytes))
+        #expect(hashed.timings.byStage[.hash] != nil)
+
+        let handed = await pool.process(
+            request, upload: .bytes(bytes), checksum: SHA256.hex(bytes), bucket: nil)
+        #expect(try handed.outcome.get().checksumSha256 == SHA256.hex(bytes))
+        #expect(handed.timings.byStage[.hash] == nil)
+    }
+
     @Test func renditionsAreStoredByTheParentAndReusedForTheSameBytes() async throws {
         let store = MemoryRenditions()
         let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1), renditions: store)
