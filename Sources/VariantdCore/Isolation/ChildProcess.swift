@@ -32,30 +32,20 @@ final class ChildProcess {
         environment["MALLOC_ARENA_MAX"] = "1"
         // A fixed time zone for C libraries' log lines: read once before sealing, never looked up again.
         environment["TZ"] = "UTC0"
+        // Every descriptor made here is closed on the way out, but the two ends this side keeps once the
+        // child runs: one cleanup whichever step fails.
+        var made: [Int32] = []
+        defer { for descriptor in made { close(descriptor) } }
         let toChild = try SpawnedProcess.pipe(for: executable)
-        let fromChild: (read: Int32, write: Int32)
-        do {
-            fromChild = try SpawnedProcess.pipe(for: executable)
-        } catch {
-            close(toChild.read)
-            close(toChild.write)
-            throw error
-        }
-        defer {
-            close(toChild.read)
-            close(fromChild.write)
-        }
-        do {
-            process = try SpawnedProcess(
-                executable, arguments: arguments, environment: environment, standardInput: toChild.read,
-                standardOutput: fromChild.write, standardError: nil)
-        } catch {
-            close(toChild.write)
-            close(fromChild.read)
-            throw error
-        }
+        made += [toChild.read, toChild.write]
+        let fromChild = try SpawnedProcess.pipe(for: executable)
+        made += [fromChild.read, fromChild.write]
+        process = try SpawnedProcess(
+            executable, arguments: arguments, environment: environment, standardInput: toChild.read,
+            standardOutput: fromChild.write, standardError: nil)
         input = toChild.write
         output = fromChild.read
+        made = [toChild.read, fromChild.write]
         // Writes wait in `poll`, so a child that stops reading cannot hold the parent past the deadline.
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
     }
