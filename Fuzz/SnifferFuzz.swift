@@ -17,7 +17,7 @@ public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if let meta = HEIFMeta(bytes) {
         for item in meta.items.prefix(16) {
             _ = meta.data(of: item.id)
-            _ = meta.propertyTypes(of: item.id)
+            _ = meta.properties(of: item.id)
         }
     }
     return 0

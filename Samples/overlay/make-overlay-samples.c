@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <libheif/heif.h>
+#include <libheif/heif_properties.h>
 
 static void check(struct heif_error e, const char *what) {
     if (e.code != heif_error_Ok) { fprintf(stderr, "%s: %s\n", what, e.message); exit(1); }
@@ -30,9 +31,18 @@ static heif_item_id encode_tile(struct heif_context *context, struct heif_encode
     return id;
 }
 
-/* tiles[i] is placed at offsets[2i], offsets[2i+1]; refs lists which tile each placement shows. */
+/* Associates a one-byte transformative property (irot, imir) with an item, essential, after its others. */
+static void add_transform(struct heif_context *context, heif_item_id item, const char type[4], uint8_t value) {
+    uint32_t fourcc = (uint32_t) type[0] << 24 | (uint32_t) type[1] << 16 | (uint32_t) type[2] << 8 | (uint8_t) type[3];
+    heif_property_id property;
+    check(heif_item_add_raw_property(context, item, fourcc, NULL, &value, 1, 1, &property), type);
+}
+
+/* tiles[i] is placed at offsets[2i], offsets[2i+1]; refs lists which tile each placement shows. The overlay is
+ * turned by irot `quarter_turns` (anticlockwise), then mirrored by imir `axis`, each left out when negative. */
 static void write_overlay(const char *path, const char *codec, int width, int height, const tile *tiles, int count,
-                          const int *refs, const int32_t *offsets, int placements, const uint16_t fill[4]) {
+                          const int *refs, const int32_t *offsets, int placements, const uint16_t fill[4],
+                          int quarter_turns, int axis) {
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder;
     check(heif_context_get_encoder_for_format(context, strcmp(codec, "avif") == 0 ? heif_compression_AV1
@@ -47,6 +57,8 @@ static void write_overlay(const char *path, const char *codec, int width, int he
     struct heif_image_handle *overlay;
     check(heif_context_add_overlay_image(context, width, height, placements, placed, copy, fill, &overlay), "overlay");
     check(heif_context_set_primary_image(context, overlay), "primary");
+    if (quarter_turns >= 0) add_transform(context, heif_image_handle_get_item_id(overlay), "irot", quarter_turns);
+    if (axis >= 0) add_transform(context, heif_image_handle_get_item_id(overlay), "imir", axis);
     check(heif_context_write_to_file(context, path), "write");
     heif_image_handle_release(overlay);
     heif_encoder_release(encoder);
@@ -105,17 +117,22 @@ int main(int argc, char **argv) {
     /* The same without the tile at a negative offset: what libheif composes itself. */
     const int32_t inside[10] = {8, 8, 40, 30, 120, 80, 16, 100, 200, 150};
     snprintf(path, sizeof path, "%s/overlay-inside.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, -1, -1);
     snprintf(path, sizeof path, "%s/overlay-edges.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, -1, -1);
     snprintf(path, sizeof path, "%s/overlay-edges.avif", dir);
-    write_overlay(path, "avif", 160, 120, tiles, 5, refs, offsets, 5, fill);
+    write_overlay(path, "avif", 160, 120, tiles, 5, refs, offsets, 5, fill, -1, -1);
+    /* Both again turned a quarter anticlockwise, then mirrored about the vertical axis. */
+    snprintf(path, sizeof path, "%s/overlay-inside-turned.heic", dir);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, 1, 0);
+    snprintf(path, sizeof path, "%s/overlay-edges-turned.heic", dir);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, 1, 0);
     /* One tile shown twice (the item referenced twice, as in Nokia's C021), on a dark-blue fill. */
     const int twice[3] = {0, 0, 1};
     const int32_t twiceOffsets[6] = {0, 0, 96, 72, 48, 36};
     const uint16_t dark[4] = {0x1000, 0x2000, 0x6000, 0xFFFF};
     snprintf(path, sizeof path, "%s/overlay-repeated-tile.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 2, twice, twiceOffsets, 3, dark);
+    write_overlay(path, "heic", 160, 120, tiles, 2, twice, twiceOffsets, 3, dark, -1, -1);
     const uint16_t references[3] = {1, 1, 2};
     add_references(path, 3, references, 3);
     return 0;

@@ -102,6 +102,12 @@ vv_image_set_icc(VipsImage *image, const void *profile, size_t length)
     vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
 }
 
+void
+vv_image_set_orientation(VipsImage *image, int orientation)
+{
+    vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+}
+
 size_t
 vv_image_get_icc(VipsImage *image, const void **profile)
 {

@@ -104,6 +104,9 @@ int vv_image_new_from_pixels(void *pixels, int width, int height, int bands,
 /* Attaches an ICC profile (copied) so vv_to_srgb can honour it. */
 void vv_image_set_icc(VipsImage *image, const void *profile, size_t length);
 
+/* Tags the image with an EXIF orientation (1-8), which vv_autorotate then applies. */
+void vv_image_set_orientation(VipsImage *image, int orientation);
+
 /* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
 size_t vv_image_get_icc(VipsImage *image, const void **profile);
 

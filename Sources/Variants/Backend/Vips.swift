@@ -207,6 +207,11 @@ final class VipsImage {
         profile.withUnsafeBytes { vv_image_set_icc(pointer, $0.baseAddress, $0.count) }
     }
 
+    /// Tags the image with the EXIF orientation (1–8) that `autorotated` applies.
+    func setOrientation(_ orientation: Int) {
+        vv_image_set_orientation(pointer, Int32(orientation))
+    }
+
     // MARK: - Operations
 
     func autorotated() throws(BackendError) -> VipsImage {

@@ -123,17 +123,26 @@ struct HEIFMeta {
         return nil
     }
 
-    /// The types of the properties `ipma` associates with an item, in order.
-    func propertyTypes(of item: Int) -> [String] {
+    /// One property box of `ipco`: its type and what follows its header.
+    struct Property {
+        var type: String
+        var contents: ArraySlice<UInt8>
+    }
+
+    /// The properties `ipma` associates with an item, in order.
+    func properties(of item: Int) -> [Property] {
         guard let iprp = Self.box("iprp", in: bytes, from: meta.body, to: meta.end),
             let ipco = Self.box("ipco", in: bytes, from: iprp.body, to: iprp.end),
             let ipma = Self.box("ipma", in: bytes, from: iprp.body, to: iprp.end)
         else { return [] }
-        var types: [String] = []
+        var properties: [Property] = []
         var offset = ipco.body
-        while let property = Self.box(nil, in: bytes, from: offset, to: ipco.end) {
-            types.append(String(decoding: bytes[property.body - 4..<property.body], as: UTF8.self))
-            offset = property.end
+        while let box = Self.box(nil, in: bytes, from: offset, to: ipco.end) {
+            properties.append(
+                Property(
+                    type: String(decoding: bytes[box.body - 4..<box.body], as: UTF8.self),
+                    contents: bytes[box.body..<box.end]))
+            offset = box.end
         }
         var reader = Reader(bytes: bytes, offset: ipma.body, end: ipma.end)
         guard let version = reader.int(1), let flags = reader.int(3), let count = reader.int(4) else {
@@ -148,7 +157,9 @@ struct HEIFMeta {
                 guard let field = reader.int(flags & 1 == 1 ? 2 : 1) else { return [] }
                 indexes.append(field & (flags & 1 == 1 ? 0x7FFF : 0x7F))
             }
-            if id == item { return indexes.compactMap { $0 >= 1 && $0 <= types.count ? types[$0 - 1] : nil } }
+            if id == item {
+                return indexes.compactMap { $0 >= 1 && $0 <= properties.count ? properties[$0 - 1] : nil }
+            }
         }
         return []
     }

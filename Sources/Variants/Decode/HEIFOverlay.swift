@@ -6,7 +6,7 @@
 ///
 /// The canvas is filled with the overlay's colour, then each tile, decoded by libheif with its own
 /// transformations, is placed at its offset in reference order (a later tile covers an earlier one), clipped
-/// to the canvas.
+/// to the canvas; the overlay's own rotation and mirroring are then applied as an EXIF orientation would be.
 struct HEIFOverlay: Sendable, Equatable {
     struct Placement: Sendable, Equatable {
         var item: Int
@@ -22,6 +22,8 @@ struct HEIFOverlay: Sendable, Equatable {
     /// The file as libheif opens it to decode the tiles: without references, `pitm` naming the first tile, no
     /// tile hidden.
     var tiles: [UInt8]
+    /// The overlay's `irot` and `imir` as the EXIF orientation (1–8) that shows it, applied after composing.
+    var orientation: Int
 
     var hasAlpha: Bool { fill[3] != 0xFFFF }
 
@@ -59,13 +61,11 @@ struct HEIFOverlay: Sendable, Equatable {
         guard meta.hasRepeatedReference || placements.contains(where: { $0.x < 0 || $0.y < 0 }) else {
             return nil
         }
-        let transformations = meta.propertyTypes(of: meta.primary).filter {
-            ["irot", "imir", "clap"].contains($0)
-        }
-        guard transformations.isEmpty else {
+        let properties = meta.properties(of: meta.primary)
+        guard !properties.contains(where: { $0.type == "clap" }) else {
             throw .unreadable(
                 .unsupportedFeature,
-                "a HEIF overlay with a negative offset or a repeated image, turned or cropped ('\(transformations.joined(separator: "', '"))'), is not composed here"
+                "a HEIF overlay with a negative offset or a repeated image that is also cropped ('clap') is not composed here"
             )
         }
         guard let tiles = meta.withoutReferences(showing: tileIDs[0], unhiding: Set(tileIDs)) else {
@@ -76,10 +76,62 @@ struct HEIFOverlay: Sendable, Equatable {
         self.fill = fill
         self.placements = placements
         self.tiles = tiles
+        orientation = try Turn(properties).exifOrientation
     }
 
     private static func signed(_ value: Int, bytes: Int) -> Int {
         let bits = bytes * 8
         return value >= 1 << (bits - 1) ? value - (1 << bits) : value
+    }
+}
+
+extension HEIFOverlay {
+    /// A turn of the picture as EXIF orientations count them: mirrored left to right or not, then turned
+    /// clockwise by quarter turns. HEIF's `irot` and `imir` properties compose into one, in the order `ipma`
+    /// lists them.
+    struct Turn {
+        var quarterTurns = 0
+        var mirrored = false
+
+        init(quarterTurns: Int, mirrored: Bool) {
+            self.quarterTurns = quarterTurns
+            self.mirrored = mirrored
+        }
+
+        /// `irot` counts anticlockwise quarter turns; `imir` mode 0 mirrors top to bottom and mode 1 left to
+        /// right (ISO/IEC 23008-12 amendment 2, as libheif and Apple's encoders read it). Other properties
+        /// are passed over.
+        init(_ properties: [HEIFMeta.Property]) throws(VariantsError) {
+            for property in properties {
+                guard let value = property.contents.first else {
+                    throw .unreadable(.corrupt, "the HEIF overlay's '\(property.type)' property is empty")
+                }
+                switch property.type {
+                case "irot": self = then(Turn(quarterTurns: (4 - Int(value & 3)) % 4, mirrored: false))
+                case "imir": self = then(Turn(quarterTurns: value & 1 == 0 ? 2 : 0, mirrored: true))
+                default: continue
+                }
+            }
+        }
+
+        /// This turn followed by `next`: a mirror reverses the direction of the turns made before it.
+        func then(_ next: Turn) -> Turn {
+            Turn(
+                quarterTurns: (next.quarterTurns + (next.mirrored ? 4 - quarterTurns : quarterTurns)) % 4,
+                mirrored: mirrored != next.mirrored)
+        }
+
+        var exifOrientation: Int {
+            switch (quarterTurns, mirrored) {
+            case (0, false): 1
+            case (0, true): 2
+            case (2, false): 3
+            case (2, true): 4
+            case (3, true): 5
+            case (1, false): 6
+            case (1, true): 7
+            default: 8
+            }
+        }
     }
 }

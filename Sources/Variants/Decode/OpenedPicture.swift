@@ -48,7 +48,8 @@ struct OpenedPicture {
             let info = container.info
             header = PictureHeader(
                 storedWidth: overlay?.width ?? info.width, storedHeight: overlay?.height ?? info.height,
-                orientation: 1, hasAlpha: overlay?.hasAlpha ?? info.hasAlpha, bitDepth: info.bitDepth,
+                orientation: overlay?.orientation ?? 1, hasAlpha: overlay?.hasAlpha ?? info.hasAlpha,
+                bitDepth: info.bitDepth,
                 frames: max(1, info.topLevelImages), progressive: false)
         } else {
             let loader = try Self.loader(for: type)
@@ -103,6 +104,7 @@ struct OpenedPicture {
             case .heif(let container, let overlay):
                 if let overlay {
                     loaded = try container.decodeOverlay(overlay)
+                    loaded.setOrientation(overlay.orientation)
                 } else if let toneMapping {
                     loaded = try toneMapping.image(from: container)
                 } else {

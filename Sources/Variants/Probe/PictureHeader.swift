@@ -3,7 +3,8 @@ public struct PictureHeader: Sendable, Equatable, Codable {
     /// Stored size, before orientation.
     public var storedWidth: Int
     public var storedHeight: Int
-    /// EXIF orientation 1–8 for JPEG, PNG and WebP; 1 for HEIF, whose irot/imir libheif applies itself.
+    /// EXIF orientation 1–8 for JPEG, PNG and WebP; for HEIF 1, libheif applying irot/imir itself, but for an
+    /// overlay we compose (`HEIFOverlay`), whose irot/imir become this orientation.
     public var orientation: Int
     public var hasAlpha: Bool
     public var bitDepth: Int

@@ -43,6 +43,46 @@ import Testing
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)])
     }
 
+    /// The overlays again, turned a quarter anticlockwise (`irot` 1) then mirrored (`imir` 0, top to bottom):
+    /// together a transpose. libheif turns the one it composes; the one composed here is turned the same way.
+    @Test func turnedOverlaysShowTheirCanvasTransposed() throws {
+        #expect(
+            try HEIFOverlay(
+                composing: try Samples.bytes("overlay/overlay-inside-turned.heic"), maxPlacements: 100)
+                == nil)
+        try expectComposition(
+            "overlay/overlay-inside-turned.heic", fill: Self.grey,
+            placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, 16, 100), (4, 200, 150)], transposed: true)
+        let overlay = try #require(
+            try HEIFOverlay(
+                composing: try Samples.bytes("overlay/overlay-edges-turned.heic"), maxPlacements: 100))
+        #expect(overlay.orientation == 5)
+        try expectComposition(
+            "overlay/overlay-edges-turned.heic", fill: Self.grey,
+            placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)], transposed: true)
+    }
+
+    /// Every rotation with either mirror, written into the turned overlay libheif composes: the orientation
+    /// `HEIFOverlay.Turn` makes of the properties, applied to the overlay without them, shows what libheif
+    /// shows.
+    @Test(arguments: 0..<4, 0..<2)
+    func everyTurnAndMirrorMatchesLibheif(quarterTurns: Int, mode: Int) throws {
+        var bytes = try Samples.bytes("overlay/overlay-inside-turned.heic")
+        for (type, value) in [("irot", quarterTurns), ("imir", mode)] {
+            let at = try #require(
+                bytes.indices.dropLast(5).first { bytes[$0..<$0 + 4].elementsEqual(type.utf8) })
+            bytes[at + 4] = UInt8(value)
+        }
+        let meta = try #require(HEIFMeta(bytes))
+        let orientation = try HEIFOverlay.Turn(meta.properties(of: meta.primary)).exifOrientation
+        let plain = try Self.decode(try Samples.bytes("overlay/overlay-inside.heic"))
+        plain.setOrientation(orientation)
+        let turned = try plain.autorotated()
+        let shown = try Self.decode(bytes)
+        #expect(turned.width == shown.width && turned.height == shown.height)
+        #expect(try Self.meanDifference(turned, shown) < 0.5, "irot \(quarterTurns), imir \(mode)")
+    }
+
     /// One tile placed twice (its item referenced twice, as in Nokia's C021): libheif refuses the file.
     @Test func repeatedTileIsComposedHere() throws {
         let bytes = try Samples.bytes("overlay/overlay-repeated-tile.heic")
@@ -125,22 +165,29 @@ import Testing
     // MARK: - Helpers
 
     /// Renders `file` at its own size and compares every eighth pixel with the reference composition:
-    /// `placed` lists (tile, x, y) in drawing order.
-    private func expectComposition(_ file: String, fill: (Int, Int, Int), placed: [(Int, Int, Int)]) throws {
+    /// `placed` lists (tile, x, y) in drawing order on the 160 × 120 canvas. A `transposed` file shows that
+    /// canvas turned and mirrored about its diagonal (120 × 160, displayed x, y from canvas y, x).
+    private func expectComposition(
+        _ file: String, fill: (Int, Int, Int), placed: [(Int, Int, Int)], transposed: Bool = false
+    ) throws {
         let image = try Self.decode(try Samples.bytes(file))
-        #expect(image.width == 160 && image.height == 120)
+        let (width, height) = transposed ? (120, 160) : (160, 120)
+        #expect(image.width == width && image.height == height)
         let pixels = try image.pixelBytes()
         let bands = image.header.bands
-        for y in stride(from: 4, to: 120, by: 8) {
-            for x in stride(from: 4, to: 160, by: 8) {
+        for y in stride(from: 4, to: height, by: 8) {
+            for x in stride(from: 4, to: width, by: 8) {
+                let (canvasX, canvasY) = transposed ? (y, x) : (x, y)
                 var expected = fill
                 for (index, left, top) in placed {
                     let tile = Self.tiles[index]
-                    if x >= left, x < left + tile.width, y >= top, y < top + tile.height {
+                    if canvasX >= left, canvasX < left + tile.width, canvasY >= top,
+                        canvasY < top + tile.height
+                    {
                         expected = tile.colour
                     }
                 }
-                let at = (y * 160 + x) * bands
+                let at = (y * width + x) * bands
                 let actual = (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
                 let close =
                     abs(actual.0 - expected.0) <= 12 && abs(actual.1 - expected.1) <= 12
