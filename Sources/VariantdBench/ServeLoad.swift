@@ -69,8 +69,8 @@ struct ServeLoad: Sendable {
     }
 
     /// `requests` jobs cycling through the files, each on a distinct copy of its file so none finds its
-    /// renditions already stored; formats without distinct copies (PNG, WebP, GIF) repeat the warm-up's
-    /// sources, said on stderr, and measure a job whose renditions are stored.
+    /// renditions already stored; a file of a format without distinct copies (none of the decoded ones)
+    /// repeats the warm-up's source, said on stderr, and measures a job whose renditions are stored.
     private func timedBatch(_ jobs: [LoadClient.Job], daemon: BenchDaemon) throws -> [LoadClient.Job] {
         guard !jobs.isEmpty else { return [] }
         let perFile = (requests + jobs.count - 1) / jobs.count

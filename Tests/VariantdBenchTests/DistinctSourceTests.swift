@@ -7,7 +7,10 @@ import Variants
 @testable import VariantdCore
 
 @Suite struct DistinctSourceTests {
-    @Test(arguments: ["gradient.jpg", "rgb-29x100.heif"])
+    @Test(arguments: [
+        "gradient.jpg", "gradient-alpha.png", "gradient.gif", "gradient.webp", "hopper.avif",
+        "rgb-29x100.heif",
+    ])
     func copiesDifferInBytesOnly(file: String) throws {
         let path = TestPaths.samples.appendingPathComponent("pictures/\(file)").path
         let original = [UInt8](try #require(FileManager.default.contents(atPath: path)))
@@ -20,6 +23,7 @@ import Variants
         let copies = try [first, second].map { try pipeline.process($0, request: request, timings: &timings) }
         for copy in copies {
             #expect(copy.contentType == source.contentType)
+            #expect(copy.hasAlpha == source.hasAlpha)
             #expect(copy.width == source.width && copy.height == source.height)
             #expect(copy.thumbhash == source.thumbhash)
         }
@@ -27,7 +31,7 @@ import Variants
     }
 
     @Test func formatsWithoutADistinctCopyAreSaid() throws {
-        let path = TestPaths.samples.appendingPathComponent("pictures/gradient-alpha.png").path
+        let path = TestPaths.samples.appendingPathComponent("other/document.pdf").path
         #expect(
             DistinctSource.copy([UInt8](try #require(FileManager.default.contents(atPath: path))), number: 1)
                 == nil)
