@@ -87,9 +87,9 @@ import VariantdTestSupport
         let seen = try JSONDecoder().decode(Seen.self, from: Data(Self.unescaped(String(json)).utf8))
 
         #expect(seen.errors.isEmpty, "\(seen.errors)")
-        // Fifteen pictures (seven in pictures/, four HDR, four overlays): a placeholder and three renditions each.
-        #expect(seen.images.count == 60)
-        #expect(seen.images.filter { $0.src.hasPrefix("data:image/png") }.count == 15)
+        // Seventeen pictures (seven in pictures/, four HDR, six overlays): a placeholder and three renditions each.
+        #expect(seen.images.count == 68)
+        #expect(seen.images.filter { $0.src.hasPrefix("data:image/png") }.count == 17)
         for image in seen.images {
             #expect(image.complete && image.width > 0, "\(image.src) did not decode")
         }
