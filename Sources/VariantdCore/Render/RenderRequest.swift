@@ -93,15 +93,9 @@ struct RenderRequest: Sendable {
         isAddressedByURL = false
     }
 
+    /// The bucket and path, checked by the rules of a job's object.
     private static func check(bucket: String, path: String) throws(VariantsError) {
-        guard BucketSpec.isValidName(bucket) else {
-            throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
-        }
-        guard (1...1024).contains(path.utf8.count),
-            !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else {
-            throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
-        }
+        _ = try ObjectRequest(checking: bucket, path: path)
     }
 
     /// The `POST` body's scalar fields as sent, before validation; `transforms` is read by the options'

@@ -105,27 +105,11 @@ struct JobRequest: Sendable {
         guard (1...128).contains(id.count), id.allSatisfy(Self.idCharacters.contains) else {
             throw VariantsError(.invalidRequest, "id: expected 1…128 characters of A-Z a-z 0-9 . _ : -")
         }
-        guard BucketSpec.isValidName(bucket) else {
-            throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
-        }
-        guard (1...1024).contains(path.utf8.count), !path.unicodeScalars.contains(where: Self.isControl)
-        else {
-            throw VariantsError(.invalidRequest, "path: expected 1…1024 bytes without control characters")
-        }
-        if let type = declaredContentType {
-            guard (1...255).contains(type.utf8.count),
-                type.unicodeScalars.allSatisfy({ $0.isASCII && !Self.isControl($0) })
-            else { throw VariantsError(.invalidRequest, "declaredContentType: expected a media type") }
-        }
-        return ObjectRequest(bucket: bucket, path: path, declaredContentType: declaredContentType)
+        return try ObjectRequest(checking: bucket, path: path, declaredContentType: declaredContentType)
     }
 
     private static let idCharacters = Set(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F
-    }
 
     /// The body's scalar fields as sent, before validation; `bucketPolicy` is read by the declaration parser.
     private struct Fields: Decodable {
