@@ -19,8 +19,8 @@ package final class VariantdProcess {
     /// Starts the binary with the test process's environment, plus `environment` on top.
     package init(_ arguments: [String], environment: [String: String] = [:]) throws {
         directory = try TestPaths.temporaryDirectory()
-        FileManager.default.createFile(atPath: directory.path + "/stdout", contents: nil)
-        FileManager.default.createFile(atPath: directory.path + "/stderr", contents: nil)
+        try Data().write(to: directory.appendingPathComponent("stdout"))
+        try Data().write(to: directory.appendingPathComponent("stderr"))
         process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
         process.arguments = arguments
         if !environment.isEmpty {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-public import Variants
+internal import Variants
 
 /// The shared queue: one PostgreSQL table that workers on many machines claim from.
 ///
@@ -99,7 +99,7 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func refreshStatistics() async throws(QueueError) {
-        try await run { connection throws(QueueError) in try connection.query("ANALYZE variantd_jobs") }
+        try await run { connection throws(QueueError) in _ = try connection.query("ANALYZE variantd_jobs") }
     }
 
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
@@ -223,7 +223,7 @@ public final class PostgresQueue: JobQueue {
 
     public func markReported(id: Int64) async throws(QueueError) {
         try await run { connection throws(QueueError) in
-            try connection.query(
+            _ = try connection.query(
                 "UPDATE variantd_jobs SET reported_at = now() WHERE id = $1 AND reported_at IS NULL",
                 [String(id)])
         }

@@ -1,5 +1,5 @@
 import Foundation
-public import Variants
+internal import Variants
 
 /// The embedded queue: one SQLite file in WAL mode, shared by the worker processes of one machine (WAL needs
 /// shared memory: local disk only, never a network file system).
@@ -267,7 +267,7 @@ public final class SQLiteQueue: JobQueue {
     public func markReported(id: Int64) async throws(QueueError) {
         try await database.run { connection throws(QueueError) in
             try Self.writing(connection) { () throws(QueueError) in
-                try connection.query(
+                _ = try connection.query(
                     "UPDATE variantd_jobs SET reported_at = ? WHERE id = ? AND reported_at IS NULL",
                     [.integer(Timestamp.now.milliseconds), .integer(id)])
             }

@@ -123,8 +123,9 @@ struct WorkChaosTests {
         let enumerator = try #require(FileManager.default.enumerator(atPath: root))
         while let relative = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: "\(root)/\(relative)", isDirectory: &isDirectory)
-            guard !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: "\(root)/\(relative)", isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { continue }
             if relative.hasPrefix(".tmp/") {
                 let pid = Int32(relative.dropFirst(5).prefix { $0 != "-" }) ?? 0
                 #expect(kill(pid, 0) == 0, "\(relative) was left by a dead writer")

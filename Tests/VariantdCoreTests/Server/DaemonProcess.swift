@@ -32,7 +32,7 @@ final class DaemonProcess {
         environment["VARIANTD_SECRET"] = secret ? Self.secret : nil
         environment.merge(extra) { $1 }
         process.environment = environment
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        try Data().write(to: URL(fileURLWithPath: logPath))
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardError = command == "work" ? FileHandle.nullDevice : log
         process.standardOutput = command == "work" ? log : FileHandle.nullDevice
@@ -136,7 +136,7 @@ final class DaemonProcess {
         var requestPath = bodyFile
         if let body, requestPath == nil {
             requestPath = directory.appendingPathComponent("request-\(UUID().uuidString)").path
-            FileManager.default.createFile(atPath: requestPath!, contents: Data(body))
+            try Data(body).write(to: URL(fileURLWithPath: requestPath!))
         }
         if let requestPath {
             arguments += ["-H", "Content-Type: \(contentType)", "--data-binary", "@" + requestPath]

@@ -59,9 +59,9 @@ import Variants
         #expect(try FileManager.default.contentsOfDirectory(atPath: spool(fixture).path).isEmpty)
     }
 
-    private func write(_ bytes: Int, to name: String, in fixture: ServeFixture) -> String {
+    private func write(_ bytes: Int, to name: String, in fixture: ServeFixture) throws -> String {
         let path = fixture.directory.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(count: bytes))
+        try Data(count: bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -110,7 +110,7 @@ import Variants
         defer { fixture.remove() }
         let daemon = try start(fixture)
         // post-images takes 10 MiB: 12 MiB is over, both declared up front and sent in chunks.
-        let body = write(12 << 20, to: "twelve.bin", in: fixture)
+        let body = try write(12 << 20, to: "twelve.bin", in: fixture)
         let declared = try daemon.send(
             "POST", Self.query(path: "photos/big.jpg"), bodyFile: body, contentType: Self.upload)
         #expect(declared.status == 413 && declared.error == "payload_too_large", "\(declared.text)")
@@ -171,7 +171,7 @@ import Variants
         _ = try daemon.job(ServeFixture.job("up/gradient.jpg"))  // children and buffers warmed up
         let pid = "\(daemon.process.processIdentifier)"
         let before = try #require(ProcessMemory.residentBytes(of: pid))
-        let body = write(96 << 20, to: "ninety-six.bin", in: fixture)
+        let body = try write(96 << 20, to: "ninety-six.bin", in: fixture)
         let call = try daemon.start(
             "POST", Self.query(path: "photos/big.bin", bucket: "large"), bodyFile: body,
             contentType: Self.upload, curlOptions: ["--limit-rate", "24M"])

@@ -39,7 +39,7 @@ enum Chromium {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stdout = directory.appendingPathComponent("stdout")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        try Data().write(to: stdout)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments =
