@@ -14,8 +14,8 @@ struct BenchWorker: Sendable {
         case write
         /// Sniff, probe and decode to the size W1 renders from: the floor under W1.
         case decode
-        /// W1 with the source read from object storage (HEAD, GET) and the renditions stored there
-        /// (HEAD, PUT), at `store`: `write` with both ends in an S3-compatible store.
+        /// W1 with the source read from object storage (GET) and the renditions stored there (LIST, PUT), at
+        /// `store`: `write` with both ends in an S3-compatible store.
         case s3
     }
 

@@ -55,8 +55,9 @@ struct HTTPOutcome: Sendable {
 enum TransferFailure: Error, Sendable {
     /// Connecting, sending or receiving failed, or a timeout passed.
     case network(String)
-    /// The body grew past the download limit and the transfer was stopped.
-    case overLimit(Int)
+    /// The body was longer than the download limit: stopped before its first byte was kept when its declared
+    /// length (`declared`) said so, or else when it grew past the limit.
+    case overLimit(limit: Int, declared: Int?)
     /// A local file could not be read or written.
     case localFile(String)
 }
@@ -141,7 +142,7 @@ final class CurlTransfer: Sendable {
                 return curl_easy_perform(raw)
             }
             if let problem = state.localProblem { throw .localFile(problem) }
-            if state.overLimit { throw .overLimit(state.limit) }
+            if state.overLimit { throw .overLimit(limit: state.limit, declared: state.declaredLength) }
             guard code == CURLE_OK else {
                 let detail = String(
                     decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -199,6 +200,8 @@ private final class TransferState {
     var body: [UInt8] = []
     var received: Int = 0
     var overLimit = false
+    /// The `Content-Length` of a body refused for it.
+    private(set) var declaredLength: Int?
     var localProblem: String?
     private(set) var spilled = false
     /// The spill file, once a `spilling` download has gone past its threshold.
@@ -257,6 +260,11 @@ private final class TransferState {
         guard (200..<300).contains(status) else {
             body.append(contentsOf: bytes.prefix(max(0, Self.errorBodyLimit - body.count)))
             return true
+        }
+        if received == 0, let length = headers["content-length"].flatMap(Int.init), length > limit {
+            overLimit = true
+            declaredLength = length
+            return false
         }
         guard received + Int(bytes.count) <= limit else {
             overLimit = true

@@ -54,24 +54,13 @@ package final class S3Client: Sendable {
         return (outcome.body, identity)
     }
 
-    /// Whether an object exists.
-    func exists(bucket: String, key: String) throws(S3Error) -> Bool {
-        do {
-            _ = try send(.head, bucket: bucket, key: key)
-            return true
-        } catch  where error.kind == .notFound {
-            return false
-        }
-    }
-
-    /// An object's bytes, refused from its size (HEAD) before any byte is downloaded when it is larger than
-    /// `maxBytes`; the GET is also cut at `maxBytes` in case the object grew in between.
+    /// An object's bytes from one GET, refused from its declared length before its body is read when it is
+    /// larger than `maxBytes`, and cut at `maxBytes` whatever it declares.
     func read(bucket: String, key: String, maxBytes: Int) throws(S3Error) -> [UInt8] {
-        try checkSize(bucket: bucket, key: key, maxBytes: maxBytes)
-        return try send(.get, bucket: bucket, key: key, download: .memory(limit: maxBytes)).body
+        try send(.get, bucket: bucket, key: key, download: .memory(limit: maxBytes)).body
     }
 
-    /// An object's bytes from one GET (no HEAD before it, cut at `maxBytes`): in memory up to `threshold`
+    /// An object's bytes from one GET (refused and cut at `maxBytes` as `read` does): in memory up to `threshold`
     /// bytes, or else in a file at `path`, created then.
     func fetch(bucket: String, key: String, maxBytes: Int, spillingPast threshold: Int, to path: String)
         throws(S3Error) -> Fetched
@@ -165,15 +154,6 @@ package final class S3Client: Sendable {
         } while token != nil
     }
 
-    private func checkSize(bucket: String, key: String, maxBytes: Int) throws(S3Error) {
-        let size = try size(bucket: bucket, key: key)
-        guard size <= maxBytes else {
-            throw S3Error(
-                .tooLarge, "s3://\(bucket)/\(key)",
-                "the object is \(size) bytes, over the limit of \(maxBytes)")
-        }
-    }
-
     /// One request, retried on network errors, 5xx, 429 and SlowDown; any other answer is final.
     private func send(
         _ method: HTTPExchange.Method, bucket: String, key: String, query: [(String, String)] = [],
@@ -203,7 +183,10 @@ package final class S3Client: Sendable {
             } catch {
                 switch error {
                 case .network(let message): failure = S3Error(.unavailable, subject, message)
-                case .overLimit(let limit):
+                case .overLimit(let limit, let declared?):
+                    throw S3Error(
+                        .tooLarge, subject, "the object is \(declared) bytes, over the limit of \(limit)")
+                case .overLimit(let limit, nil):
                     throw S3Error(.tooLarge, subject, "the object grew past the limit of \(limit) bytes")
                 case .localFile(let message): throw S3Error(.localFile, subject, message)
                 }

@@ -3,10 +3,12 @@ package import Variants
 /// A rendition store in object storage: each rendition is an object at `PREFIX/<key>`, PUT with its
 /// content type and an immutable `Cache-Control` (its key names its content).
 ///
-/// S3 makes an object visible only once the whole PUT has arrived, so readers never see part of one. A
-/// key already present is not written again: the bytes under a content-addressed key cannot differ. A
-/// write that fails part-way leaves whole objects that a later attempt finds and reuses, never a partial
-/// one, and the caller commits no result naming the renditions it could not store.
+/// S3 makes an object visible only once the whole PUT has arrived, so readers never see part of one. Every
+/// file is PUT, with no HEAD before it: the pipeline writes only the renditions the listing did not find or
+/// found damaged (which must be replaced), and one another worker stored meanwhile has the same bytes under
+/// its content-addressed key. A write that fails part-way leaves whole objects that a later attempt finds
+/// and reuses, never a partial one, and the caller commits no result naming the renditions it could not
+/// store.
 package struct RenditionBucket: RenditionStore {
     package let client: S3Client
     package let location: S3Location
@@ -38,13 +40,12 @@ package struct RenditionBucket: RenditionStore {
     package func write(_ files: [RenditionFile]) throws(VariantsError) {
         do {
             for file in files {
-                let key = location.key(file.key)
-                if try client.exists(bucket: location.bucket, key: key) { continue }
                 let type =
                     Sniffer.sniff(file.bytes.prefix(Sniffer.prefixLength))?.mimeType
                     ?? "application/octet-stream"
                 try client.put(
-                    bucket: location.bucket, key: key, bytes: file.bytes, contentType: type,
+                    bucket: location.bucket, key: location.key(file.key), bytes: file.bytes,
+                    contentType: type,
                     cacheControl: S3Client.immutable)
             }
         } catch {
