@@ -10,6 +10,9 @@ static void check(struct heif_error e, const char *what) {
     if (e.code != heif_error_Ok) { fprintf(stderr, "%s: %s\n", what, e.message); exit(1); }
 }
 
+static uint32_t be32(const uint8_t *p) { return (uint32_t) p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+static void put32(uint8_t *p, uint32_t v) { p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v; }
+
 typedef struct { int width, height; unsigned char r, g, b; } tile;
 
 static heif_item_id encode_tile(struct heif_context *context, struct heif_encoder *encoder, tile t) {
@@ -31,18 +34,24 @@ static heif_item_id encode_tile(struct heif_context *context, struct heif_encode
     return id;
 }
 
-/* Associates a one-byte transformative property (irot, imir) with an item, essential, after its others. */
-static void add_transform(struct heif_context *context, heif_item_id item, const char type[4], uint8_t value) {
+/* Associates a transformative property (clap, irot, imir) with an item, essential, after its others. */
+static void add_transform(struct heif_context *context, heif_item_id item, const char type[4], const uint8_t *data,
+                          size_t size) {
     uint32_t fourcc = (uint32_t) type[0] << 24 | (uint32_t) type[1] << 16 | (uint32_t) type[2] << 8 | (uint8_t) type[3];
     heif_property_id property;
-    check(heif_item_add_raw_property(context, item, fourcc, NULL, &value, 1, 1, &property), type);
+    check(heif_item_add_raw_property(context, item, fourcc, NULL, data, size, 1, &property), type);
 }
 
+/* A clean aperture of 100 x 80 whose centre is 10 left of and 6 below the canvas's: on 160 x 120 it keeps
+ * x 20..119, y 26..105 (whole numbers, so no rounding rule comes into it). */
+static const int32_t aperture[8] = {100, 1, 80, 1, -10, 1, 6, 1};
+
 /* tiles[i] is placed at offsets[2i], offsets[2i+1]; refs lists which tile each placement shows. The overlay is
- * turned by irot `quarter_turns` (anticlockwise), then mirrored by imir `axis`, each left out when negative. */
+ * turned by irot `quarter_turns` (anticlockwise), then mirrored by imir `axis`, each left out when negative,
+ * and cropped to `aperture` before them (`cropped` 1) or, against the standard's order, after them (2). */
 static void write_overlay(const char *path, const char *codec, int width, int height, const tile *tiles, int count,
                           const int *refs, const int32_t *offsets, int placements, const uint16_t fill[4],
-                          int quarter_turns, int axis) {
+                          int cropped, int quarter_turns, int axis) {
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder;
     check(heif_context_get_encoder_for_format(context, strcmp(codec, "avif") == 0 ? heif_compression_AV1
@@ -57,16 +66,20 @@ static void write_overlay(const char *path, const char *codec, int width, int he
     struct heif_image_handle *overlay;
     check(heif_context_add_overlay_image(context, width, height, placements, placed, copy, fill, &overlay), "overlay");
     check(heif_context_set_primary_image(context, overlay), "primary");
-    if (quarter_turns >= 0) add_transform(context, heif_image_handle_get_item_id(overlay), "irot", quarter_turns);
-    if (axis >= 0) add_transform(context, heif_image_handle_get_item_id(overlay), "imir", axis);
+    heif_item_id id = heif_image_handle_get_item_id(overlay);
+    uint8_t clap[32];
+    for (int i = 0; i < 8; i++) put32(clap + 4 * i, (uint32_t) aperture[i]);
+    if (cropped == 1) add_transform(context, id, "clap", clap, sizeof clap);
+    uint8_t turn = (uint8_t) quarter_turns, mirror = (uint8_t) axis;
+    if (quarter_turns >= 0) add_transform(context, id, "irot", &turn, 1);
+    if (axis >= 0) add_transform(context, id, "imir", &mirror, 1);
+    if (cropped == 2) add_transform(context, id, "clap", clap, sizeof clap);
     check(heif_context_write_to_file(context, path), "write");
     heif_image_handle_release(overlay);
     heif_encoder_release(encoder);
     heif_context_free(context);
 }
 
-static uint32_t be32(const uint8_t *p) { return (uint32_t) p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
-static void put32(uint8_t *p, uint32_t v) { p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v; }
 
 /* libheif writes no 'iref' for an overlay that names one tile twice; this adds it at the end of 'meta' (and
  * moves the file offsets in 'iloc', libheif's version 1 layout with 4-byte fields, past it). */
@@ -117,22 +130,29 @@ int main(int argc, char **argv) {
     /* The same without the tile at a negative offset: what libheif composes itself. */
     const int32_t inside[10] = {8, 8, 40, 30, 120, 80, 16, 100, 200, 150};
     snprintf(path, sizeof path, "%s/overlay-inside.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, -1, -1);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, 0, -1, -1);
     snprintf(path, sizeof path, "%s/overlay-edges.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, -1, -1);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, 0, -1, -1);
     snprintf(path, sizeof path, "%s/overlay-edges.avif", dir);
-    write_overlay(path, "avif", 160, 120, tiles, 5, refs, offsets, 5, fill, -1, -1);
+    write_overlay(path, "avif", 160, 120, tiles, 5, refs, offsets, 5, fill, 0, -1, -1);
     /* Both again turned a quarter anticlockwise, then mirrored about the vertical axis. */
     snprintf(path, sizeof path, "%s/overlay-inside-turned.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, 1, 0);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, 0, 1, 0);
     snprintf(path, sizeof path, "%s/overlay-edges-turned.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, 1, 0);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, 0, 1, 0);
+    /* And cropped to the aperture first. */
+    snprintf(path, sizeof path, "%s/overlay-inside-cropped.heic", dir);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, inside, 5, fill, 1, 1, 0);
+    snprintf(path, sizeof path, "%s/overlay-edges-cropped.heic", dir);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, 1, 1, 0);
+    snprintf(path, sizeof path, "%s/overlay-edges-cropped-late.heic", dir);
+    write_overlay(path, "heic", 160, 120, tiles, 5, refs, offsets, 5, fill, 2, 1, 0);
     /* One tile shown twice (the item referenced twice, as in Nokia's C021), on a dark-blue fill. */
     const int twice[3] = {0, 0, 1};
     const int32_t twiceOffsets[6] = {0, 0, 96, 72, 48, 36};
     const uint16_t dark[4] = {0x1000, 0x2000, 0x6000, 0xFFFF};
     snprintf(path, sizeof path, "%s/overlay-repeated-tile.heic", dir);
-    write_overlay(path, "heic", 160, 120, tiles, 2, twice, twiceOffsets, 3, dark, -1, -1);
+    write_overlay(path, "heic", 160, 120, tiles, 2, twice, twiceOffsets, 3, dark, 0, -1, -1);
     const uint16_t references[3] = {1, 1, 2};
     add_references(path, 3, references, 3);
     return 0;

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libheif/heif.h>
+#include <libheif/heif_properties.h>
 
 #include "context.h"
 
@@ -79,4 +80,20 @@ vh_decode_overlay(vh_context *context, int width, int height, const uint16_t fil
     owner->buffer = canvas;
     vh_hand_over(context, owner, canvas, width, height, bands, out);
     return 0;
+}
+
+int
+vh_crop_borders(vh_context *context, uint32_t item, int width, int height, int borders[4])
+{
+    heif_property_id properties[8];
+    int count = heif_item_get_transformation_properties(context->context, item, properties, 8);
+    for (int i = 0; i < count; i++) {
+        if (heif_item_get_property_type(context->context, item, properties[i])
+            != heif_item_property_type_transform_crop)
+            continue;
+        heif_item_get_property_transform_crop_borders(context->context, item, properties[i], width, height,
+                                                      &borders[0], &borders[1], &borders[2], &borders[3]);
+        return 0;
+    }
+    return 1;
 }

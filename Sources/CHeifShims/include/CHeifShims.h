@@ -102,6 +102,10 @@ typedef struct vh_placement {
 int vh_decode_overlay(vh_context *context, int width, int height, const uint16_t fill[4],
                       const vh_placement *placements, int count, vh_pixels *out, vh_error *error);
 
+/* What an item's clean aperture (`clap`) crops from each side of a width x height image, as libheif rounds
+ * it: left, top, right, bottom. 1 when the item has no clean aperture, 0 when `borders` is filled. */
+int vh_crop_borders(vh_context *context, uint32_t item, int width, int height, int borders[4]);
+
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
 void vh_pixels_release(void *owner);
 

@@ -102,12 +102,13 @@ final class HeifContainer {
         try adopt("decode") { vh_decode(context, 0, &$0, &$1) }
     }
 
-    /// Composes an overlay from the images it places (see `HEIFOverlay`), to 8-bit pixels.
+    /// Composes an overlay from the images it places (see `HEIFOverlay`), to 8-bit pixels, cut to the part
+    /// of the canvas it shows.
     func decodeOverlay(_ overlay: HEIFOverlay) throws(BackendError) -> VipsImage {
         let placements = overlay.placements.map {
             vh_placement(item: UInt32(truncatingIfNeeded: $0.item), x: Int32($0.x), y: Int32($0.y))
         }
-        return try adopt("decode_overlay") { pixels, error in
+        let canvas = try adopt("decode_overlay") { pixels, error in
             placements.withUnsafeBufferPointer { placed in
                 overlay.fill.withUnsafeBufferPointer { fill in
                     vh_decode_overlay(
@@ -117,6 +118,27 @@ final class HeifContainer {
                 }
             }
         }
+        let shown = shownArea(of: overlay)
+        guard shown.width != overlay.width || shown.height != overlay.height else { return canvas }
+        return try canvas.cropped(left: shown.left, top: shown.top, width: shown.width, height: shown.height)
+    }
+
+    /// The part of an overlay's canvas it shows: all of it, or what its clean aperture (`clap`) keeps, as
+    /// libheif rounds the aperture's fractions for every other image. An aperture that keeps nothing keeps
+    /// the whole canvas, as libheif does with one it cannot use.
+    func shownArea(of overlay: HEIFOverlay) -> (left: Int, top: Int, width: Int, height: Int) {
+        var borders: [Int32] = [0, 0, 0, 0]
+        let whole = (left: 0, top: 0, width: overlay.width, height: overlay.height)
+        guard overlay.hasCleanAperture,
+            vh_crop_borders(
+                context, UInt32(truncatingIfNeeded: overlay.item), Int32(overlay.width),
+                Int32(overlay.height),
+                &borders) == 0
+        else { return whole }
+        let (left, top) = (Int(max(0, borders[0])), Int(max(0, borders[1])))
+        let width = overlay.width - left - Int(max(0, borders[2]))
+        let height = overlay.height - top - Int(max(0, borders[3]))
+        return width > 0 && height > 0 ? (left, top, width, height) : whole
     }
 
     /// The primary image's samples at their coded depth (an HDR signal must not be cut to 8 bits before it is

@@ -6,7 +6,8 @@
 ///
 /// The canvas is filled with the overlay's colour, then each tile, decoded by libheif with its own
 /// transformations, is placed at its offset in reference order (a later tile covers an earlier one), clipped
-/// to the canvas; the overlay's own rotation and mirroring are then applied as an EXIF orientation would be.
+/// to the canvas; the overlay's own crop, rotation and mirroring are then applied, in that order (the turns
+/// as an EXIF orientation would be).
 struct HEIFOverlay: Sendable, Equatable {
     struct Placement: Sendable, Equatable {
         var item: Int
@@ -22,7 +23,12 @@ struct HEIFOverlay: Sendable, Equatable {
     /// The file as libheif opens it to decode the tiles: without references, `pitm` naming the first tile, no
     /// tile hidden.
     var tiles: [UInt8]
-    /// The overlay's `irot` and `imir` as the EXIF orientation (1–8) that shows it, applied after composing.
+    /// The overlay's own item, whose properties libheif reads from `tiles` too.
+    var item: Int
+    /// Whether the overlay is cropped (`clap`, before any turn): `HeifContainer.shownArea` says to what.
+    var hasCleanAperture: Bool
+    /// The overlay's `irot` and `imir` as the EXIF orientation (1–8) that shows it, applied after composing
+    /// and cropping.
     var orientation: Int
 
     var hasAlpha: Bool { fill[3] != 0xFFFF }
@@ -62,10 +68,11 @@ struct HEIFOverlay: Sendable, Equatable {
             return nil
         }
         let properties = meta.properties(of: meta.primary)
-        guard !properties.contains(where: { $0.type == "clap" }) else {
+        let transformations = properties.map(\.type).filter { ["clap", "irot", "imir"].contains($0) }
+        guard transformations.indices.filter({ transformations[$0] == "clap" }).allSatisfy({ $0 == 0 }) else {
             throw .unreadable(
                 .unsupportedFeature,
-                "a HEIF overlay with a negative offset or a repeated image that is also cropped ('clap') is not composed here"
+                "a HEIF overlay cropped ('clap') twice, or after it is turned or mirrored, is not composed here"
             )
         }
         guard let tiles = meta.withoutReferences(showing: tileIDs[0], unhiding: Set(tileIDs)) else {
@@ -76,6 +83,8 @@ struct HEIFOverlay: Sendable, Equatable {
         self.fill = fill
         self.placements = placements
         self.tiles = tiles
+        item = meta.primary
+        hasCleanAperture = transformations.first == "clap"
         orientation = try Turn(properties).exifOrientation
     }
 

@@ -46,8 +46,9 @@ struct OpenedPicture {
             describedProfile = container.info.nclx.flatMap(SynthesizedProfile.init(nclx:))
             toneMapping = overlay == nil ? container.info.nclx.flatMap(ToneMapping.init(nclx:)) : nil
             let info = container.info
+            let shown = overlay.map(container.shownArea)
             header = PictureHeader(
-                storedWidth: overlay?.width ?? info.width, storedHeight: overlay?.height ?? info.height,
+                storedWidth: shown?.width ?? info.width, storedHeight: shown?.height ?? info.height,
                 orientation: overlay?.orientation ?? 1, hasAlpha: overlay?.hasAlpha ?? info.hasAlpha,
                 bitDepth: info.bitDepth,
                 frames: max(1, info.topLevelImages), progressive: false)

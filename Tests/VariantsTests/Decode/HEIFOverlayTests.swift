@@ -62,6 +62,33 @@ import Testing
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)], transposed: true)
     }
 
+    /// The turned overlays cropped to a clean aperture (`clap`) first: libheif crops the one it composes; the
+    /// one composed here is cropped to what libheif works out from the same property, then turned.
+    @Test func croppedOverlaysShowTheirApertureTransposed() throws {
+        let inside = try Samples.bytes("overlay/overlay-inside-cropped.heic")
+        #expect(try HEIFOverlay(composing: inside, maxPlacements: 100) == nil)
+        try expectComposition(
+            "overlay/overlay-inside-cropped.heic", fill: Self.grey,
+            placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, 16, 100), (4, 200, 150)], cropped: true,
+            transposed: true)
+        let edges = try Samples.bytes("overlay/overlay-edges-cropped.heic")
+        let overlay = try #require(try HEIFOverlay(composing: edges, maxPlacements: 100))
+        #expect(overlay.hasCleanAperture && overlay.orientation == 5)
+        try expectComposition(
+            "overlay/overlay-edges-cropped.heic", fill: Self.grey,
+            placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)], cropped: true,
+            transposed: true)
+    }
+
+    /// A crop listed after the turns is refused rather than guessed at (the standard crops first).
+    @Test func aCropAfterATurnIsRefused() throws {
+        let bytes = try Samples.bytes("overlay/overlay-edges-cropped-late.heic")
+        let error = #expect(throws: VariantsError.self) {
+            try HEIFOverlay(composing: bytes, maxPlacements: 100)
+        }
+        #expect(error?.reason == .unsupportedFeature)
+    }
+
     /// Every rotation with either mirror, written into the turned overlay libheif composes: the orientation
     /// `HEIFOverlay.Turn` makes of the properties, applied to the overlay without them, shows what libheif
     /// shows.
@@ -165,19 +192,22 @@ import Testing
     // MARK: - Helpers
 
     /// Renders `file` at its own size and compares every eighth pixel with the reference composition:
-    /// `placed` lists (tile, x, y) in drawing order on the 160 × 120 canvas. A `transposed` file shows that
-    /// canvas turned and mirrored about its diagonal (120 × 160, displayed x, y from canvas y, x).
+    /// `placed` lists (tile, x, y) in drawing order on the 160 × 120 canvas. A `cropped` file shows only the
+    /// 100 × 80 of it from (20, 26) (the samples' clean aperture); a `transposed` one shows the canvas turned
+    /// and mirrored about its diagonal (displayed x, y from canvas y, x).
     private func expectComposition(
-        _ file: String, fill: (Int, Int, Int), placed: [(Int, Int, Int)], transposed: Bool = false
+        _ file: String, fill: (Int, Int, Int), placed: [(Int, Int, Int)], cropped: Bool = false,
+        transposed: Bool = false
     ) throws {
         let image = try Self.decode(try Samples.bytes(file))
-        let (width, height) = transposed ? (120, 160) : (160, 120)
+        let (left, top, shownWidth, shownHeight) = cropped ? (20, 26, 100, 80) : (0, 0, 160, 120)
+        let (width, height) = transposed ? (shownHeight, shownWidth) : (shownWidth, shownHeight)
         #expect(image.width == width && image.height == height)
         let pixels = try image.pixelBytes()
         let bands = image.header.bands
         for y in stride(from: 4, to: height, by: 8) {
             for x in stride(from: 4, to: width, by: 8) {
-                let (canvasX, canvasY) = transposed ? (y, x) : (x, y)
+                let (canvasX, canvasY) = transposed ? (left + y, top + x) : (left + x, top + y)
                 var expected = fill
                 for (index, left, top) in placed {
                     let tile = Self.tiles[index]
