@@ -17,7 +17,7 @@ seconds=${1:-30}
 shift || true
 targets=("${@:-sniffer declaration thumbhash job}")
 read -r -a targets <<<"${targets[*]}"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -enable-upcoming-feature InternalImportsByDefault
+flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name variantd -enable-upcoming-feature InternalImportsByDefault
        -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny)
 V=Sources/Variants
 
