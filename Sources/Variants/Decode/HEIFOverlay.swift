@@ -111,15 +111,14 @@ extension HEIFOverlay {
         /// right (ISO/IEC 23008-12 amendment 2, as libheif and Apple's encoders read it). Other properties
         /// are passed over.
         init(_ properties: [HEIFMeta.Property]) throws(VariantsError) {
-            for property in properties {
+            for property in properties where ["irot", "imir"].contains(property.type) {
                 guard let value = property.contents.first else {
                     throw .unreadable(.corrupt, "the HEIF overlay's '\(property.type)' property is empty")
                 }
-                switch property.type {
-                case "irot": self = then(Turn(quarterTurns: (4 - Int(value & 3)) % 4, mirrored: false))
-                case "imir": self = then(Turn(quarterTurns: value & 1 == 0 ? 2 : 0, mirrored: true))
-                default: continue
-                }
+                self = then(
+                    property.type == "irot"
+                        ? Turn(quarterTurns: (4 - Int(value & 3)) % 4, mirrored: false)
+                        : Turn(quarterTurns: value & 1 == 0 ? 2 : 0, mirrored: true))
             }
         }
 

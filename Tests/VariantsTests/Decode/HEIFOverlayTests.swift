@@ -89,6 +89,17 @@ import Testing
         #expect(error?.reason == .unsupportedFeature)
     }
 
+    /// Only `irot` and `imir` turn the picture: any other property, even an empty one, is passed over; an
+    /// empty turn is corrupt.
+    @Test func onlyTurnsAndMirrorsAreRead() throws {
+        let empty = HEIFMeta.Property(type: "xxxx", contents: [])
+        let quarter = HEIFMeta.Property(type: "irot", contents: [1])
+        #expect(try HEIFOverlay.Turn([empty, quarter]).exifOrientation == 8)
+        #expect(throws: VariantsError.self) {
+            try HEIFOverlay.Turn([HEIFMeta.Property(type: "imir", contents: [])])
+        }
+    }
+
     /// Every rotation with either mirror, written into the turned overlay libheif composes: the orientation
     /// `HEIFOverlay.Turn` makes of the properties, applied to the overlay without them, shows what libheif
     /// shows.
