@@ -115,7 +115,7 @@ struct BenchWorker: Sendable {
         let state = progress.state.withLock { $0 }
         if let error = state.error { throw error }
         return Measurement(
-            tool: nil, jobs: jobs, iterations: iterations, wallSeconds: Self.seconds(wall),
+            tool: nil, jobs: jobs, iterations: iterations, wallSeconds: wall / .seconds(1),
             peakResidentKiB: ChildConfinement.peakResidentKiB,
             images: timed.enumerated().map { index, entry in
                 Measurement.Image(
@@ -161,7 +161,7 @@ struct BenchWorker: Sendable {
             }
         }
         return Sample(
-            seconds: Self.seconds(elapsed), width: size.width, height: size.height, timings: timings)
+            seconds: elapsed / .seconds(1), width: size.width, height: size.height, timings: timings)
     }
 
     /// A source's key under `sources/`: its path without the leading `/`.
@@ -209,9 +209,5 @@ struct BenchWorker: Sendable {
                 throw error.variantsError
             }
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

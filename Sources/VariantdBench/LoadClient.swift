@@ -50,14 +50,13 @@ struct LoadClient: Sendable {
             }
             return await group.reduce(into: []) { $0 += $1 }
         }
-        return (answers, BenchWorker.seconds(ContinuousClock.now - start))
+        return (answers, (ContinuousClock.now - start) / .seconds(1))
     }
 
     /// How many jobs `offer` starts: a fixed number, so that a sender that falls behind its schedule on a
     /// busy machine catches up rather than offering fewer jobs than the report says.
     static func offeredCount(perSecond: Double, for duration: Duration) -> Int {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return Int(perSecond * seconds)
+        Int(perSecond * (duration / .seconds(1)))
     }
 
     /// Open loop: starts one job every 1/`perSecond` s for `duration`, whatever the answers, through at
@@ -104,7 +103,7 @@ struct LoadClient: Sendable {
                 try WireJSON.encode(
                     Body(id: id, bucket: BenchDaemon.bucket, path: "load/" + name, source: job.source)))
             let (data, response) = try await session.data(for: request)
-            let seconds = BenchWorker.seconds(ContinuousClock.now - start)
+            let seconds = (ContinuousClock.now - start) / .seconds(1)
             let status = (response as? HTTPURLResponse)?.statusCode
             let reply = try? WireJSON.decode(Reply.self, from: data)
             let megapixels = Double((reply?.width ?? 0) * (reply?.height ?? 0)) / 1e6
@@ -114,7 +113,7 @@ struct LoadClient: Sendable {
                 retryAfter: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
         } catch {
             return Answer(
-                file: job.file, status: nil, seconds: BenchWorker.seconds(ContinuousClock.now - start),
+                file: job.file, status: nil, seconds: (ContinuousClock.now - start) / .seconds(1),
                 megapixels: 0,
                 message: "\(error)")
         }

@@ -105,7 +105,7 @@ struct RenderLoad: Sendable {
         let start = ContinuousClock.now
         let status =
             (try? await session.data(from: url)).flatMap { ($0.1 as? HTTPURLResponse)?.statusCode } ?? 0
-        return (status, BenchWorker.seconds(ContinuousClock.now - start))
+        return (status, (ContinuousClock.now - start) / .seconds(1))
     }
 
     /// `count` GETs of one URL from `clients` clients, each waiting for its answer before the next.
@@ -126,7 +126,7 @@ struct RenderLoad: Sendable {
             return await group.reduce(into: []) { $0 += $1 }
         }
         let ok = results.filter { $0.0 == 200 }.map(\.1)
-        return (ok, BenchWorker.seconds(ContinuousClock.now - start), results.count - ok.count)
+        return (ok, (ContinuousClock.now - start) / .seconds(1), results.count - ok.count)
     }
 
     private static func table(

@@ -67,8 +67,7 @@ struct ThumbHashBenchmark {
                     _ = try body()
                 }
             }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            perCall.append(seconds * 1000 / Double(iterations))
+            perCall.append(elapsed / .seconds(1) * 1000 / Double(iterations))
         }
         return perCall.sorted()[Self.rounds / 2]
     }

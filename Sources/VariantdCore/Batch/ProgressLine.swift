@@ -31,7 +31,7 @@ struct ProgressLine {
     }
 
     var seconds: Double {
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        elapsed / .seconds(1)
     }
 
     /// Source megabytes (10^6 bytes) processed per second; skipped files do not count.

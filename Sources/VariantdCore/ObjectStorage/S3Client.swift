@@ -192,17 +192,13 @@ package final class S3Client: Sendable {
                 }
             }
             guard failure.kind == .unavailable, attempt < configuration.retry.attempts else { throw failure }
-            Thread.sleep(forTimeInterval: Self.seconds(configuration.retry.delay(after: attempt)))
+            Thread.sleep(forTimeInterval: configuration.retry.delay(after: attempt) / .seconds(1))
             attempt += 1
         }
     }
 
     /// SHA-256 of no bytes: the payload hash of a GET, HEAD or empty PUT.
     private static let emptyPayload = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 
     /// Classifies a non-2xx answer by status and the error document's `Code` (HEAD answers have none).
     private static func error(_ outcome: HTTPOutcome, method: HTTPExchange.Method, subject: String) -> S3Error

@@ -157,8 +157,7 @@ struct RenderService: Sendable {
         -> HTTPResponse
     {
         var record = record
-        let (whole, fraction) = started.duration(to: .now).components
-        record.seconds = ((Double(whole) + Double(fraction) * 1e-18) * 1e6).rounded() / 1e6
+        record.seconds = (started.duration(to: .now) / .seconds(1) * 1e6).rounded() / 1e6
         metrics.record(record)
         Console.error(record.line)
         return response

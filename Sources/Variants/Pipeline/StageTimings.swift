@@ -16,9 +16,8 @@ public struct StageTimings: Sendable, Codable, Equatable {
     }
 
     public mutating func add(_ stage: Stage, variant: String? = nil, _ duration: Duration) {
-        let (whole, fraction) = duration.components
         let key = variant.map { stage.rawValue + "." + $0 } ?? stage.rawValue
-        seconds[key, default: 0] += Double(whole) + Double(fraction) * 1e-18
+        seconds[key, default: 0] += duration / .seconds(1)
     }
 
     /// Seconds per stage, variants added up: bounded by `Stage`, whatever the variants are called.
