@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <malloc.h>
 #include <vips/vips.h>
 
 #include "error.h"
@@ -24,6 +25,13 @@ vv_init(const char *program_name, int concurrency, vv_error *error)
         vips_concurrency_set(concurrency);
     g_mutex_unlock(&lock);
     return result;
+}
+
+int
+vv_set_allocator(int arenas, int heap_limit, int kept_free)
+{
+    return mallopt(M_ARENA_MAX, arenas) && mallopt(M_MMAP_THRESHOLD, heap_limit)
+           && mallopt(M_TRIM_THRESHOLD, kept_free);
 }
 
 const char *

@@ -10,6 +10,7 @@ enum Vips {
     }
 
     private static let started = Result { () throws(BackendError) in
+        Allocator.keepPictureBuffers()
         try call("init") { vv_init("variantd", 0, &$0) }
         applyLoaderAllowList()
         try LoaderSelfCheck.run()
