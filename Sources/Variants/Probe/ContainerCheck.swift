@@ -194,12 +194,10 @@ struct JPEGStructure {
     /// Entropy-coded data ends at the first marker that is neither a stuffed 0xFF00 nor a restart marker.
     private static func endOfEntropyData(_ bytes: [UInt8], from start: Int) -> Int {
         var offset = start
-        while offset + 1 < bytes.count {
-            if bytes[offset] == 0xFF {
-                let next = bytes[offset + 1]
-                if next != 0x00 && next != 0xFF && !(0xD0...0xD7).contains(next) { return offset }
-            }
-            offset += 1
+        while let found = ByteSearch.firstIndex(of: 0xFF, in: bytes, from: offset), found + 1 < bytes.count {
+            let next = bytes[found + 1]
+            if next != 0x00 && next != 0xFF && !(0xD0...0xD7).contains(next) { return found }
+            offset = found + 1
         }
         return bytes.count
     }
