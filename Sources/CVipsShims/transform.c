@@ -5,6 +5,11 @@
 int
 vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error)
 {
+    if (vips_image_get_orientation(in) == 1) {
+        *out = in;
+        g_object_ref(in);
+        return 0;
+    }
     return vips_autorot(in, out, NULL) ? vv_fail(error) : 0;
 }
 

@@ -114,7 +114,8 @@ void vv_image_set_orientation(VipsImage *image, int orientation);
 /* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
 size_t vv_image_get_icc(VipsImage *image, const void **profile);
 
-/* Applies the EXIF orientation and removes the tag. */
+/* Applies the EXIF orientation and removes the tag. An upright image is handed back itself (a new
+ * reference), not wrapped in a copy operation: a decode already in memory stays there. */
 int vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error);
 
 /* What became of an image's colour profile in vv_to_srgb. */
