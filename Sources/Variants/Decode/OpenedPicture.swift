@@ -119,7 +119,8 @@ struct OpenedPicture {
                 let reduces = !convertsBeforeReducing
                 let shrink =
                     loader == .jpeg && reduces
-                    ? Self.jpegShrink(from: header.storedWidth, to: storedWidth) : 1
+                    ? Self.jpegShrink(
+                        from: (header.storedWidth, header.storedHeight), to: (storedWidth, storedHeight)) : 1
                 let scale = loader == .webp && reduces ? Double(storedWidth) / Double(header.storedWidth) : 1
                 loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
             }
@@ -199,9 +200,11 @@ struct OpenedPicture {
         } ?? 1
     }
 
-    /// The largest JPEG shrink-on-load factor that still leaves at least `target` pixels across.
-    private static func jpegShrink(from stored: Int, to target: Int) -> Int {
-        [8, 4, 2].first { stored / $0 >= target } ?? 1
+    /// The largest JPEG shrink-on-load factor that still leaves at least `target` on both sides.
+    private static func jpegShrink(
+        from stored: (width: Int, height: Int), to target: (width: Int, height: Int)
+    ) -> Int {
+        [8, 4, 2].first { stored.width / $0 >= target.width && stored.height / $0 >= target.height } ?? 1
     }
 
     private static func loader(for type: MediaType) throws(VariantsError) -> VipsLoader {

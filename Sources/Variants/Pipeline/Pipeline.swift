@@ -130,15 +130,25 @@ public struct Pipeline: Sendable {
         return (picture, decoded, plans)
     }
 
-    /// The size of the one decode: large enough for the biggest rendition and the ThumbHash, never larger
-    /// than the picture (enlarging variants grow from the full-size decode).
+    /// The size of the one decode: on each side the most that any rendition or the ThumbHash needs there,
+    /// never larger than the picture (enlarging variants grow from the full-size decode). A rendition of the
+    /// picture's own shape needs exactly its size, so the largest one is not resampled a second time for a
+    /// pixel of rounding; a stretched one (`fill`) needs the picture scaled evenly until it covers it.
     static func baseSize(width: Int, height: Int, plans: [RenderPlan]) -> (width: Int, height: Int) {
+        let needs = plans.map { plan in
+            let (sideW, sideH) =
+                plan.rotation.swapsSides
+                ? (plan.resizeHeight, plan.resizeWidth) : (plan.resizeWidth, plan.resizeHeight)
+            let evenHeight = Double(height) * Double(sideW) / Double(width)
+            if abs(Double(sideH) - evenHeight) <= 1 { return (width: sideW, height: sideH) }
+            func side(_ length: Int) -> Int { max(1, Int((Double(length) * plan.scale).rounded(.up))) }
+            return (width: side(width), height: side(height))
+        }
         let placeholder = ThumbHashRendition.size(width: width, height: height)
-        let placeholderScale = max(
-            Double(placeholder.width) / Double(width), Double(placeholder.height) / Double(height))
-        let scale = min(1, plans.map(\.scale).reduce(placeholderScale, max))
-        func side(_ length: Int) -> Int { min(length, max(1, Int((Double(length) * scale).rounded(.up)))) }
-        return (side(width), side(height))
+        return (
+            min(width, needs.map(\.width).reduce(placeholder.width, max)),
+            min(height, needs.map(\.height).reduce(placeholder.height, max))
+        )
     }
 
     /// A picture type we never decode is refused as unsupported; a non-picture named or declared as a
