@@ -165,6 +165,16 @@ vv_materialize(VipsImage *in, VipsImage **out, vv_error *error)
     return (*out = vips_image_copy_memory(in)) ? 0 : vv_fail(error);
 }
 
+const void *
+vv_image_memory(VipsImage *in, size_t *length)
+{
+    if ((in->dtype != VIPS_IMAGE_SETBUF && in->dtype != VIPS_IMAGE_SETBUF_FOREIGN) || !in->data
+        || in->BandFmt != VIPS_FORMAT_UCHAR)
+        return NULL;
+    *length = VIPS_IMAGE_SIZEOF_IMAGE(in);
+    return in->data;
+}
+
 int
 vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error)
 {

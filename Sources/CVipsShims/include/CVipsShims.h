@@ -156,6 +156,10 @@ int vv_sharpen(VipsImage *in, double sigma, VipsImage **out, vv_error *error);
 /* Decodes every pixel into memory now, so decode errors surface here and later steps reuse them. */
 int vv_materialize(VipsImage *in, VipsImage **out, vv_error *error);
 
+/* The pixels of an 8-bit image held in memory (materialised, or adopted), borrowed: valid while the image
+ * lives; NULL for an image computed on demand. */
+const void *vv_image_memory(VipsImage *in, size_t *length);
+
 /* Copies the pixels out, 8-bit interleaved; free *bytes with vv_free. */
 int vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error);
 

@@ -313,10 +313,31 @@ final class VipsImage {
 
     /// The pixels, 8-bit interleaved, row after row.
     func pixelBytes() throws(BackendError) -> [UInt8] {
+        if let held = heldPixels { return withExtendedLifetime(self) { Array(held) } }
         var bytes: UnsafeMutableRawPointer?
         var length = 0
         try Vips.call("write_pixels") { vv_write_pixels(pointer, &bytes, &length, &$0) }
         return CCopy.bytes(bytes, count: length, free: vv_free) ?? []
+    }
+
+    /// Calls `body` with the pixels, 8-bit interleaved, row after row: where libvips holds them when the image
+    /// is in memory (materialised), so an encoder reads them in place instead of from two copies made by a
+    /// libvips evaluation; copied out otherwise. The buffer is valid only inside `body`.
+    func withPixels<Result>(_ body: (UnsafeRawBufferPointer) throws(BackendError) -> Result)
+        throws(BackendError) -> Result
+    {
+        if let held = heldPixels {
+            return try withExtendedLifetime(self) { () throws(BackendError) in try body(held) }
+        }
+        return try pixelBytes().withUnsafeBytes { buffer in
+            Swift.Result { () throws(BackendError) in try body(buffer) }
+        }.get()
+    }
+
+    /// The pixels of an image held in memory, borrowed from libvips; nil for one computed on demand.
+    private var heldPixels: UnsafeRawBufferPointer? {
+        var length = 0
+        return vv_image_memory(pointer, &length).map { UnsafeRawBufferPointer(start: $0, count: length) }
     }
 
     /// Encodes with every metadata block stripped.

@@ -2,14 +2,19 @@ internal import CWebPShims
 
 /// The one door to libwebp's encoder (libvips 8.14's WebP saver cannot be stopped from writing EXIF).
 enum WebPEncoder {
-    static func encode(
-        pixels: [UInt8], width: Int, height: Int, bands: Int, quality: Int, effort: Int, threads: Int
-    ) throws(BackendError) -> [UInt8] {
+    /// A still WebP of `image`'s pixels, read where libvips holds them.
+    static func encode(_ image: VipsImage, quality: Int, effort: Int, threads: Int) throws(BackendError)
+        -> [UInt8]
+    {
+        let header = image.header
         var options = vw_options(quality: Float(quality), method: Int32(effort), threads: Int32(threads))
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        let status = pixels.withUnsafeBytes {
-            vw_encode($0.baseAddress, Int32(width), Int32(height), Int32(bands), &options, &bytes, &length)
+        let status = try image.withPixels {
+            vw_encode(
+                $0.baseAddress, Int32(header.width), Int32(header.height), Int32(header.bands), &options,
+                &bytes,
+                &length)
         }
         return try WebP.check(status, "webp_encode", bytes: bytes, length: length)
     }

@@ -117,15 +117,9 @@ enum Renderer {
         case .png:
             return try image.encoded(as: .png(effort: pngEffort))
         case .webp:
-            let header = image.header
-            return try WebPEncoder.encode(
-                pixels: image.pixelBytes(), width: header.width, height: header.height, bands: header.bands,
-                quality: quality, effort: webpEffort, threads: 1)
+            return try WebPEncoder.encode(image, quality: quality, effort: webpEffort, threads: 1)
         case .avif:
-            let header = image.header
-            return try HeifEncoder.avif(
-                pixels: image.pixelBytes(), width: header.width, height: header.height, bands: header.bands,
-                quality: quality, speed: avifSpeed, threads: 1)
+            return try HeifEncoder.avif(image, quality: quality, speed: avifSpeed, threads: 1)
         }
     }
 }
