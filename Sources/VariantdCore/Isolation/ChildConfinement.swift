@@ -1,3 +1,5 @@
+import Variants
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -35,10 +37,11 @@ package enum ChildConfinement {
         try SyscallFilter.install()
     }
 
-    /// Hands the memory freed by a job back to the kernel: glibc keeps freed heap pages mapped, so without
-    /// this a child's resident set stays at its largest picture's for the rest of its life.
+    /// Hands the memory freed by a job back to the kernel when it is more than the allocator keeps for the
+    /// next picture: glibc keeps freed heap pages mapped, so without this a child's resident set stays at its
+    /// largest picture's for the rest of its life.
     static func returnMemory() {
-        Heap.trim()
+        Heap.trim(keeping: Allocator.keptFreeMemory)
     }
 
     /// Moves the CPU-time limit to what this process has used so far plus one job's budget.
