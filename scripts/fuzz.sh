@@ -27,7 +27,7 @@ build() {
   case $target in
     sniffer)
       swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Probe/ContainerCheck.swift \
-        $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
+        $V/Backend/ByteSearch.swift $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
         $V/Decode/HEIFReferenceRepair.swift $V/Errors/VariantsError.swift Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
     declaration)
       swiftc "${flags[@]}" -module-name FuzzDeclaration $V/Specs/*.swift $V/Render/RenderPlan.swift \
