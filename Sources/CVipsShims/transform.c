@@ -169,7 +169,7 @@ const void *
 vv_image_memory(VipsImage *in, size_t *length)
 {
     if ((in->dtype != VIPS_IMAGE_SETBUF && in->dtype != VIPS_IMAGE_SETBUF_FOREIGN) || !in->data
-        || in->BandFmt != VIPS_FORMAT_UCHAR)
+        || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE)
         return NULL;
     *length = VIPS_IMAGE_SIZEOF_IMAGE(in);
     return in->data;
