@@ -12,7 +12,7 @@ package enum SourceChecksum {
         let digest = SHA256.Incremental()
         do {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                digest.update([UInt8](chunk))
+                digest.update(chunk)
             }
         } catch {
             return nil

@@ -1,4 +1,5 @@
 internal import CCrypto
+package import Foundation
 
 /// SHA-256 through OpenSSL's libcrypto, which uses the CPU's SHA extensions where present.
 ///
@@ -46,7 +47,8 @@ package enum SHA256 {
             EVP_MD_CTX_free(context)
         }
 
-        package func update(_ bytes: [UInt8]) {
+        /// Feeds bytes where they lie: an array, a slice of one, a `Data`, none copied first.
+        package func update(_ bytes: some ContiguousBytes) {
             let result = bytes.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
             LibCrypto.check(result == 1, "EVP_DigestUpdate")
         }

@@ -44,7 +44,7 @@ public final class SpooledFile: Sendable, Equatable {
                 Self.read(descriptor, into: $0.baseAddress!, count: length, at: offset)
             }
             guard complete else { throw VariantsError(.internalError, "the spool file cannot be read back") }
-            digest.update(Array(piece[..<length]))
+            digest.update(piece[..<length])
             offset += length
         }
         return digest.finish()
