@@ -27,11 +27,12 @@ vv_init(const char *program_name, int concurrency, vv_error *error)
     return result;
 }
 
-int
+void
 vv_set_allocator(int arenas, int heap_limit, int kept_free)
 {
-    return mallopt(M_ARENA_MAX, arenas) && mallopt(M_MMAP_THRESHOLD, heap_limit)
-           && mallopt(M_TRIM_THRESHOLD, kept_free);
+    mallopt(M_ARENA_MAX, arenas);
+    mallopt(M_MMAP_THRESHOLD, heap_limit);
+    mallopt(M_TRIM_THRESHOLD, kept_free);
 }
 
 const char *

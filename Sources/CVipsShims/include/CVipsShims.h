@@ -26,8 +26,9 @@ typedef struct vv_error {
 int vv_init(const char *program_name, int concurrency, vv_error *error);
 
 /* glibc's mallopt for the process libvips runs in: at most `arenas` arenas, blocks under `heap_limit` bytes
- * from the heap, free memory at the heap's top kept up to `kept_free` bytes. Returns 0 if glibc refused one. */
-int vv_set_allocator(int arenas, int heap_limit, int kept_free);
+ * from the heap, free memory at the heap's top kept up to `kept_free` bytes. A setting glibc refuses stays at
+ * its default: the process runs as before, only slower. */
+void vv_set_allocator(int arenas, int heap_limit, int kept_free);
 
 /* "8.16.1": the libvips running. */
 const char *vv_version(void);

@@ -17,6 +17,6 @@ package enum Allocator {
 
     /// One arena for every thread and fixed thresholds; called once, before libvips starts its threads.
     static func keepPictureBuffers() {
-        _ = vv_set_allocator(1, Int32(heapBlockLimit), Int32(keptFreeMemory))
+        vv_set_allocator(1, Int32(heapBlockLimit), Int32(keptFreeMemory))
     }
 }
