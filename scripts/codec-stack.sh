@@ -7,7 +7,8 @@
 # compilers and libraries, with only the formats variantd reads and writes: JPEG (libjpeg-turbo), PNG
 # (libspng, both ways), WebP, GIF (libvips' own decoder; we never write GIF, so no cgif), lcms, EXIF and
 # Highway's SIMD kernels. No HEIF (libheif is called directly), TIFF, PDF, SVG, ImageMagick, OpenSlide, JPEG XL,
-# JPEG 2000, FITS, Matlab, …: a loader that is not built cannot be reached by hostile input.
+# JPEG 2000, FITS, Matlab, …: a loader that is not built cannot be reached by hostile input. After Debian's
+# patches come ours, in scripts/patches (each says why in its header); they change speed, never pixels.
 #
 # Idempotent: a stamp in the prefix records what was built; when it matches, this takes well under a second.
 set -euo pipefail
@@ -41,8 +42,10 @@ vips_flags=(
   -Dvapi=false
 )
 
+our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/vips-*.patch)
+
 stamp_file="$prefix/.variantd-stamp"
-stamp=$(printf '%s\n' "${sources[@]}" "${highway_flags[*]}" "${vips_flags[*]}")
+stamp=$(printf '%s\n' "${sources[@]}" "${highway_flags[*]}" "${vips_flags[*]}"; sha256sum "${our_patches[@]}" | cut -d' ' -f1)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$prefix/lib/pkgconfig/vips.pc" ]; then
   exit 0
 fi
@@ -81,6 +84,9 @@ unpack() {
 
 unpack highway_1.2.0.orig.tar.gz highway_1.2.0-2.debian.tar.xz highway
 unpack vips_8.16.1.orig.tar.gz vips_8.16.1-1+deb13u1.debian.tar.xz vips
+for our_patch in "${our_patches[@]}"; do
+  patch -s -p1 -d "$work/vips" <"$our_patch"
+done
 
 rm -rf "$prefix"
 cmake -S "$work/highway" -B "$work/highway/build" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" \
@@ -94,4 +100,4 @@ meson compile -C "$work/vips/build" >/dev/null
 meson install -C "$work/vips/build" --quiet >/dev/null
 
 echo "$stamp" >"$stamp_file"
-echo "codec-stack: libvips 8.16.1 and highway 1.2.0 built into $prefix in $(($(date +%s) - started)) s"
+echo "codec-stack: libvips 8.16.1 (${#our_patches[@]} patch(es) of ours) and highway 1.2.0 built into $prefix in $(($(date +%s) - started)) s"
