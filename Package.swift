@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // Test-only: lcms itself is the independent reference the colour tests compare renditions with.
         .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         // libwebpmux holds the animation encoder.
         .target(name: "CWebPShims", dependencies: ["CWebP"], linkerSettings: [.linkedLibrary("webpmux")]),
+        .target(name: "CJPEGShims", dependencies: ["CJPEG"]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
@@ -48,7 +50,7 @@ let package = Package(
         .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
-            dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CCrypto", "ThumbHash"],
+            dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CJPEGShims", "CCrypto", "ThumbHash"],
             swiftSettings: swiftSettings
         ),
         .target(

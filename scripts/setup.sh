@@ -16,7 +16,7 @@ set -euo pipefail
 backports=/etc/apt/sources.list.d/variantd-backports.sources
 stamp=/var/lib/variantd-setup.stamp
 packages=(
-  pkg-config libssl-dev libwebp-dev curl libcurl4-openssl-dev python3-venv
+  pkg-config libssl-dev libwebp-dev libjpeg62-turbo-dev curl libcurl4-openssl-dev python3-venv
   libvips-tools liblcms2-dev
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec

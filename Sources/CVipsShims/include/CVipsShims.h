@@ -164,22 +164,9 @@ const void *vv_image_memory(VipsImage *in, size_t *length);
 /* Copies the pixels out, 8-bit interleaved; free *bytes with vv_free. */
 int vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error);
 
-/* WebP goes through libwebp directly: libvips 8.14's saver writes EXIF even when told to strip. */
-typedef enum vv_saver {
-    VV_SAVER_JPEG = 0,
-    VV_SAVER_PNG = 1,
-} vv_saver;
-
-typedef struct vv_save_options {
-    int quality;     /* JPEG: 1-100 */
-    int effort;      /* PNG: 1-10 (zlib level effort - 1) */
-    int progressive; /* JPEG: 1 for a progressive file */
-    int optimize_coding; /* JPEG: 1 for Huffman tables fitted to the picture (a second pass) */
-} vv_save_options;
-
-/* Encodes with all metadata stripped; free *bytes with vv_free. */
-int vv_save(VipsImage *in, vv_saver saver, const vv_save_options *options, void **bytes, size_t *length,
-            vv_error *error);
+/* A PNG (effort 1-10: zlib level effort - 1) with all metadata stripped; free *bytes with vv_free. JPEG,
+ * WebP and AVIF are encoded by their libraries directly. */
+int vv_save_png(VipsImage *in, int effort, void **bytes, size_t *length, vv_error *error);
 
 void vv_unref(VipsImage *image);
 

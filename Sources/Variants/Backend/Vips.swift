@@ -96,13 +96,6 @@ struct VipsLoaderClass: Sendable, Equatable {
     var blocked: Bool
 }
 
-/// The encoders libvips runs for us (WebP goes through libwebp, AVIF through libheif).
-enum VipsSaver: Sendable {
-    /// `optimizedCoding`: Huffman tables fitted to the picture, in a second pass over it.
-    case jpeg(quality: Int, progressive: Bool, optimizedCoding: Bool)
-    case png(effort: Int)
-}
-
 /// What a libvips header says, before any pixel is decoded.
 struct VipsHeader: Sendable, Equatable {
     var width: Int
@@ -340,23 +333,12 @@ final class VipsImage {
         return vv_image_memory(pointer, &length).map { UnsafeRawBufferPointer(start: $0, count: length) }
     }
 
-    /// Encodes with every metadata block stripped.
-    func encoded(as saver: VipsSaver) throws(BackendError) -> [UInt8] {
-        var options = vv_save_options()
-        let kind: vv_saver
-        switch saver {
-        case .jpeg(let quality, let progressive, let optimizedCoding):
-            kind = VV_SAVER_JPEG
-            options.quality = Int32(quality)
-            options.progressive = progressive ? 1 : 0
-            options.optimize_coding = optimizedCoding ? 1 : 0
-        case .png(let effort):
-            kind = VV_SAVER_PNG
-            options.effort = Int32(effort)
-        }
+    /// A PNG of the pixels with every metadata block stripped, the one format libvips still encodes for us
+    /// (JPEG goes through libjpeg-turbo, WebP through libwebp, AVIF through libheif). `effort`: 1–10.
+    func encodedAsPNG(effort: Int) throws(BackendError) -> [UInt8] {
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        try Vips.call("save") { vv_save(pointer, kind, &options, &bytes, &length, &$0) }
+        try Vips.call("pngsave") { vv_save_png(pointer, Int32(effort), &bytes, &length, &$0) }
         return CCopy.bytes(bytes, count: length, free: vv_free) ?? []
     }
 }

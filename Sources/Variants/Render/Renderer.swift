@@ -112,10 +112,10 @@ enum Renderer {
         let quality = plan.quality ?? 100
         switch plan.format {
         case .jpeg, .original:
-            return try image.encoded(
-                as: .jpeg(quality: quality, progressive: false, optimizedCoding: jpegOptimizedCoding))
+            return try JPEGEncoder.encode(
+                image, quality: quality, progressive: false, optimizedCoding: jpegOptimizedCoding)
         case .png:
-            return try image.encoded(as: .png(effort: pngEffort))
+            return try image.encodedAsPNG(effort: pngEffort)
         case .webp:
             return try WebPEncoder.encode(image, quality: quality, effort: webpEffort, threads: 1)
         case .avif:

@@ -1,0 +1,92 @@
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+
+#include "CJPEGShims.h"
+
+/* libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to vj_encode. */
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf recovery;
+    char *message;
+} vj_error;
+
+static void
+vj_error_exit(j_common_ptr info)
+{
+    vj_error *error = (vj_error *) info->err;
+    info->err->format_message(info, error->message);
+    longjmp(error->recovery, 1);
+}
+
+/* Warnings (a corrupt-data notice, which an encoder does not meet) are not failures. */
+static void
+vj_output_message(j_common_ptr info)
+{
+    (void) info;
+}
+
+/* No JFIF header or other marker is written: the caller asked for no metadata. */
+int
+vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
+          void **bytes, size_t *length, vj_failure *failure)
+{
+    struct jpeg_compress_struct info;
+    vj_error error;
+    /* volatile: written between setjmp and a longjmp back to it. */
+    unsigned char *volatile output = NULL;
+    unsigned long volatile size = 0;
+
+    failure->message[0] = '\0';
+    if (bands != 1 && bands != 3) {
+        strcpy(failure->message, "JPEG takes 1 or 3 bands");
+        return -1;
+    }
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = vj_error_exit;
+    error.manager.output_message = vj_output_message;
+    error.message = failure->message;
+    if (setjmp(error.recovery)) {
+        jpeg_destroy_compress(&info);
+        free(output);
+        return -1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, (unsigned char **) &output, (unsigned long *) &size);
+
+    info.image_width = (JDIMENSION) width;
+    info.image_height = (JDIMENSION) height;
+    info.input_components = bands;
+    info.in_color_space = bands == 3 ? JCS_RGB : JCS_GRAYSCALE;
+    jpeg_set_defaults(&info);
+    info.optimize_coding = options->optimize_coding ? TRUE : FALSE;
+    jpeg_set_quality(&info, options->quality, TRUE);
+    if (options->progressive)
+        jpeg_simple_progression(&info);
+    int luma = bands == 3 && options->subsample_chroma ? 2 : 1;
+    info.comp_info[0].h_samp_factor = info.comp_info[0].v_samp_factor = luma;
+    for (int i = 1; i < bands; i++)
+        info.comp_info[i].h_samp_factor = info.comp_info[i].v_samp_factor = 1;
+    info.write_JFIF_header = FALSE;
+
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW) ((const unsigned char *) pixels + (size_t) info.next_scanline * stride);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+
+    *bytes = output;
+    *length = size;
+    return 0;
+}
+
+void
+vj_free(void *bytes)
+{
+    free(bytes);
+}

@@ -1,0 +1,26 @@
+#ifndef CJPEGSHIMS_H
+#define CJPEGSHIMS_H
+
+#include <stddef.h>
+
+typedef struct vj_options {
+    int quality;         /* 1 to 100, libjpeg's scale */
+    int progressive;     /* nonzero: a progressive scan script instead of one baseline scan */
+    int optimize_coding; /* nonzero: Huffman tables fitted to the picture (a second pass) */
+    int subsample_chroma; /* nonzero: chroma at half the resolution both ways (4:2:0); RGB only */
+} vj_options;
+
+/* libjpeg's own words for a failure (its messages fit JMSG_LENGTH_MAX, 200 bytes). */
+typedef struct vj_failure {
+    char message[200];
+} vj_failure;
+
+/* Encodes `height` rows of `width` 8-bit pixels of 1 (grey) or 3 (RGB) bands, `stride` bytes apart, with no
+ * metadata. On success returns 0 and hands over the file in `*bytes` (free with vj_free); on failure returns
+ * -1 and says why in `failure`. */
+int vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
+              void **bytes, size_t *length, vj_failure *failure);
+
+void vj_free(void *bytes);
+
+#endif

@@ -1,0 +1,30 @@
+internal import CJPEGShims
+
+/// The one door to libjpeg-turbo's encoder. It writes the files libvips' JPEG saver wrote, byte for byte
+/// (the same settings, and no marker but the picture's), from pixels read where libvips holds them; the saver
+/// ran the same library behind libvips' worker threads and strip buffers, 0.7 ms more for a 1600 px rendition.
+enum JPEGEncoder {
+    /// A JPEG of `image`'s 8-bit grey or RGB pixels, every metadata block left out.
+    static func encode(_ image: VipsImage, quality: Int, progressive: Bool, optimizedCoding: Bool)
+        throws(BackendError) -> [UInt8]
+    {
+        let header = image.header
+        // libvips' saver's rule: chroma at half resolution below quality 90, whole from it.
+        var options = vj_options(
+            quality: Int32(quality), progressive: progressive ? 1 : 0,
+            optimize_coding: optimizedCoding ? 1 : 0,
+            subsample_chroma: header.bands == 3 && quality < 90 ? 1 : 0)
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        var failure = vj_failure()
+        let status = try image.withPixels {
+            vj_encode(
+                $0.baseAddress, Int32(header.width), Int32(header.height), Int32(header.bands),
+                header.width * header.bands, &options, &bytes, &length, &failure)
+        }
+        guard status == 0, let encoded = CCopy.bytes(bytes, count: length, free: vj_free) else {
+            throw BackendError(call: "jpeg_encode", message: CCopy.text(ofField: failure.message))
+        }
+        return encoded
+    }
+}
