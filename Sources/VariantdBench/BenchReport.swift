@@ -38,7 +38,10 @@ struct BenchReport: Sendable, Codable {
     }
 
     struct Conditions: Sendable, Codable, Equatable {
+        /// Timed passes over a corpus in each round.
         var iterations: Int
+        /// Rounds of every row, interleaved (`--rounds`); nil in reports saved before there were rounds.
+        var rounds: Int?
         var warmups: Int
         var cores: Int
         /// The 1-minute load average before and after the run: how busy the machine was.
@@ -48,8 +51,9 @@ struct BenchReport: Sendable, Codable {
         var libheif: String
 
         /// This machine's, with the load average now as `loadAfter`.
-        init(iterations: Int, warmups: Int, loadBefore: Double) {
+        init(iterations: Int, rounds: Int = 1, warmups: Int, loadBefore: Double) {
             self.iterations = iterations
+            self.rounds = rounds
             self.warmups = warmups
             cores = ProcessInfo.processInfo.activeProcessorCount
             self.loadBefore = loadBefore
@@ -59,7 +63,7 @@ struct BenchReport: Sendable, Codable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case iterations, warmups, cores, libvips, libheif
+            case iterations, rounds, warmups, cores, libvips, libheif
             case loadBefore = "load_before"
             case loadAfter = "load_after"
         }

@@ -34,9 +34,14 @@ enum BenchTable {
         if let conditions = report.conditions {
             lines.append("")
             let (before, after) = (fixed(conditions.loadBefore, 1), fixed(conditions.loadAfter, 1))
+            let rounds = conditions.rounds ?? 1
+            let interleaved =
+                rounds > 1
+                ? " in each of \(rounds) rounds, every row's rounds interleaved with the others'" : ""
             let passes =
                 report.runs.isEmpty
-                ? "" : "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up; "
+                ? ""
+                : "\(conditions.iterations) timed passes after \(conditions.warmups) warm-up\(interleaved); "
             lines.append(
                 passes + "\(conditions.cores) cores; load average \(before) before, \(after) after; "
                     + "libvips \(conditions.libvips), libheif \(conditions.libheif)")

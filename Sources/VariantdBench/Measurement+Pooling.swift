@@ -1,9 +1,26 @@
-/// Measurements of processes that ran at the same time, read as one run of all their jobs.
+/// Several measurements of one tool on one corpus, read as one.
 extension Measurement {
     /// One measurement of `parts` run side by side: their passes and jobs add up, the wall clock is the
     /// longest one's, the peak resident sets add up (the processes were resident together), and each file's
     /// timings and every stage's seconds are pooled. A file is failed if any part failed it.
     static func concurrent(_ parts: [Measurement]) -> Measurement {
+        pooled(
+            parts, jobs: parts.reduce(0) { $0 + $1.jobs }, wallSeconds: parts.map(\.wallSeconds).max() ?? 0,
+            peakResidentKiB: parts.reduce(0) { $0 + $1.peakResidentKiB })
+    }
+
+    /// One measurement of `rounds` of the same run made one after another, interleaved with the other
+    /// tools' rounds: their passes and wall clocks add up, the peak resident set is the largest, and each
+    /// file's timings and every stage's seconds are pooled. A file is failed if any round failed it.
+    static func sequential(_ rounds: [Measurement]) -> Measurement {
+        pooled(
+            rounds, jobs: rounds.first?.jobs ?? 1, wallSeconds: rounds.reduce(0) { $0 + $1.wallSeconds },
+            peakResidentKiB: rounds.map(\.peakResidentKiB).max() ?? 0)
+    }
+
+    private static func pooled(_ parts: [Measurement], jobs: Int, wallSeconds: Double, peakResidentKiB: Int)
+        -> Measurement
+    {
         var seconds: [String: [Double]] = [:]
         var order: [Image] = []
         var failed: [Failure] = []
@@ -17,10 +34,8 @@ extension Measurement {
             }
         }
         return Measurement(
-            tool: parts.first?.tool, jobs: parts.reduce(0) { $0 + $1.jobs },
-            iterations: parts.reduce(0) { $0 + $1.iterations },
-            wallSeconds: parts.map(\.wallSeconds).max() ?? 0,
-            peakResidentKiB: parts.reduce(0) { $0 + $1.peakResidentKiB },
+            tool: parts.first?.tool, jobs: jobs, iterations: parts.reduce(0) { $0 + $1.iterations },
+            wallSeconds: wallSeconds, peakResidentKiB: peakResidentKiB,
             images: order.filter { image in !failed.contains { $0.file == image.file } }.map {
                 Image(file: $0.file, seconds: seconds[$0.file] ?? [], width: $0.width, height: $0.height)
             },

@@ -9,7 +9,7 @@ package struct BenchCommand: Subcommand {
     package static let abstract =
         "Benchmark the standard job (W1) per corpus, beside pyvips, Pillow, vipsthumbnail, ImageMagick."
     package static let usage =
-        "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--warmup <n>] "
+        "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--rounds <n>] [--warmup <n>] "
         + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
         + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
         + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render]]"
@@ -24,6 +24,9 @@ package struct BenchCommand: Subcommand {
           --jobs <n>              Concurrent pipelines for the multi-core run (default: the core count).
           --iterations <n>        Timed passes over each corpus (default 3), after --warmup passes
                                   (default 1).
+          --rounds <n>            Measure every row n times (default 1), round after round, and pool
+                                  each row's rounds: a slow spell of the machine then falls on every
+                                  tool alike, and the ratios between rows hold on a noisy machine.
           --anchors               Also run W1 through vipsthumbnail, pyvips on libvips 8.14 and on the
                                   pyvips-binary libvips, Pillow with pillow-heif, and ImageMagick, and
                                   the AVIF and ThumbHash comparisons (run scripts/bench-setup.sh once
@@ -68,6 +71,7 @@ package struct BenchCommand: Subcommand {
     let only: Set<String>?
     let jobs: Int
     let iterations: Int
+    let rounds: Int
     let warmups: Int
     let anchors: Bool
     let json: Bool
@@ -89,6 +93,7 @@ package struct BenchCommand: Subcommand {
         only = try arguments.option("--only").map { Set($0.split(separator: ",").map(String.init)) }
         jobs = try arguments.integer("--jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         iterations = try arguments.integer("--iterations", in: 1...1000) ?? 3
+        rounds = try arguments.integer("--rounds", in: 1...100) ?? 1
         warmups = try arguments.integer("--warmup", in: 1...100) ?? 1
         tolerance = Double(try arguments.integer("--tolerance", in: 0...1000) ?? 10) / 100
         anchors = arguments.flag("--anchors")
