@@ -32,5 +32,8 @@ import Testing
         #expect(
             try HeifEncoder.avif(held, quality: 60, speed: 9, threads: 1)
                 == HeifEncoder.avif(try pending(), quality: 60, speed: 9, threads: 1))
+        #expect(
+            try JPEGEncoder.encode(held, quality: 82, progressive: false, optimizedCoding: false)
+                == JPEGEncoder.encode(try pending(), quality: 82, progressive: false, optimizedCoding: false))
     }
 }
