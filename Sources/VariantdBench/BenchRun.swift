@@ -19,10 +19,14 @@ struct BenchRun: Sendable, Codable, Equatable {
     var stages: [String: Double]
     /// HTTP statuses answered in the timed requests, by code (`"error"`: no answer); daemon rows only.
     var statuses: [String: Int]? = nil
+    /// Each round's images per second, in order, when the row was measured in more than one round
+    /// (`--rounds`): the ratios round by round show how far the pooled one can be trusted.
+    var roundImagesPerSecond: [Double]? = nil
 
     enum CodingKeys: String, CodingKey {
         case tool, corpus, jobs, images, failed, stages, statuses
         case imagesPerSecond = "images_per_s"
+        case roundImagesPerSecond = "round_images_per_s"
         case megapixelsPerSecond = "mpix_per_s"
         case p50Milliseconds = "p50_ms"
         case p95Milliseconds = "p95_ms"

@@ -41,6 +41,19 @@ enum BenchStatistics {
             stages: measurement.stages.mapValues { $0 / passes })
     }
 
+    /// The report row for a row's rounds: pooled into one longer run, each round's rate kept beside it.
+    static func run(
+        rounds: [Measurement], tool: String, corpus: String, sizes: [String: (width: Int, height: Int)] = [:]
+    ) -> BenchRun {
+        var pooled = run(Measurement.sequential(rounds), tool: tool, corpus: corpus, sizes: sizes)
+        if rounds.count > 1 {
+            pooled.roundImagesPerSecond = rounds.map {
+                run($0, tool: tool, corpus: corpus, sizes: sizes).imagesPerSecond
+            }
+        }
+        return pooled
+    }
+
     /// The report row for one timed batch of daemon answers: throughput and latency over the 200 answers,
     /// every status counted (`"error"`: no answer).
     static func serveRun(

@@ -98,6 +98,7 @@ enum BenchTable {
                 lines.append("  \(run.corpus): \(fixed(run.p50Milliseconds / pinned.p50Milliseconds, 2))")
             }
         }
+        lines += roundLines(report, corpora: corpora)
         lines.append("")
         lines.append("Where variantd's time goes, jobs 1 (share of one pass):")
         for corpus in corpora {
@@ -110,6 +111,41 @@ enum BenchTable {
             lines.append("  \(corpus) (\(fixed(total, 2)) s): " + shares.joined(separator: ", "))
         }
         return lines
+    }
+
+    /// With `--rounds`: variantd against every other tool, and its multi-core row against its one-core row,
+    /// as the median and range of the ratios taken within each round, where both rows met the same machine.
+    private static func roundLines(_ report: BenchReport, corpora: [String]) -> [String] {
+        var lines: [String] = []
+        for corpus in corpora {
+            guard let ours = report.run("variantd", corpus), let rounds = ours.roundImagesPerSecond else {
+                continue
+            }
+            let others = report.runs.filter { $0.corpus == corpus && !$0.tool.hasPrefix("variantd") }
+            for theirs in others {
+                guard let ratios = roundRatios(rounds, theirs.roundImagesPerSecond) else { continue }
+                lines.append("  \(corpus), variantd ÷ \(theirs.tool): \(ratios)")
+            }
+            for multi in report.runs
+            where multi.corpus == corpus && multi.tool == "variantd" && multi.jobs > 1 {
+                guard let ratios = roundRatios(multi.roundImagesPerSecond ?? [], rounds) else { continue }
+                lines.append("  \(corpus), variantd jobs \(multi.jobs) ÷ jobs 1: \(ratios)")
+            }
+        }
+        guard let count = report.conditions?.rounds, !lines.isEmpty else { return [] }
+        return [
+            "", "Round by round (images/s ratio within each of \(count) rounds: median, lowest–highest):",
+        ]
+            + lines
+    }
+
+    /// `numerator ÷ denominator` round by round, over the rounds where both measured something.
+    private static func roundRatios(_ numerator: [Double], _ denominator: [Double]?) -> String? {
+        guard let denominator, denominator.count == numerator.count else { return nil }
+        let ratios = zip(numerator, denominator).compactMap { $0 > 0 && $1 > 0 ? $0 / $1 : nil }
+        guard let lowest = ratios.min(), let highest = ratios.max() else { return nil }
+        let median = BenchStatistics.percentile(ratios, 0.5)
+        return "\(fixed(median, 2)) (\(fixed(lowest, 2))–\(fixed(highest, 2)))"
     }
 
     /// `--serve`: one row per corpus and concurrency, the memory samples, the soak.

@@ -51,4 +51,33 @@ import Testing
         #expect(text.contains("| jpeg   | variantd-decode |"))
         #expect(text.contains("  jpeg: 1.50"))
     }
+
+    /// The ratios are taken within each round and summarised, so one slow round of one tool shows as a
+    /// range instead of moving the figure; rounds where a tool measured nothing are left out.
+    @Test func roundByRoundRatiosAreMediansAndRangesOfEachRoundsRatio() throws {
+        func run(_ tool: String, jobs: Int = 1, _ rounds: [Double]) -> BenchRun {
+            var run = Self.run(
+                tool, "jpeg", jobs: jobs, perSecond: rounds.reduce(0, +) / Double(rounds.count))
+            run.roundImagesPerSecond = rounds
+            return run
+        }
+        var report = BenchReport(runs: [
+            run("variantd", [14, 15, 12]),
+            run("variantd-decode", [30, 30, 30]),
+            run("variantd", jobs: 2, [28, 27, 24]),
+            run("pyvips-once-8.18", [10, 10, 8]),
+            run("pillow", [0, 7, 6]),
+        ])
+        report.conditions = .init(iterations: 1, rounds: 3, warmups: 1, loadBefore: 0)
+        let text = BenchTable.render(report, reference: nil)
+        #expect(text.contains("within each of 3 rounds"))
+        #expect(text.contains("  jpeg, variantd ÷ pyvips-once-8.18: 1.50 (1.40–1.50)"))
+        #expect(text.contains("  jpeg, variantd ÷ pillow: 2.07 (2.00–2.14)"))
+        #expect(text.contains("  jpeg, variantd jobs 2 ÷ jobs 1: 2.00 (1.80–2.00)"))
+        #expect(!text.contains("jpeg, variantd ÷ variantd-decode"))
+
+        report.conditions?.rounds = 1
+        for index in report.runs.indices { report.runs[index].roundImagesPerSecond = nil }
+        #expect(!BenchTable.render(report, reference: nil).contains("Round by round"))
+    }
 }

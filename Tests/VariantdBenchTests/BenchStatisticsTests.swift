@@ -50,4 +50,20 @@ import Testing
         #expect(run.tool == "pyvips-once-8.18")
         #expect(run.imagesPerSecond == 0)
     }
+
+    /// Rounds pool into one row, and each round's own rate stays beside it for the round-by-round ratios.
+    @Test func roundsPoolAndKeepEachRoundsRate() {
+        func round(wall: Double) -> Measurement {
+            Measurement(
+                tool: nil, jobs: 1, iterations: 1, wallSeconds: wall, peakResidentKiB: 1024,
+                images: [.init(file: "/c/a.jpg", seconds: [wall / 2, wall / 2], width: 10, height: 10)],
+                failed: [], stages: [:])
+        }
+        let run = BenchStatistics.run(
+            rounds: [round(wall: 1), round(wall: 4)], tool: "variantd", corpus: "jpeg")
+        #expect(run.imagesPerSecond == 4.0 / 5)
+        #expect(run.roundImagesPerSecond == [2, 0.5])
+        let single = BenchStatistics.run(rounds: [round(wall: 1)], tool: "variantd", corpus: "jpeg")
+        #expect(single.roundImagesPerSecond == nil)
+    }
 }

@@ -12,8 +12,9 @@ extension BenchCommand {
         let corpora = CorpusDiscovery.discover(corpusDirectory).filter { only?.contains($0.name) ?? true }
         guard !corpora.isEmpty else { throw UsageError("no pictures found to measure") }
         let loadBefore = LoadAverage.oneMinute()
-        let installed = Anchor.all.filter(\.isInstalled)
-        if anchors, installed.count < Anchor.all.count {
+        let chosen = Anchor.all.filter { anchorTools?.contains($0.tool) ?? true }
+        let installed = chosen.filter(\.isInstalled)
+        if anchors, installed.count < chosen.count {
             Console.error("bench: some anchors are not installed; run scripts/bench-setup.sh")
         }
         // Each tool's measurements of each corpus, one per round, in the order the rows are printed.
@@ -86,7 +87,7 @@ extension BenchCommand {
         }
         let runs = rows.map { key in
             BenchStatistics.run(
-                Measurement.sequential(measured[key] ?? []), tool: key.tool, corpus: key.corpus,
+                rounds: measured[key] ?? [], tool: key.tool, corpus: key.corpus,
                 sizes: sizes[key.corpus] ?? [:])
         }
         return BenchReport(

@@ -10,7 +10,7 @@ package struct BenchCommand: Subcommand {
         "Benchmark the standard job (W1) per corpus, beside pyvips, Pillow, vipsthumbnail, ImageMagick."
     package static let usage =
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--rounds <n>] [--warmup <n>] "
-        + "[--anchors] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
+        + "[--anchors | --anchor <tools>] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
         + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
         + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render]]"
     package static let details = """
@@ -31,6 +31,10 @@ package struct BenchCommand: Subcommand {
                                   pyvips-binary libvips, Pillow with pillow-heif, and ImageMagick, and
                                   the AVIF and ThumbHash comparisons (run scripts/bench-setup.sh once
                                   first).
+          --anchor <tools>        Only these anchors, comma-separated: vipsthumbnail, pyvips-once-8.14,
+                                  pyvips-once-binary, pyvips-once-ours, pillow, imagemagick (implies
+                                  --anchors). Fewer rows make a round shorter, so with --rounds the rows
+                                  compared meet the machine closer in time.
           --json                  Print the report as one JSON object with a "runs" array.
           --baseline <file>       Compare with a saved --json report: exit 1 when one of our figures, as a
                                   ratio to --reference measured in the same run, is worse by more than
@@ -74,6 +78,8 @@ package struct BenchCommand: Subcommand {
     let rounds: Int
     let warmups: Int
     let anchors: Bool
+    /// `--anchor`: the anchors to run, by their names in `Anchor.all`; nil for all of them.
+    let anchorTools: Set<String>?
     let json: Bool
     let baseline: String?
     let reference: String?
@@ -96,7 +102,14 @@ package struct BenchCommand: Subcommand {
         rounds = try arguments.integer("--rounds", in: 1...100) ?? 1
         warmups = try arguments.integer("--warmup", in: 1...100) ?? 1
         tolerance = Double(try arguments.integer("--tolerance", in: 0...1000) ?? 10) / 100
-        anchors = arguments.flag("--anchors")
+        let chosen = try arguments.option("--anchor").map { Set($0.split(separator: ",").map(String.init)) }
+        let known = Set(Anchor.all.map(\.tool))
+        if let unknown = chosen?.subtracting(known).sorted().first {
+            throw UsageError(
+                "'--anchor' names no anchor '\(unknown)'; one of \(known.sorted().joined(separator: ", "))")
+        }
+        anchorTools = chosen
+        anchors = arguments.flag("--anchors") || chosen != nil
         json = arguments.flag("--json")
         baseline = try arguments.option("--baseline")
         reference = try arguments.option("--reference")

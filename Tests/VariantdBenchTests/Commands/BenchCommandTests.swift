@@ -39,4 +39,18 @@ import VariantdTestSupport
         #expect(avif.tool == "variantd" && avif.bytes > 0 && avif.encodeSeconds > 0)
         #expect(report.thumbhash == nil)
     }
+
+    @Test func anchorPicksSomeAnchorsAndRefusesUnknownNames() throws {
+        var some = Arguments(["--anchor", "pillow,pyvips-once-binary"])
+        let command = try BenchCommand(parsing: &some)
+        #expect(command.anchors)
+        #expect(command.anchorTools == ["pillow", "pyvips-once-binary"])
+
+        var unknown = Arguments(["--anchor", "pillow,pyvips-8.18"])
+        #expect(throws: UsageError.self) { try BenchCommand(parsing: &unknown) }
+
+        var none = Arguments([])
+        let all = try BenchCommand(parsing: &none)
+        #expect(!all.anchors && all.anchorTools == nil)
+    }
 }
