@@ -43,6 +43,7 @@ extension VariantSpec {
             ("rotate", String(rotation.rawValue)),
             ("background", JSONValue.quote(background.hexString)),
             ("withoutEnlargement", String(withoutEnlargement)),
+            ("animated", String(animated)),
         ]
         if let quality {
             members.append(("quality", String(quality)))

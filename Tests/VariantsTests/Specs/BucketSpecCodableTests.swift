@@ -18,7 +18,8 @@ import Testing
             {"name": "b", "fileSizeLimit": 7, "allowedMimeTypes": ["image/png", "video/*"], "variants": {
               "a": {"width": 5000, "height": 10, "fit": "contain", "background": [1, 2, 3, 4], "format": "original"},
               "b": {"height": 33, "position": "attention", "rotate": -90, "blur": 0.5, "sharpen": 2,
-                    "withoutEnlargement": false, "quality": 41, "format": "avif"}}}
+                    "withoutEnlargement": false, "quality": 41, "format": "avif"},
+              "c": {"width": 20, "format": "webp", "animated": false}}}
             """#
         let bucket = try BucketSpec(parsing: text.utf8)
         let again = try BucketSpec(parsing: bucket.declarationJSON.utf8)
