@@ -25,6 +25,20 @@ import Testing
         let again = try BucketSpec(parsing: bucket.declarationJSON.utf8)
         #expect(again == bucket)
         #expect(again.variants.map(\.canonicalJSON) == bucket.variants.map(\.canonicalJSON))
+
+        // Every setting is away from its default in some variant above, so a setting added later and
+        // forgotten by the wire form fails here rather than in a decoder child.
+        let defaults = VariantSpec(name: "d", width: 1, height: nil)
+        let settings = Mirror(reflecting: defaults).children.compactMap(\.label).filter { $0 != "name" }
+        for setting in settings {
+            let declared = bucket.variants.contains { variant in
+                func value(_ spec: VariantSpec) -> String? {
+                    Mirror(reflecting: spec).children.first { $0.label == setting }.map { "\($0.value)" }
+                }
+                return value(variant) != value(defaults)
+            }
+            #expect(declared, "no variant of the round trip declares \(setting)")
+        }
     }
 
     @Test func aCorruptedWireFormIsRefusedByTheParser() {
