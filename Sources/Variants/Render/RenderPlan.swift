@@ -1,7 +1,7 @@
 /// The geometry and format decisions for rendering one variant from one source, made without touching pixels.
 ///
 /// The backend executes it in order: rotate by `rotation`, resize to `resizeWidth`×`resizeHeight`, apply
-/// `framing`, flatten onto `flattenOnto` if set, then encode as `format` at `quality`. Fits follow sharp's
+/// `framing`, flatten onto `flattenOnto` if set, then encode as `format` at `quality` (`progressive` JPEG). Fits follow sharp's
 /// documented semantics, including its centring (crops round the offset up, letterboxes round it down).
 /// With `withoutEnlargement`, nothing is scaled above 1: `cover` then crops min(box, resized) on each axis
 /// and `contain` still letterboxes into the full box, as sharp's embed does.
@@ -39,6 +39,8 @@ public struct RenderPlan: Sendable, Equatable {
     public let format: OutputFormat
     /// The encoder's quality, declared or the format's default; `nil` for PNG.
     public let quality: Int?
+    /// Only ever true for a JPEG output.
+    public let progressive: Bool
     /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
     public let flattenOnto: Colour?
     /// Resized size over rotated source size, the larger of the two axes: the decoder may shrink on load
@@ -88,6 +90,7 @@ public struct RenderPlan: Sendable, Equatable {
         outputHeight = output.height
         self.format = format
         quality = format == .png ? nil : spec.quality ?? format.defaultQuality
+        progressive = spec.progressive && format == .jpeg
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))
     }

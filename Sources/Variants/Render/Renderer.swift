@@ -113,7 +113,7 @@ enum Renderer {
         switch plan.format {
         case .jpeg, .original:
             return try JPEGEncoder.encode(
-                image, quality: quality, progressive: false, optimizedCoding: jpegOptimizedCoding)
+                image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding)
         case .png:
             return try image.encodedAsPNG(effort: pngEffort)
         case .webp:

@@ -44,6 +44,7 @@ extension VariantSpec {
             ("background", JSONValue.quote(background.hexString)),
             ("withoutEnlargement", String(withoutEnlargement)),
             ("animated", String(animated)),
+            ("progressive", String(progressive)),
         ]
         if let quality {
             members.append(("quality", String(quality)))

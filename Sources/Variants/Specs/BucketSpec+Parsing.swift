@@ -123,7 +123,7 @@ extension BucketSpec {
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
-            "background", "withoutEnlargement", "animated",
+            "background", "withoutEnlargement", "animated", "progressive",
         ])
         let side = 1...VariantSpec.maximumSide
         var width = try settings["width"]?.integer(in: side, clamping: true)
@@ -148,7 +148,8 @@ extension BucketSpec {
             rotation: try settings["rotate"].map(rotation) ?? .d0,
             background: try settings["background"].map(colour) ?? .white,
             withoutEnlargement: withoutEnlargement,
-            animated: try settings["animated"]?.bool() ?? true
+            animated: try settings["animated"]?.bool() ?? true,
+            progressive: try settings["progressive"]?.bool() ?? false
         )
     }
 

@@ -106,7 +106,7 @@ extension BucketSpec {
             position: spec.position,
             format: spec.format, quality: spec.quality, blur: spec.blur, sharpen: spec.sharpen,
             rotation: spec.rotation, background: spec.background, withoutEnlargement: spec.withoutEnlargement,
-            animated: spec.animated)
+            animated: spec.animated, progressive: spec.progressive)
         return BucketSpec(name: bucket, fileSizeLimit: nil, allowedMimeTypes: [], variants: [renamed])
     }
 }

@@ -4,7 +4,7 @@ extension VariantSpec {
     /// The store keys renditions by a hash of this text, so it must change exactly when the rendering
     /// would: defaults are filled in (`quality` for a fixed format, `fit`, `position`), equivalent spellings
     /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
-    /// left out — `animated` unless a WebP is asked for a still, `fit` when one side is declared, `position` unless cropping by `cover`, `background`
+    /// left out — `animated` unless a WebP is asked for a still, `progressive` unless a JPEG may be written, `fit` when one side is declared, `position` unless cropping by `cover`, `background`
     /// unless letterboxing or possibly flattening into JPEG, `quality` for PNG. An undeclared side is `null`.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
@@ -28,6 +28,9 @@ extension VariantSpec {
         }
         if !animated && format == .webp {
             members.append(("animated", "false"))
+        }
+        if progressive && (format == .jpeg || format == .original) {
+            members.append(("progressive", "true"))
         }
         if let quality = quality ?? format.defaultQuality, format != .png {
             members.append(("quality", String(quality)))

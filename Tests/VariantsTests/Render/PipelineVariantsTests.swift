@@ -63,6 +63,31 @@ import Testing
         #expect(renditions["cover-attention"]?.contentType == "image/png")
     }
 
+    /// `progressive` writes a progressive JPEG of the same size; a WebP variant declaring it is unchanged.
+    @Test func progressiveJPEGsAreWrittenWhereDeclared() throws {
+        let declaration = #"""
+            { "name": "p", "variants": {
+                "baseline": { "width": 64, "format": "jpeg" },
+                "progressive": { "width": 64, "format": "jpeg", "progressive": true },
+                "webp": { "width": 64, "format": "webp", "progressive": true } } }
+            """#
+        let bucket = try BucketSpec(parsing: declaration.utf8)
+        var timings = StageTimings()
+        let metadata = try pipeline.process(
+            try Samples.bytes("pictures/gradient.jpg"), request: ObjectRequest(bucket: "p", path: "g.jpg"),
+            bucket: bucket, timings: &timings)
+        let renditions = try #require(metadata.renditions)
+        func read(_ name: String) throws -> EncodedFile {
+            let key = try #require(renditions[name]?.key)
+            let bytes = try #require(store.existing(key))
+            return try #require(EncodedFile(bytes))
+        }
+        let (baseline, progressive, webp) = (try read("baseline"), try read("progressive"), try read("webp"))
+        #expect(!baseline.progressive && progressive.progressive && !webp.progressive)
+        #expect(progressive.width == baseline.width && progressive.height == baseline.height)
+        #expect(progressive.format == .jpeg && webp.format == .webp)
+    }
+
     @Test func alphaIsKeptWherePossibleAndFlattenedIntoJPEG() throws {
         let renditions = try #require(try process("pictures/gradient-alpha.png").renditions)
         let pngKey = try #require(renditions["cover-attention"]?.key)

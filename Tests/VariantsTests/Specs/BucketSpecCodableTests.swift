@@ -16,7 +16,8 @@ import Testing
     @Test func everySettingSurvivesTheRoundTrip() throws {
         let text = #"""
             {"name": "b", "fileSizeLimit": 7, "allowedMimeTypes": ["image/png", "video/*"], "variants": {
-              "a": {"width": 5000, "height": 10, "fit": "contain", "background": [1, 2, 3, 4], "format": "original"},
+              "a": {"width": 5000, "height": 10, "fit": "contain", "background": [1, 2, 3, 4], "format": "original",
+                    "progressive": true},
               "b": {"height": 33, "position": "attention", "rotate": -90, "blur": 0.5, "sharpen": 2,
                     "withoutEnlargement": false, "quality": 41, "format": "avif"},
               "c": {"width": 20, "format": "webp", "animated": false}}}

@@ -87,6 +87,7 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
         #""width": 200, "height": 100, "background": [0, 0, 0]"#,
         ##""width": 200, "height": 100, "background": "#fffffffe""##,
         #""width": 200, "height": 100, "withoutEnlargement": false"#,
+        #""width": 200, "height": 100, "progressive": true"#,
         #""width": 200, "height": 100, "format": "original", "quality": 82"#,
     ]
 
@@ -95,14 +96,16 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
         #expect(Set(all).count == all.count)
     }
 
-    /// JPEG flattens alpha onto the background, and `original` may turn out to be JPEG.
-    @Test(arguments: [
-        (OutputFormat.jpeg, true), (.original, true), (.png, false), (.webp, false), (.avif, false),
-    ])
-    func backgroundMattersOnlyWhenOutputMayBeJPEG(format: OutputFormat, matters: Bool) throws {
+    /// JPEG flattens alpha onto the background and may be progressive, and `original` may turn out to be
+    /// JPEG.
+    @Test(
+        arguments: [OutputFormat.jpeg, .original, .png, .webp, .avif],
+        [#""background": [0, 0, 0]"#, #""progressive": true"#])
+    func jpegSettingsMatterOnlyWhenOutputMayBeJPEG(format: OutputFormat, setting: String) throws {
         let plain = #""width": 20, "height": 20, "fit": "inside", "format": "\#(format.rawValue)""#
-        let black = try canonical(plain + #", "background": [0, 0, 0]"#)
-        #expect((try canonical(plain) != black) == matters)
+        let changed = try canonical(plain + ", " + setting)
+        let mayBeJPEG = format == .jpeg || format == .original
+        #expect((try canonical(plain) != changed) == mayBeJPEG)
     }
 
     @Test func backgroundMattersForContainEvenInPNG() throws {

@@ -9,11 +9,15 @@ struct EncodedFile {
     /// EXIF, XMP or GPS data: APP1 in JPEG, eXIf/tEXt/iTXt/zTXt in PNG, EXIF/XMP chunks in WebP, an `Exif` or
     /// `mime` item in AVIF.
     let hasMetadata: Bool
+    /// A JPEG whose frame is progressive (SOF2) rather than baseline; false for every other format.
+    var progressive = false
 
     init?(_ bytes: [UInt8]) {
         if bytes.starts(with: [0xFF, 0xD8]) {
             guard let parsed = Self.jpeg(bytes) else { return nil }
-            (format, width, height, hasMetadata) = (.jpeg, parsed.0, parsed.1, parsed.2)
+            (format, width, height, hasMetadata, progressive) = (
+                .jpeg, parsed.0, parsed.1, parsed.2, parsed.3
+            )
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             guard let parsed = Self.png(bytes) else { return nil }
             (format, width, height, hasMetadata) = (.png, parsed.0, parsed.1, parsed.2)
@@ -33,7 +37,7 @@ struct EncodedFile {
     private static func le16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
     private static func le24(_ b: [UInt8], _ i: Int) -> Int { le16(b, i) | Int(b[i + 2]) << 16 }
 
-    private static func jpeg(_ b: [UInt8]) -> (Int, Int, Bool)? {
+    private static func jpeg(_ b: [UInt8]) -> (Int, Int, Bool, Bool)? {
         var i = 2
         var metadata = false
         while i + 4 <= b.count, b[i] == 0xFF {
@@ -41,7 +45,7 @@ struct EncodedFile {
             let length = u16(b, i + 2)
             if marker == 0xE1 { metadata = true }
             if (0xC0...0xC3).contains(marker), i + 9 <= b.count {
-                return (u16(b, i + 7), u16(b, i + 5), metadata)
+                return (u16(b, i + 7), u16(b, i + 5), metadata, marker == 0xC2)
             }
             i += 2 + length
         }
