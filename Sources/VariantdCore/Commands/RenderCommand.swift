@@ -23,6 +23,9 @@ package struct RenderCommand: Subcommand {
           --rotate <degrees>      A multiple of 90 in -360…360.
           --background <colour>   #rgb, #rrggbb, #rrggbbaa or [r,g,b(,a)].
           --withoutEnlargement <true|false>
+          --animated <true|false> Keep an animated GIF's or WebP's frames in a WebP (default true).
+          --progressive <true|false>
+                                  A progressive JPEG (default false).
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
           -h, --help              Show help information.
 
@@ -32,7 +35,7 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement",
+        "withoutEnlargement", "animated", "progressive",
     ]
 
     let file: String
