@@ -37,7 +37,9 @@ struct URLKey: Sendable {
         }
         let given = Array(target[marker.upperBound...].utf8)
         let expected = Array(signature(of: String(target[..<marker.lowerBound])).utf8)
-        var difference = UInt8(truncatingIfNeeded: given.count ^ expected.count)
+        // Lengths are not secret; folded into a byte, lengths 256 apart would compare equal, and whatever
+        // follows a right signature would be read as options (a later `expires` among them).
+        var difference: UInt8 = given.count == expected.count ? 0 : 1
         for index in expected.indices {
             difference |= expected[index] ^ (index < given.count ? given[index] : 0)
         }

@@ -218,9 +218,15 @@ import Variants
         #expect(try daemon.render(otherKey.sign(target, expires: now + 600)).status == 403)
         let notLast = try daemon.render(signed + "&quality=50")
         #expect(notLast.status == 403 && notLast.error == "forbidden")
+        // An expired URL with a later expiry after its signature, padded to 256 more bytes.
+        let later = "&expires=\(now + 600)&quality=50"
+        let revived = try daemon.render(
+            key.sign(target, expires: now - 5) + later
+                + String(repeating: "+", count: 256 - later.utf8.count))
+        #expect(revived.status == 403 && revived.error == "forbidden")
         #expect(
             try daemon.metric(line: #"variantd_render_requests_total{outcome="rejected",code="forbidden"}"#)
-                == 5)
+                == 6)
     }
 
     @Test func overloadRefusesMissesWhileHitsAnswer() throws {

@@ -46,6 +46,21 @@ import Testing
         #expect(refusal?.code == .forbidden)
     }
 
+    /// A signature longer than the right one by a multiple of 256 bytes is still a wrong signature: whatever
+    /// follows the right one would otherwise be read as options, so a leaked URL could be extended past its
+    /// expiry or given other transforms.
+    @Test func refusesTheRightSignatureWithAnythingAfterIt() throws {
+        let key = try key()
+        let extended = "&expires=9999999999&width=2"
+        for padding in [256, 512] {
+            let target = Self.signed + extended + String(repeating: "+", count: padding - extended.utf8.count)
+            let refusal = #expect(throws: ServiceError.self, "\(padding)") {
+                try key.check(target, expires: "9999999999", now: 2_000_000_001)
+            }
+            #expect(refusal?.code == .forbidden)
+        }
+    }
+
     @Test func refusesShortKeys() {
         #expect(throws: UsageError.self) { try self.key("short") }
     }
