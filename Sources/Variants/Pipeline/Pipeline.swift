@@ -113,7 +113,11 @@ public struct Pipeline: Sendable {
         }
         var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
         let decoded = try timings.measure(.decode) { () throws(VariantsError) in
-            let animated = bucket?.variants.contains { $0.format == .webp && $0.animated } ?? false
+            // `original` keeps a WebP source a WebP, so it animates as a `webp` variant does.
+            let animated =
+                bucket?.variants.contains {
+                    $0.animated && ($0.format == .webp || ($0.format == .original && type == .webp))
+                } ?? false
             return try picture.decode(animated: animated) { width, height in
                 plans = (bucket?.variants ?? []).map {
                     (

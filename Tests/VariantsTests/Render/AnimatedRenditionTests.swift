@@ -64,6 +64,46 @@ import Testing
     }
 }
 
+extension AnimatedRenditionTests {
+    /// `original` keeps an animated WebP a WebP: what it renders depends on its own settings only, never on
+    /// whether the bucket also declares a WebP variant; `"animated": false` takes the first frame under a
+    /// key of its own.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: ColourConversionTests.corpus.path),
+            "../shared/corpus is absent"))
+    func originalOfAnAnimatedWebPDependsOnItsOwnSettings() throws {
+        let path = "formats/webp-animated/animated-loop-3.webp"
+        let bytes = [UInt8](try Data(contentsOf: ColourConversionTests.corpus.appendingPathComponent(path)))
+        func rendition(_ variants: String) throws -> (key: String, bytes: [UInt8]) {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "variantd-anim-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let store = try RenditionFolder(root: root.path)
+            var timings = StageTimings()
+            let metadata = try Pipeline(store: store).process(
+                bytes, request: ObjectRequest(bucket: "a", path: path),
+                bucket: BucketSpec(parsing: Data(#"{"name": "a", "variants": {\#(variants)}}"#.utf8)),
+                timings: &timings)
+            let key = try #require(metadata.renditions?["kept"]?.key)
+            return (key, try #require(store.existing(key)))
+        }
+        let kept = #""kept": {"width": 160, "format": "original"}"#
+        let alone = try rendition(kept)
+        let beside = try rendition(kept + #", "moving": {"width": 64, "format": "webp"}"#)
+        #expect(alone.key == beside.key)
+        #expect(WebPAnimation(alone.bytes) != nil)
+        #expect(WebPAnimation(beside.bytes) != nil)
+
+        let still = #""kept": {"width": 160, "format": "original", "animated": false}"#
+        let stillAlone = try rendition(still)
+        let stillBeside = try rendition(still + #", "moving": {"width": 64, "format": "webp"}"#)
+        #expect(stillAlone.key == stillBeside.key && stillAlone.key != alone.key)
+        #expect(WebPAnimation(stillAlone.bytes) == nil)
+        #expect(WebPAnimation(stillBeside.bytes) == nil)
+    }
+}
+
 /// An animated WebP's own chunks: the canvas (`VP8X`), the loop count (`ANIM`) and each frame (`ANMF`).
 struct WebPAnimation {
     struct Frame {
