@@ -166,8 +166,18 @@ struct LoadedObject: Sendable {
     var job: DecodeJob
     var source: [UInt8]
     var stored: [RenditionFile]
+    /// The spec keys of the bucket's variants: the only renditions the child may answer.
+    var specKeys: Set<String>
     /// Reading and hashing, done here rather than in the child.
     var timings: StageTimings
+
+    /// Whether `key` names a rendition of these bytes for one of the bucket's variants, and nothing else.
+    func asks(for key: String) -> Bool {
+        let directory = RenditionKey.directory(ofSource: job.sourceChecksum) + "/"
+        guard key.hasPrefix(directory) else { return false }
+        let name = key.dropFirst(directory.count)
+        return !name.contains("/") && specKeys.contains(String(name.prefix { $0 != "." }))
+    }
 
     /// Reads the object's bytes with `read` (given the most it may have) and the renditions already stored
     /// for them; hashes the bytes unless their `checksum` is known.
@@ -186,7 +196,9 @@ struct LoadedObject: Sendable {
             let job = DecodeJob(
                 request: request, bucket: bucket, sourceSize: source.count, sourceChecksum: checksum,
                 stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) })
-            return .success(LoadedObject(job: job, source: source, stored: stored ?? [], timings: timings))
+            return .success(
+                LoadedObject(
+                    job: job, source: source, stored: stored ?? [], specKeys: specKeys, timings: timings))
         } catch {
             return .failure(error)
         }
@@ -227,6 +239,11 @@ final class DecoderSlot: @unchecked Sendable {
             let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
             var files: [RenditionFile] = []
             for part in reply.written {
+                // A child a hostile file took over could name any path, or a length that traps this process.
+                guard part.size >= 0, object.asks(for: part.key) else {
+                    throw VariantsError(
+                        .internalError, "the decoder process answered a rendition it was not asked for")
+                }
                 files.append(
                     RenditionFile(key: part.key, bytes: try child.bytes(part.size, deadline: deadline)))
             }
@@ -265,6 +282,8 @@ final class DecoderSlot: @unchecked Sendable {
         case ChildProcess.Failure.died(let signal, let status):
             let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
             return .unreadable(.decoderCrash, "the decoder process died (\(how)) on this file")
+        case let error as VariantsError:
+            return error
         default:
             return VariantsError(.internalError, "the decoder process failed: \(error)")
         }

@@ -112,6 +112,31 @@ import Variants
         #expect(answer.error?.reason == .decoderTimeout)
     }
 
+    /// The parent writes only the renditions it asked for: a child taken over by a hostile file cannot name
+    /// a key that leads out of the store (Landlock denies it every file; the parent's writes must too), nor
+    /// make the parent read a negative length.
+    @Test(arguments: [#"{"key":"../../escaped","size":5}"#, #"{"key":"ab/abc/x.jpg","size":-1}"#])
+    func aChildNamingARenditionItWasNotAskedForIsRefused(part: String) async throws {
+        let reply =
+            #"{"answer":{"metadata":{"bucket":"b","checksumSha256":"x","contentType":"image/jpeg","#
+            + #""path":"p","size":1},"timings":{"seconds":{}}},"written":["# + part + "]}"
+        let (path, directory) = try script(
+            "read line; printf '%s\\n' '\(reply)'; printf hello; exec sleep 30")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("store/renditions")
+        let pool = DecoderPool.overFiles(
+            .init(executable: path, size: 1, attemptsPerObject: 1),
+            renditions: try RenditionFolder(root: root.path))
+        let bucket = try BucketSpec(
+            parsing: try Data(
+                contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
+        let answer = await pool.process(
+            file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path, bucket: bucket)
+        await pool.shutdown()
+        #expect(answer.error?.code == .internalError, "\(String(describing: answer.error))")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("escaped").path))
+    }
+
     @Test func missingSourceIsNotFound() async throws {
         let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         let answer = await pool.process(file: "/nonexistent/file.jpg")
