@@ -4,8 +4,10 @@ extension VariantSpec {
     /// The store keys renditions by a hash of this text, so it must change exactly when the rendering
     /// would: defaults are filled in (`quality` for a fixed format, `fit`, `position`), equivalent spellings
     /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
-    /// left out — `animated` unless a WebP (or `original`, a WebP's own format) is asked for a still, `progressive` unless a JPEG may be written, `fit` when one side is declared, `position` unless cropping by `cover`, `background`
-    /// unless letterboxing or possibly flattening into JPEG, `quality` for PNG. An undeclared side is `null`.
+    /// left out — `animated` unless a WebP (or `original`, a WebP's own format) is asked for a still,
+    /// `progressive` unless a JPEG may be written, `fit` when one side is declared, `position` unless cropping
+    /// by `cover`, `background` unless letterboxing or possibly flattening into JPEG, `quality` for PNG. An
+    /// undeclared side is `null`.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
         var members: [(String, String)] = [
