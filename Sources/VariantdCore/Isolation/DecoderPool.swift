@@ -214,6 +214,9 @@ final class DecoderSlot: @unchecked Sendable {
     private let renditions: (any RenditionStore)?
     private var child: ChildProcess?
     private var jobs = 0
+    /// The most one rendition from a child may take: four times a 4096 × 4096 RGBA PNG stored uncompressed,
+    /// the largest still a variant can ask for.
+    static let maxRenditionBytes = 256 << 20
 
     init(renditions: (any RenditionStore)?) {
         self.renditions = renditions
@@ -239,8 +242,9 @@ final class DecoderSlot: @unchecked Sendable {
             let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
             var files: [RenditionFile] = []
             for part in reply.written {
-                // A child a hostile file took over could name any path, or a length that traps this process.
-                guard part.size >= 0, object.asks(for: part.key) else {
+                // A child a hostile file took over could name any path, or a length that traps this process
+                // or that it streams until the deadline while this process buffers it.
+                guard (0...Self.maxRenditionBytes).contains(part.size), object.asks(for: part.key) else {
                     throw VariantsError(
                         .internalError, "the decoder process answered a rendition it was not asked for")
                 }

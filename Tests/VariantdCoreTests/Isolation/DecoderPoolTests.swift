@@ -114,12 +114,21 @@ import Variants
 
     /// The parent writes only the renditions it asked for: a child taken over by a hostile file cannot name
     /// a key that leads out of the store (Landlock denies it every file; the parent's writes must too), nor
-    /// make the parent read a negative length.
-    @Test(arguments: [#"{"key":"../../escaped","size":5}"#, #"{"key":"ab/abc/x.jpg","size":-1}"#])
-    func aChildNamingARenditionItWasNotAskedForIsRefused(part: String) async throws {
+    /// make the parent read a negative length, or buffer more than any rendition can be. `nil` names a key
+    /// the parent did ask for.
+    @Test(arguments: [("../../escaped", 5), (nil, -1), (nil, DecoderSlot.maxRenditionBytes + 1)])
+    func aChildNamingARenditionItWasNotAskedForIsRefused(key: String?, size: Int) async throws {
+        let bucket = try BucketSpec(
+            parsing: try Data(
+                contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
+        let source = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")
+        let asked = RenditionKey.make(
+            sourceChecksum: SHA256.hex(Array(try Data(contentsOf: source))),
+            specKey: RenditionKey.specKey(of: try #require(bucket.variants.first)), fileExtension: "jpg")
         let reply =
             #"{"answer":{"metadata":{"bucket":"b","checksumSha256":"x","contentType":"image/jpeg","#
-            + #""path":"p","size":1},"timings":{"seconds":{}}},"written":["# + part + "]}"
+            + #""path":"p","size":1},"timings":{"seconds":{}}},"written":[{"key":""#
+            + (key ?? asked) + #"","size":\#(size)}]}"#
         let (path, directory) = try script(
             "read line; printf '%s\\n' '\(reply)'; printf hello; exec sleep 30")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -127,11 +136,7 @@ import Variants
         let pool = DecoderPool.overFiles(
             .init(executable: path, size: 1, attemptsPerObject: 1),
             renditions: try RenditionFolder(root: root.path))
-        let bucket = try BucketSpec(
-            parsing: try Data(
-                contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
-        let answer = await pool.process(
-            file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path, bucket: bucket)
+        let answer = await pool.process(file: source.path, bucket: bucket)
         await pool.shutdown()
         #expect(answer.error?.code == .internalError, "\(String(describing: answer.error))")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("escaped").path))
