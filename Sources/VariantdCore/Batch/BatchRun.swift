@@ -65,23 +65,26 @@ struct BatchRun: Sendable {
         if let failure { throw failure }
     }
 
+    /// Reads and hashes the file once, off the cooperative threads: the checksum finds what an earlier run
+    /// did and goes on the manifest line even when decoding fails, and the bytes go to the pool with it, so
+    /// an object in storage is downloaded once.
     private func process(_ file: BatchSource.File) async -> Result {
-        var checksum: String?
-        if !done.isEmpty {
-            checksum = source.checksum(of: file, objects: objects)
-            if let checksum,
-                let category = done[
-                    ManifestKey(path: file.relativePath, sourceChecksum: checksum, declaration: fingerprint)]
-            {
-                return .skipped(category)
-            }
+        let path = file.relativePath
+        let read = await Blocking.run { [objects] () throws(VariantsError) in
+            let bytes = try objects.read(path, maxBytes: Limits.default.maxInputBytes)
+            return (bytes, SHA256.hex(bytes))
         }
-        let request = ObjectRequest(bucket: bucket.name, path: file.relativePath)
-        let outcome = await pool.process(request, source: file.relativePath, bucket: bucket).outcome
-        if case .failure = outcome, checksum == nil {
-            checksum = source.checksum(of: file, objects: objects)
+        let (bytes, checksum): ([UInt8], String)
+        switch read {
+        case .success(let hashed): (bytes, checksum) = hashed
+        case .failure(let error): return .answered(.failure(error), sourceChecksum: nil)
         }
-        return .answered(outcome, sourceChecksum: checksum)
+        if let category = done[ManifestKey(path: path, sourceChecksum: checksum, declaration: fingerprint)] {
+            return .skipped(category)
+        }
+        let request = ObjectRequest(bucket: bucket.name, path: path)
+        let answer = await pool.process(request, upload: .bytes(bytes), checksum: checksum, bucket: bucket)
+        return .answered(answer.outcome, sourceChecksum: checksum)
     }
 
     private func record(_ result: Result, for file: BatchSource.File) throws {

@@ -1,5 +1,3 @@
-import Variants
-
 /// What a batch walks: the files under a folder, or the objects under an object-storage location. Either
 /// way a file's path relative to it is its object path, and its key in the run's object store.
 enum BatchSource: Sendable {
@@ -28,16 +26,6 @@ enum BatchSource: Sendable {
                 problem("\(location) cannot be listed further (\(error)); the rest is left out")
             }.makeIterator()
             return AnyIterator { objects.next().map { File(relativePath: $0.relativePath, size: $0.size) } }
-        }
-    }
-
-    /// The SHA-256 of a file's bytes as they are now, for resuming; nil when they cannot be read.
-    func checksum(of file: File, objects: any ObjectStore) -> String? {
-        switch self {
-        case .folder(let root, _):
-            return SourceChecksum.of(root + "/" + file.relativePath)
-        case .bucket:
-            return (try? objects.read(file.relativePath, maxBytes: Limits().maxInputBytes)).map(SHA256.hex)
         }
     }
 }

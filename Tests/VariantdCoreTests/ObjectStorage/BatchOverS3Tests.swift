@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 import Testing
 import VariantdTestSupport
+import Variants
 
 @testable import VariantdCore
 
@@ -60,6 +62,42 @@ struct BatchOverS3Tests {
         #expect(again?["processed"] as? Int == 0)
     }
 
+    /// An object is downloaded once, whether it is new to a resumed run or cannot be decoded: hashed where
+    /// it is read, and handed to the decoder with its checksum.
+    @Test func eachObjectIsDownloadedOnce() async throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let pictures = TestPaths.samples.appendingPathComponent("pictures")
+        for name in ["gradient.jpg", "truncated.jpg"] {
+            try client.put(
+                bucket: bucket, key: "in/\(name)",
+                bytes: [UInt8](try Data(contentsOf: pictures.appendingPathComponent(name))),
+                contentType: "application/octet-stream")
+        }
+        let location = try S3Location("s3://\(bucket)/in")
+        let objects = CountingObjects(ObjectBucket(client: client, location: location))
+        let declaration = try BucketSpec(
+            parsing: try Data(contentsOf: URL(fileURLWithPath: Self.declaration)))
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pool = DecoderPool(
+            .init(executable: TestPaths.variantd, size: 1), objects: objects, renditions: nil)
+        let resumed = [
+            ManifestKey(path: "elsewhere", sourceChecksum: "0", declaration: ""): ResultCategory.ok
+        ]
+        for (index, done) in [[:], resumed].enumerated() {
+            let (manifest, _) = try ManifestWriter.open(folder.path + "/manifest-\(index).jsonl")
+            let run = BatchRun(
+                source: .bucket(client, location, excluded: []), objects: objects, bucket: declaration,
+                fingerprint: try DeclarationFingerprint.of(declaration), jobs: 1, pool: pool, done: done,
+                manifest: manifest, progress: ProgressReporter(style: .none), interrupted: { false })
+            try await run.run()
+            #expect(objects.takeReads() == ["gradient.jpg": 1, "truncated.jpg": 1], "run \(index)")
+        }
+        await pool.shutdown()
+    }
+
     @Test func aWrongSecretIsReportedAsAnErrorNamingTheLocation() async throws {
         let server = try #require(SeaweedServer.current)
         let bucket = try server.freshBucket()
@@ -81,5 +119,32 @@ struct BatchOverS3Tests {
         #expect(run.stderr.contains("s3://\(bucket)/in"), "\(run.stderr)")
         #expect(run.stderr.contains("SignatureDoesNotMatch"))
         #expect(!run.stderr.contains(secret) && !run.stdout.contains(secret))
+    }
+}
+
+/// An object store that counts the reads of each key.
+private final class CountingObjects: ObjectStore {
+    private let objects: any ObjectStore
+    private let reads = Mutex<[String: Int]>([:])
+
+    init(_ objects: any ObjectStore) {
+        self.objects = objects
+    }
+
+    func check(_ key: String) throws(VariantsError) {
+        try objects.check(key)
+    }
+
+    func read(_ key: String, maxBytes: Int) throws(VariantsError) -> [UInt8] {
+        reads.withLock { $0[key, default: 0] += 1 }
+        return try objects.read(key, maxBytes: maxBytes)
+    }
+
+    /// The reads counted since the last call.
+    func takeReads() -> [String: Int] {
+        reads.withLock { reads in
+            defer { reads = [:] }
+            return reads
+        }
     }
 }
