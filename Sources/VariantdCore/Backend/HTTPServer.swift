@@ -133,7 +133,7 @@ private final class Context: Sendable {
     /// the spool file's (which keeps its own), or the stored file opened; nil when neither can be had.
     private static func open(_ response: HTTPResponse) -> (descriptor: Int32, size: UInt64)? {
         if let spooled = response.spooled {
-            let copy = fcntl(spooled.descriptor, F_DUPFD_CLOEXEC, 0)
+            let copy = fcntl(spooled.descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
             return copy >= 0 ? (copy, UInt64(spooled.count)) : nil
         }
         guard let path = response.file else { return nil }
@@ -200,7 +200,7 @@ private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPR
     if request.body_file >= 0 {
         let copy = fcntl(request.body_file, F_DUPFD_CLOEXEC, 0)
         if copy >= 0 {
-            body = .spooled(SpooledFile(descriptor: copy, count: request.body_length))
+            body = .spooled(SpooledFile(descriptor: FileDescriptor(copy), count: request.body_length))
         } else {
             unstored = true
         }

@@ -29,7 +29,7 @@ extension RenditionBucket: RenditionCatalog {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-rendition-\(UUID().uuidString)"
         ).path
-        defer { unlink(path) }
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let fetched: S3Client.Fetched
         do {
             fetched = try client.fetch(
@@ -44,12 +44,12 @@ extension RenditionBucket: RenditionCatalog {
         case .bytes(let bytes):
             return .bytes(bytes)
         case .file(let count):
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw VariantsError(
-                    .internalError, "the downloaded rendition cannot be opened (errno \(errno))")
+            do {
+                return .spooled(
+                    SpooledFile(descriptor: try FileDescriptor.open(path, .reading), count: count))
+            } catch {
+                throw VariantsError(.internalError, "the downloaded rendition cannot be opened (\(error))")
             }
-            return .spooled(SpooledFile(descriptor: descriptor, count: count))
         }
     }
 

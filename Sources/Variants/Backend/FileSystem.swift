@@ -9,22 +9,19 @@ import Foundation
 enum FileSystem {
     /// Writes `bytes` to a new file and flushes it to disk.
     static func writeDurably(_ bytes: [UInt8], to path: String) throws(BackendError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("open", path) }
-        defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw failure("write", path) }
-            offset += written
+        let file = try FileDescriptor.open(path, .creatingNew)
+        defer { file.close() }
+        do {
+            try file.write(bytes)
+            try file.synchronize()
+        } catch {
+            throw BackendError(call: error.call, message: "\(path): \(error.message)")
         }
-        guard fsync(descriptor) == 0 else { throw failure("fsync", path) }
     }
 
     /// Moves `source` over `destination` in one step: readers see the old file or the new one, never half.
     static func replace(_ destination: String, with source: String) throws(BackendError) {
-        guard rename(source, destination) == 0 else { throw failure("rename", destination) }
+        guard rename(source, destination) == 0 else { throw .posix("rename", destination) }
     }
 
     /// Makes a directory's entries (a rename into it) durable.
@@ -47,9 +44,5 @@ enum FileSystem {
     /// Whether a process with this id exists (it may belong to another user).
     static func processExists(_ id: Int32) -> Bool {
         kill(id, 0) == 0 || errno != ESRCH
-    }
-
-    private static func failure(_ call: String, _ path: String) -> BackendError {
-        BackendError(call: call, message: "\(path): \(String(cString: strerror(errno)))")
     }
 }

@@ -1,36 +1,30 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Bytes in a spool file that has no name: it was unlinked when it was made, so the disk space comes back
 /// when this value's last reference goes and its descriptor is closed, whatever became of the request. A
 /// large request body arrives this way, and a rendition downloaded from object storage to be sent.
 public final class SpooledFile: Sendable, Equatable {
     public let count: Int
-    /// Read only with `pread`, never moved, so copies of it (the HTTP server sends from one) share it safely.
-    package let descriptor: Int32
+    /// Read only at an offset, never moved, so copies of it (the HTTP server sends from one) share it safely.
+    package let descriptor: FileDescriptor
 
     /// Takes ownership of `descriptor`, whose first `count` bytes are the content.
-    package init(descriptor: Int32, count: Int) {
+    package init(descriptor: FileDescriptor, count: Int) {
         self.descriptor = descriptor
         self.count = count
     }
 
     deinit {
-        close(descriptor)
+        descriptor.close()
     }
 
     /// The whole content, read straight into the array that holds it.
     public func read() throws(VariantsError) -> [UInt8] {
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            complete = Self.read(descriptor, into: buffer.baseAddress!, count: count, at: 0)
-            initialized = complete ? count : 0
+        do {
+            return try descriptor.read(exactly: count, at: 0)
+        } catch {
+            throw Self.unreadable
         }
-        guard complete else { throw VariantsError(.internalError, "the spool file cannot be read back") }
-        return bytes
     }
 
     /// The lowercase hex SHA-256 of the content, read in 1 MiB pieces.
@@ -40,10 +34,11 @@ public final class SpooledFile: Sendable, Equatable {
         var offset = 0
         while offset < count {
             let length = min(piece.count, count - offset)
-            let complete = piece.withUnsafeMutableBufferPointer {
-                Self.read(descriptor, into: $0.baseAddress!, count: length, at: offset)
+            do {
+                try descriptor.read(into: &piece, count: length, at: offset)
+            } catch {
+                throw Self.unreadable
             }
-            guard complete else { throw VariantsError(.internalError, "the spool file cannot be read back") }
             digest.update(piece[..<length])
             offset += length
         }
@@ -52,19 +47,7 @@ public final class SpooledFile: Sendable, Equatable {
 
     public static func == (lhs: SpooledFile, rhs: SpooledFile) -> Bool { lhs === rhs }
 
-    /// Reads exactly `count` bytes from `offset`; false when the file ends or fails first.
-    private static func read(
-        _ descriptor: Int32, into buffer: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int
-    )
-        -> Bool
-    {
-        var done = 0
-        while done < count {
-            let read = pread(descriptor, buffer + done, count - done, off_t(offset + done))
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { return false }
-            done += read
-        }
-        return true
+    private static var unreadable: VariantsError {
+        VariantsError(.internalError, "the spool file cannot be read back")
     }
 }

@@ -52,7 +52,7 @@ struct RenditionBucketTests {
         #expect(try file.read() == bytes)
         #expect(try file.sha256() == SHA256.hex(bytes))
         let target = try FileManager.default.destinationOfSymbolicLink(
-            atPath: "/proc/self/fd/\(file.descriptor)")
+            atPath: "/proc/self/fd/\(file.descriptor.rawValue)")
         #expect(target.contains("variantd-rendition-") && target.hasSuffix(" (deleted)"), "\(target)")
         let small = RenditionKey.make(
             sourceChecksum: SHA256.hex([5]), specKey: "fedcba9876543210", fileExtension: "png")
