@@ -141,24 +141,37 @@ final class HeifContainer {
         return width > 0 && height > 0 ? (left, top, width, height) : whole
     }
 
-    /// The primary image's samples at their coded depth (an HDR signal must not be cut to 8 bits before it is
-    /// tone-mapped), lent to `body` and freed when it returns.
-    func withCodedSamples<Result>(_ body: (CodedSamples) -> Result) throws(BackendError) -> Result {
-        let pixels = try decodePixels("decode") { vh_decode(context, 1, &$0, &$1) }
-        defer { vh_pixels_release(pixels.owner) }
-        let bytesPerSample = pixels.bits > 8 ? 2 : 1
-        let count = Int(pixels.width) * Int(pixels.height) * Int(pixels.bands)
-        return body(
-            CodedSamples(
-                bytes: UnsafeRawBufferPointer(start: pixels.data, count: count * bytesPerSample),
-                width: Int(pixels.width), height: Int(pixels.height), bands: Int(pixels.bands),
-                bits: Int(pixels.bits)))
+    /// The primary image made 8-bit by `map`, from its samples at their coded depth (an HDR signal must not
+    /// be cut to 8 bits before it is tone-mapped): `map` writes every sample of an image of the same size and
+    /// bands, which libvips then holds without a copy. The coded samples are freed when it returns.
+    func mappedToEightBits(_ map: (CodedSamples, EightBitSamples) -> Void) throws(BackendError) -> VipsImage {
+        let coded = try decodePixels("decode") { vh_decode(context, 1, &$0, &$1) }
+        defer { vh_pixels_release(coded.owner) }
+        let count = Int(coded.width) * Int(coded.height) * Int(coded.bands)
+        let samples = CodedSamples(
+            values: coded.bits > 8
+                ? .words(LentSamples(coded.data, count: count))
+                : .bytes(LentSamples(coded.data, count: count)),
+            width: Int(coded.width), height: Int(coded.height), bands: Int(coded.bands), bits: Int(coded.bits)
+        )
+        guard let output = malloc(max(1, count)) else {
+            throw BackendError(call: "tone_map", message: "out of memory")
+        }
+        map(samples, EightBitSamples(output))
+        return try VipsImage.adopting(
+            pixels: output, width: samples.width, height: samples.height, bands: samples.bands,
+            release: { free($0) }, owner: output)
     }
 
-    /// Interleaved RGB or RGBA samples, rows packed: one byte each at 8 bits, else two (little endian)
-    /// holding `bits` significant bits.
+    /// Interleaved RGB or RGBA samples, rows packed, each holding `bits` significant bits.
     struct CodedSamples {
-        var bytes: UnsafeRawBufferPointer
+        /// One byte a sample at 8 bits, else two (little endian).
+        enum Values {
+            case bytes(LentSamples<UInt8>)
+            case words(LentSamples<UInt16>)
+        }
+
+        var values: Values
         var width: Int
         var height: Int
         var bands: Int

@@ -66,30 +66,17 @@ struct ToneMapping: Sendable, Equatable {
 
     /// The primary image, tone-mapped to 8-bit sRGB at full size.
     func image(from container: HeifContainer) throws(BackendError) -> VipsImage {
-        let mapped = try container.withCodedSamples { samples in
-            let count = samples.width * samples.height * samples.bands
-            guard let output = malloc(max(1, count))?.assumingMemoryBound(to: UInt8.self) else {
-                return (UnsafeMutablePointer<UInt8>?.none, samples.width, samples.height, samples.bands)
+        try container.mappedToEightBits { samples, output in
+            switch samples.values {
+            case .bytes(let values): map(samples, values, into: output)
+            case .words(let values): map(samples, values, into: output)
             }
-            if samples.bits > 8 {
-                map(samples, samples.bytes.bindMemory(to: UInt16.self), into: output)
-            } else {
-                map(samples, samples.bytes.bindMemory(to: UInt8.self), into: output)
-            }
-            return (output, samples.width, samples.height, samples.bands)
         }
-        guard let pixels = mapped.0.map(UnsafeMutableRawPointer.init) else {
-            throw BackendError(call: "tone_map", message: "out of memory")
-        }
-        return try VipsImage.adopting(
-            pixels: pixels, width: mapped.1, height: mapped.2, bands: mapped.3, release: { free($0) },
-            owner: pixels)
     }
 
     /// Maps every pixel of `samples` into `output` (8 bits, same bands; alpha is rescaled, not mapped).
-    func map<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ samples: HeifContainer.CodedSamples, _ values: UnsafeBufferPointer<Sample>,
-        into output: UnsafeMutablePointer<UInt8>
+    func map<Sample>(
+        _ samples: HeifContainer.CodedSamples, _ values: LentSamples<Sample>, into output: EightBitSamples
     ) {
         let bands = samples.bands
         let maximum = (1 << samples.bits) - 1
@@ -101,9 +88,9 @@ struct ToneMapping: Sendable, Equatable {
         let pixelCount = samples.width * samples.height
         let display = { (pixel: Int) -> (Float, Float, Float) in
             let at = pixel * bands
-            let r = linear[min(maximum, Int(values[at]))]
-            let g = linear[min(maximum, Int(values[at + 1]))]
-            let b = linear[min(maximum, Int(values[at + 2]))]
+            let r = linear[min(maximum, values[at])]
+            let g = linear[min(maximum, values[at + 1])]
+            let b = linear[min(maximum, values[at + 2])]
             guard self.transfer == .hlg else { return (r, g, b) }
             let luminance = 0.2627 * r + 0.6780 * g + 0.0593 * b
             let gain = Float(Self.hlgDisplayPeak) * powf(luminance, 0.2)
@@ -155,7 +142,7 @@ struct ToneMapping: Sendable, Equatable {
             output[at + 1] = encode[Int(min(1, max(0, channels.1)).squareRoot() * scale + 0.5)]
             output[at + 2] = encode[Int(min(1, max(0, channels.2)).squareRoot() * scale + 0.5)]
             if bands == 4 {
-                output[at + 3] = UInt8((Int(values[at + 3]) * 255 + maximum / 2) / maximum)
+                output[at + 3] = UInt8((values[at + 3] * 255 + maximum / 2) / maximum)
             }
         }
     }

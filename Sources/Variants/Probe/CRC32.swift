@@ -7,8 +7,6 @@ package enum CRC32 {
     }
 
     package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        table.withUnsafeBufferPointer { table in
-            ~bytes.reduce(UInt32.max) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        }
+        ~bytes.reduce(UInt32.max) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
     }
 }
