@@ -1,10 +1,6 @@
 import Foundation
 import VariantdCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The `variantd serve` the load benchmark starts for itself: this binary, on an ephemeral loopback port,
 /// over a object store and a bucket directory (holding W1's bucket) in a fresh temporary directory.
 final class BenchDaemon: @unchecked Sendable {
@@ -69,7 +65,7 @@ final class BenchDaemon: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
@@ -107,13 +103,13 @@ final class BenchDaemon: @unchecked Sendable {
     /// SIGTERM, then the exit status once the daemon has drained (at most its 30 s grace and 30 s more);
     /// nil when it had to be killed or ended by a signal.
     func stop() -> Int32? {
-        kill(process.processIdentifier, SIGTERM)
+        process.terminate()
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
         guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             process.waitUntilExit()
             return nil
         }
@@ -139,7 +135,7 @@ final class BenchDaemon: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             process.waitUntilExit()
         }
         throw Failure(description: "variantd serve did not start listening:\n" + String(text.suffix(2000)))

@@ -116,7 +116,7 @@ struct BenchWorker: Sendable {
         if let error = state.error { throw error }
         return Measurement(
             tool: nil, jobs: jobs, iterations: iterations, wallSeconds: wall / .seconds(1),
-            peakResidentKiB: ChildConfinement.peakResidentKiB,
+            peakResidentKiB: ResourceUsage.peakResidentKiB,
             images: timed.enumerated().map { index, entry in
                 Measurement.Image(
                     file: entry.file, seconds: state.seconds[index], width: entry.width, height: entry.height)

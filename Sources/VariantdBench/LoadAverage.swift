@@ -1,12 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Foundation
 
 /// How busy the machine was: every figure is reported with the load average around it.
 enum LoadAverage {
-    /// The 1-minute load average; 0 when the system does not tell.
+    /// The 1-minute load average, the first figure of `/proc/loadavg` (where glibc's `getloadavg` reads it);
+    /// 0 when the system does not tell.
     static func oneMinute() -> Double {
-        var loads = [0.0, 0.0, 0.0]
-        return getloadavg(&loads, 3) > 0 ? loads[0] : 0
+        let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
+        return text?.split(separator: " ").first.flatMap { Double($0) } ?? 0
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Debian's nginx serving a folder as static files on a loopback port, started and stopped by the render
 /// benchmark: the yardstick for cache hits, which are files sent from the same disk.
 final class StaticFileServer: @unchecked Sendable {
@@ -57,7 +53,7 @@ final class StaticFileServer: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            process.terminate()
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

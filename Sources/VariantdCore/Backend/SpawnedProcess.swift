@@ -1,5 +1,6 @@
 internal import CSpawn
 import Foundation
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +40,7 @@ final class SpawnedProcess: @unchecked Sendable {
     ///     process's own. The caller closes its copies when it no longer needs them.
     init(
         _ executable: String, arguments: [String], environment: [String: String]? = nil,
-        standardInput: Int32?, standardOutput: Int32?, standardError: Int32?
+        standardInput: FileDescriptor?, standardOutput: FileDescriptor?, standardError: FileDescriptor?
     ) throws(Failure) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -53,7 +54,7 @@ final class SpawnedProcess: @unchecked Sendable {
         var codes: [Int32] = []
         for (descriptor, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
             if let descriptor {
-                codes.append(posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target)))
+                codes.append(posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, Int32(target)))
             }
         }
         codes += [
@@ -81,10 +82,10 @@ final class SpawnedProcess: @unchecked Sendable {
 
     /// A pipe for a child's standard input or output, close-on-exec at both ends (the child gets its end
     /// through the descriptors handed to `init`).
-    static func pipe(for program: String) throws(Failure) -> (read: Int32, write: Int32) {
+    static func pipe(for program: String) throws(Failure) -> (read: FileDescriptor, write: FileDescriptor) {
         var ends: [Int32] = [-1, -1]
         guard csp_pipe(&ends) == 0 else { throw Failure(program: program, code: errno) }
-        return (ends[0], ends[1])
+        return (FileDescriptor(ends[0]), FileDescriptor(ends[1]))
     }
 
     deinit {
@@ -114,6 +115,11 @@ final class SpawnedProcess: @unchecked Sendable {
             var information = siginfo_t()
             _ = waitid(P_PID, id_t(processID), &information, WEXITED | WNOWAIT)
         }
+    }
+
+    /// SIGKILL: the child ends at once, whatever it is doing.
+    func kill() {
+        signal(SIGKILL)
     }
 
     /// Sends `signal` unless the child has already been reaped, when its number may belong to another process.

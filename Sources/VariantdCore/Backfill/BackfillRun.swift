@@ -2,10 +2,6 @@ import Foundation
 import Synchronization
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Streams a listing's object paths into the queue in batches, one transaction (SQLite) or one statement
 /// (PostgreSQL) per batch. While the database writes a batch the next is read and checked (`inFlight`
 /// batches are written at once: PostgreSQL takes them on as many connections), so reading the listing and

@@ -1,9 +1,6 @@
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Variants
 
 /// Appends lines to `OUT/manifest.jsonl`, each whole: a line is written by one call under a lock, so a
 /// forced exit (a second Ctrl-C) taken under the same lock never leaves half a line.
@@ -27,12 +24,14 @@ final class ManifestWriter: Sendable {
     static func open(_ path: String) throws -> (writer: ManifestWriter, contents: ManifestReader.Contents) {
         // Close-on-exec from the start: a decoder child spawned meanwhile must not inherit the descriptor,
         // or it would hold the lock (which belongs to the open file) after this run has closed it.
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .updating)
+        } catch {
             throw Failure(description: "the manifest \(path) cannot be created")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let handle = FileHandle(fileDescriptor: descriptor.rawValue, closeOnDealloc: true)
+        guard descriptor.tryLock() else {
             throw Failure(description: "another batch run is writing \(path)")
         }
         let contents = try ManifestReader.read(path)

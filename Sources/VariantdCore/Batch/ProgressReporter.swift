@@ -1,9 +1,6 @@
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Variants
 
 /// Keeps the run's tally and shows it on stderr while the run goes: a bar redrawn in place on a terminal,
 /// a plain line every two seconds otherwise (a log, CI), nothing with `--quiet`.
@@ -13,7 +10,7 @@ final class ProgressReporter: Sendable {
 
         /// A bar when stderr is a terminal, lines when it is not.
         static func forStandardError(quiet: Bool) -> Style {
-            quiet ? .none : isatty(STDERR_FILENO) == 1 ? .bar : .lines
+            quiet ? .none : FileDescriptor.standardError.isTerminal ? .bar : .lines
         }
 
         var interval: Duration {

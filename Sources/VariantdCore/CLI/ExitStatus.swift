@@ -19,4 +19,10 @@ public enum ExitStatus: Int32, Sendable {
     case interrupted = 130
     /// Stopped by SIGTERM.
     case terminated = 143
+
+    /// A command stopped by one of the two signals commands stop on, SIGINT or SIGTERM: 128 + its number, as
+    /// shells report it.
+    init(stoppedBy signal: Int32) {
+        self = signal == SignalStream.interrupt ? .interrupted : .terminated
+    }
 }

@@ -1,15 +1,11 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Ctrl-C (SIGINT) and SIGTERM turned into a flag that long-running commands check before starting more
 /// work, so they stop cleanly: nothing new starts and work in flight finishes (the batch before each file,
 /// the queue worker before each claim). A second signal means "now": `onSecond` runs, and must end the
 /// process.
 final class InterruptSignal: Sendable {
-    static let handled: [Int32] = [SIGINT, SIGTERM]
+    static let handled = [SignalStream.interrupt, SignalStream.terminate]
 
     /// The first signal, shared with the watching task.
     private final class FirstSignal: Sendable {

@@ -1,10 +1,6 @@
 import Foundation
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `variantd batch --bucket FILE --out OUT DIR|s3://BUCKET/PREFIX`: every file under a folder or every object
 /// under a prefix through the same pipeline as the daemon — for backfills, migrations and re-renders after a bucket changes its variants.
 package struct BatchCommand: Subcommand {
@@ -125,11 +121,11 @@ package struct BatchCommand: Subcommand {
         let progress = ProgressReporter(style: .forStandardError(quiet: quiet))
         let signals = InterruptSignal(
             onFirst: { number in
-                let name = number == SIGINT ? "Ctrl-C" : "SIGTERM"
+                let name = number == SignalStream.interrupt ? "Ctrl-C" : "SIGTERM"
                 progress.notice("\(name): finishing the files in flight; press Ctrl-C again to quit now")
             },
             onSecond: { number in
-                manifest.whileNotWriting { exit(128 + number) }
+                manifest.whileNotWriting { ExitStatus(stoppedBy: number).endProcess() }
             })
         let pool = DecoderPool(
             .init(executable: Executable.current, size: jobs, quarantineFile: quarantineFile),
@@ -198,7 +194,7 @@ package struct BatchCommand: Subcommand {
     }
 
     private func status(_ tally: BatchTally, signal: Int32?) -> ExitStatus {
-        if let signal { return signal == SIGINT ? .interrupted : .terminated }
+        if let signal { return ExitStatus(stoppedBy: signal) }
         if strict && (tally.unreadable + tally.skippedUnreadable + tally.allErrors > 0) { return .failure }
         if tally.retryable > 0 { return .temporaryFailure }
         return .success

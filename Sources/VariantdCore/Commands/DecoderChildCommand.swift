@@ -48,7 +48,7 @@ package struct DecoderChildCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
-        let answers = ChildConfinement.apply()
+        let answers = try ChildConfinement.apply()
         let pipeline = try Pipeline(limits: limits)
         if confined {
             DecoderWarmUp.run(pipeline)
@@ -89,7 +89,7 @@ package struct DecoderChildCommand: Subcommand {
             }
             let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
             let answer = DecodeAnswer(
-                outcome, timings: timings, peakResidentKiB: ChildConfinement.peakResidentKiB)
+                outcome, timings: timings, peakResidentKiB: ResourceUsage.peakResidentKiB)
             ChildConfinement.returnMemory()
             reply(answer, files: files, to: answers)
         }
@@ -97,10 +97,10 @@ package struct DecoderChildCommand: Subcommand {
     }
 
     /// Writes the reply line, then the bytes of each file it lists.
-    private func reply(_ answer: DecodeAnswer, files: [RenditionFile], to descriptor: Int32) {
+    private func reply(_ answer: DecodeAnswer, files: [RenditionFile], to descriptor: FileDescriptor) {
         let parts = files.map { DecodePart(key: $0.key, size: $0.bytes.count) }
         guard let line = try? WireJSON.encode(DecodeReply(answer: answer, written: parts)) else {
-            exit(EXIT_FAILURE)
+            ExitStatus.failure.endProcess()
         }
         ChildConfinement.write(line + [0x0A], to: descriptor)
         for file in files { ChildConfinement.write(file.bytes, to: descriptor) }

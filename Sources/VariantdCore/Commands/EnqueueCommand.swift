@@ -1,10 +1,6 @@
 import Foundation
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `variantd enqueue`: adds one job to the queue, or every object of a folder, an S3 prefix or a list (a
 /// backfill); a repeat of a waiting or running job is a no-op.
 package struct EnqueueCommand: Subcommand {
@@ -97,11 +93,12 @@ package struct EnqueueCommand: Subcommand {
         case .many(let listing, let bucket, let version, let batch):
             let stop = InterruptSignal(
                 onFirst: { _ in Console.error("variantd enqueue: stopping after the batch in hand") },
-                onSecond: { exit(128 + $0) })
+                onSecond: { ExitStatus(stoppedBy: $0).endProcess() })
             let queue = try await location.open(connections: BackfillRun.inFlight)
             let summary = await BackfillRun(
                 queue: queue, listing: listing, bucket: bucket, version: version, batchSize: batch,
-                showsProgress: isatty(STDERR_FILENO) == 1, stopRequested: { stop.received != nil }
+                showsProgress: FileDescriptor.standardError.isTerminal,
+                stopRequested: { stop.received != nil }
             ).run()
             Console.out(try WireJSON.line(summary))
             if summary.error != nil { return .temporaryFailure }

@@ -1,10 +1,6 @@
 import Foundation
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `variantd work`: claims jobs from the queue and processes them in decoder children until stopped.
 package struct WorkCommand: Subcommand {
     package static let name = "work"
@@ -116,7 +112,7 @@ package struct WorkCommand: Subcommand {
             onFirst: { _ in
                 Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")
             },
-            onSecond: { exit(128 + $0) })
+            onSecond: { ExitStatus(stoppedBy: $0).endProcess() })
         if let file = configuration.quarantine {
             do {
                 _ = try Quarantine(file: file)

@@ -1,15 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Variants
 
 /// A decoder child's standard input: job lines, and the bytes that follow each, read straight into the
 /// array that holds them.
 final class ChildInput {
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     /// Read but not yet consumed: the rest of a line read, or the first bytes after it.
     private var buffered: [UInt8] = []
 
-    init(descriptor: Int32 = STDIN_FILENO) {
+    init(descriptor: FileDescriptor = .standardInput) {
         self.descriptor = descriptor
     }
 
@@ -23,40 +21,16 @@ final class ChildInput {
                 return line
             }
             scanned = buffered.count
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { readSome(into: $0) }
-            guard count > 0 else { return nil }
-            buffered.append(contentsOf: chunk[..<count])
+            guard let chunk = try? descriptor.read(upTo: 1 << 16), !chunk.isEmpty else { return nil }
+            buffered.append(contentsOf: chunk)
         }
     }
 
     /// The next `count` bytes; nil when the input ends first.
     func bytes(_ count: Int) -> [UInt8]? {
         let leftover = min(count, buffered.count)
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            _ = buffer.initialize(from: buffered[..<leftover])
-            initialized = leftover
-            while initialized < count {
-                let read = readSome(
-                    into: UnsafeMutableRawBufferPointer(
-                        UnsafeMutableBufferPointer(rebasing: buffer[initialized...])))
-                guard read > 0 else {
-                    complete = false
-                    return
-                }
-                initialized += read
-            }
-        }
+        let bytes = try? descriptor.read(exactly: count, after: buffered[..<leftover])
         buffered.removeSubrange(..<leftover)
-        return complete ? bytes : nil
-    }
-
-    private func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            return count
-        }
+        return bytes
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Variants
 
 /// A running decoder child and the pipes to it: the only isolation file that deals with the process itself
 /// (started through `SpawnedProcess`, polled, killed), so the rest works with lines of text and typed
@@ -17,14 +14,15 @@ final class ChildProcess {
     }
 
     private let process: SpawnedProcess
-    /// This side's ends of the pipes: the child's input (non-blocking) and its output, close-on-exec both.
-    private var input: Int32
-    private let output: Int32
+    /// This side's ends of the pipes: the child's input (non-blocking; nil once closed) and its output,
+    /// close-on-exec both.
+    private var input: FileDescriptor?
+    private let output: FileDescriptor
     private var buffered: [UInt8] = []
 
     init(executable: String, arguments: [String]) throws {
         // A child that dies while its job is being written must be an error on this side, not SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        SignalStream.ignoreBrokenPipes()
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_WARNING"] = "0"
         // One malloc arena: glibc shrinks a thread's extra arena by first reading /proc/sys/vm/
@@ -34,8 +32,8 @@ final class ChildProcess {
         environment["TZ"] = "UTC0"
         // Every descriptor made here is closed on the way out, but the two ends this side keeps once the
         // child runs: one cleanup whichever step fails.
-        var made: [Int32] = []
-        defer { for descriptor in made { close(descriptor) } }
+        var made: [FileDescriptor] = []
+        defer { for descriptor in made { descriptor.close() } }
         let toChild = try SpawnedProcess.pipe(for: executable)
         made += [toChild.read, toChild.write]
         let fromChild = try SpawnedProcess.pipe(for: executable)
@@ -47,12 +45,12 @@ final class ChildProcess {
         output = fromChild.read
         made = [toChild.read, fromChild.write]
         // Writes wait in `poll`, so a child that stops reading cannot hold the parent past the deadline.
-        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        toChild.write.makeNonBlocking()
     }
 
     deinit {
         terminate()
-        close(output)
+        output.close()
     }
 
     var isRunning: Bool { process.isRunning }
@@ -61,17 +59,18 @@ final class ChildProcess {
 
     /// Writes `parts` to the child's input, one after the other, until the deadline.
     func send(_ parts: [[UInt8]], deadline: ContinuousClock.Instant) throws(Failure) {
-        let fd = input
+        guard let input else { throw reap() }
         for part in parts {
             var offset = 0
             while offset < part.count {
-                try wait(for: fd, events: POLLOUT, until: deadline)
-                let count = part[offset...].withUnsafeBytes {
-                    write(fd, $0.baseAddress, min($0.count, 1 << 16))
+                try wait(for: input, until: .writable, deadline: deadline)
+                let written: Int
+                do {
+                    written = try input.writeSome(part[offset..<min(part.count, offset + (1 << 16))])
+                } catch {
+                    throw reap()
                 }
-                if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-                guard count > 0 else { throw reap() }
-                offset += count
+                offset += written
             }
         }
     }
@@ -100,48 +99,44 @@ final class ChildProcess {
 
     /// Reads what the child has written so far into `buffered`.
     private func fill(until deadline: ContinuousClock.Instant) throws(Failure) {
-        let fd = output
-        while true {
-            try wait(for: fd, events: POLLIN, until: deadline)
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw reap() }
-            buffered.append(contentsOf: chunk[..<count])
-            return
-        }
+        try wait(for: output, until: .readable, deadline: deadline)
+        guard let chunk = try? output.read(upTo: 1 << 16), !chunk.isEmpty else { throw reap() }
+        buffered.append(contentsOf: chunk)
     }
 
-    /// Waits until `fd` is ready for `events`; kills the child when the deadline passes first.
-    private func wait(for fd: Int32, events: Int32, until deadline: ContinuousClock.Instant) throws(Failure) {
+    /// Waits until `descriptor` is ready; kills the child when the deadline passes first.
+    private func wait(
+        for descriptor: FileDescriptor, until readiness: FileDescriptor.Readiness,
+        deadline: ContinuousClock.Instant
+    ) throws(Failure) {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else {
-                process.signal(SIGKILL)
+                process.kill()
                 _ = process.waitForExit()
                 throw .timedOut
             }
-            var poller = pollfd(fd: fd, events: Int16(events), revents: 0)
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + 1)
-            let ready = poll(&poller, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready >= 0 else { throw reap() }
-            if ready > 0 { return }
+            let ready: Bool
+            do {
+                ready = try descriptor.wait(until: readiness, milliseconds: milliseconds)
+            } catch {
+                throw reap()
+            }
+            if ready { return }
         }
     }
 
     /// Closes the child's input (it exits at end of input) and kills it if it lingers.
     func terminate() {
         closeInput()
-        process.signal(SIGKILL)
+        process.kill()
         _ = process.waitForExit()
     }
 
     private func closeInput() {
-        if input >= 0 {
-            close(input)
-            input = -1
-        }
+        input?.close()
+        input = nil
     }
 
     private func reap() -> Failure {

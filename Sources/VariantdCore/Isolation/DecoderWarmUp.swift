@@ -1,10 +1,6 @@
 import Foundation
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a decoder child does once before it seals itself: decode a tiny picture of each kind and render it
 /// to every output format, so each library loads its plugins and codecs, starts its threads and builds its
 /// lazy tables while the filesystem is still reachable. A picture that fails here fails the same way in a
@@ -50,8 +46,7 @@ enum DecoderWarmUp {
         """
 
     static func run(_ pipeline: Pipeline) {
-        // glibc reads the time zone (for C libraries' log lines) once; with TZ set it never looks again.
-        tzset()
+        LocalTime.load()
         let bucket = try? BucketSpec(parsing: bucket.utf8)
         var pipeline = pipeline
         pipeline.store = nil

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The signals the daemon acts on, delivered as a stream instead of in a signal handler.
 enum SignalEvent: Sendable {
     /// SIGTERM or SIGINT: drain and exit.
@@ -12,11 +8,15 @@ enum SignalEvent: Sendable {
     /// Starts listening for the signals (and ignores SIGPIPE: a closed client or child pipe is an error
     /// to handle, not a reason to die). Call before the daemon accepts work.
     static func stream() -> AsyncStream<SignalEvent> {
-        signal(SIGPIPE, SIG_IGN)
-        let numbers = SignalStream.watch([SIGTERM, SIGINT, SIGHUP])
+        SignalStream.ignoreBrokenPipes()
+        let numbers = SignalStream.watch([
+            SignalStream.terminate, SignalStream.interrupt, SignalStream.hangUp,
+        ])
         return AsyncStream { continuation in
             let relay = Task {
-                for await number in numbers { continuation.yield(number == SIGHUP ? .reload : .terminate) }
+                for await number in numbers {
+                    continuation.yield(number == SignalStream.hangUp ? .reload : .terminate)
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in relay.cancel() }

@@ -1,10 +1,6 @@
 import Foundation
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The loop behind `variantd work`: one claim loop takes as many jobs as there are free slots in one claim
 /// (a batch when several are free), and each job runs in a slot of its own — decoded in a decoder child,
 /// its lease heartbeated meanwhile, its result written back under the lease's fencing token. A stop
@@ -65,7 +61,8 @@ struct Worker: Sendable {
                 executable: Executable.current, size: configuration.slots, attemptsPerObject: 1,
                 quarantineFile: configuration.quarantine),
             objects: configuration.objects, renditions: configuration.renditions)
-        owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
+        owner =
+            "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
     }
 
     func run() async {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VariantdTestSupport
+import Variants
 
 @testable import VariantdCore
 
@@ -24,8 +25,8 @@ import VariantdTestSupport
     @Test func aChildHoldsOnlyTheThreeDescriptorsItIsHanded() throws {
         // Foundation's pipes are not close-on-exec: exactly what a child must not inherit.
         let foreign = Pipe()
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer { close(null) }
+        let null = try FileDescriptor.open("/dev/null", .updating)
+        defer { null.close() }
         let child = try SpawnedProcess(
             "/bin/sleep", arguments: ["30"], standardInput: null, standardOutput: null, standardError: null)
         defer {

@@ -1,4 +1,5 @@
 import Foundation
+import Variants
 
 @testable import VariantdCore
 
@@ -20,7 +21,7 @@ extension SpawnedProcess {
         }
         guard input >= 0, output >= 0 else { throw Failure(program: executable, code: errno) }
         return try SpawnedProcess(
-            executable, arguments: arguments, standardInput: input, standardOutput: output,
-            standardError: output)
+            executable, arguments: arguments, standardInput: FileDescriptor(input),
+            standardOutput: FileDescriptor(output), standardError: FileDescriptor(output))
     }
 }

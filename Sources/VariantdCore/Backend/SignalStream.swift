@@ -1,4 +1,5 @@
 import Foundation
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -10,6 +11,11 @@ import Foundation
 /// it. Unlike libdispatch's signal sources, this cannot lose a signal to a thread mask: those need the signal
 /// blocked in every thread.
 public enum SignalStream {
+    /// The signals commands act on, by name, so code above the backend needs no C header.
+    static let interrupt = SIGINT
+    static let terminate = SIGTERM
+    static let hangUp = SIGHUP
+
     /// Unblocks every signal in the calling thread. `main` calls it before any other thread exists: a process
     /// inherits the signal mask of the thread that started it, and a parent's libdispatch worker threads block
     /// nearly every signal, which would leave Ctrl-C and SIGTERM pending forever in all our threads.
@@ -36,11 +42,7 @@ public enum SignalStream {
         writeEnd = ends[1]
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let reader = Thread {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count == 1 else { break }
+            while let byte = (try? FileDescriptor(readEnd).read(upTo: 1))?.first {
                 continuation.yield(Int32(byte))
             }
             continuation.finish()
@@ -49,6 +51,11 @@ public enum SignalStream {
         reader.start()
         for number in numbers { signal(number, handler) }
         return stream
+    }
+
+    /// Makes writing to a pipe whose reader has gone an error to handle (EPIPE) rather than a reason to die.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Gives the signals their default actions back (a second Ctrl-C then ends the process at once).
