@@ -13,7 +13,9 @@ struct BearerSecret: Sendable {
         let scheme = "bearer "
         guard authorization.prefix(scheme.count).lowercased() == scheme else { return false }
         let given = Array(authorization.utf8.dropFirst(scheme.count))
-        var difference = UInt8(truncatingIfNeeded: given.count ^ expected.count)
+        // Lengths are not secret; folded into a byte, lengths 256 apart would compare equal, and the secret
+        // followed by anything 256 bytes long would be taken for it.
+        var difference: UInt8 = given.count == expected.count ? 0 : 1
         for index in expected.indices {
             difference |= expected[index] ^ (index < given.count ? given[index] : 0)
         }

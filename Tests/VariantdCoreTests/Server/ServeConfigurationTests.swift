@@ -85,6 +85,9 @@ import VariantdTestSupport
         for refused in [
             nil, "", "Bearer ", "Bearer 0123456789abcde", "Bearer 0123456789abcdefg",
             "Bearer 0123456789abcdeF", "Basic 0123456789abcdef", "0123456789abcdef",
+            // Lengths 256 apart: the secret followed by anything that long is not the secret.
+            "Bearer 0123456789abcdef" + String(repeating: "x", count: 256),
+            "Bearer 0123456789abcdef" + String(repeating: "x", count: 512),
         ] {
             #expect(!secret.admits(refused), "\(String(describing: refused))")
         }
