@@ -69,6 +69,7 @@ struct Worker: Sendable {
         let watcher = Task { await watchBuckets() }
         let slots = FreeSlots(configuration.slots)
         let retention = Task { await purgeOldJobs() }
+        let sweep = Task { await reportLeftovers(whenIdle: slots) }
         await withDiscardingTaskGroup { group in
             while stop.received == nil {
                 let wanted = await slots.waitForAny()
@@ -92,10 +93,10 @@ struct Worker: Sendable {
                 }
                 guard claimed.isEmpty else { continue }
                 if configuration.untilIdle, slots.free == slots.total, await isIdle() { break }
-                await reportLeftovers()
                 await queue.waitForWork(upTo: configuration.poll)
             }
         }
+        sweep.cancel()
         retention.cancel()
         watcher.cancel()
         await pool.shutdown()
@@ -233,14 +234,19 @@ struct Worker: Sendable {
         }
     }
 
-    /// Reports final jobs whose worker died between finishing and reporting.
-    private func reportLeftovers() async {
-        guard configuration.callback != nil, let jobs = try? await queue.unreported(limit: 20) else {
-            return
-        }
-        let cutoff = Timestamp.now.adding(.zero - configuration.reportSweepAge)
-        for job in jobs where (job.finishedAt ?? .now) < cutoff {
-            await report(job)
+    /// Reports final jobs whose worker died between finishing and reporting, every poll while no slot is
+    /// busy, until the worker stops. Beside the claim loop, not in it: a receiver that is down costs each
+    /// report its tries and backoff, which would otherwise hold up every new job and the stop.
+    private func reportLeftovers(whenIdle slots: FreeSlots) async {
+        guard configuration.callback != nil else { return }
+        while !Task.isCancelled, stop.received == nil {
+            if slots.free == slots.total, let jobs = try? await queue.unreported(limit: 20) {
+                let cutoff = Timestamp.now.adding(.zero - configuration.reportSweepAge)
+                for job in jobs where (job.finishedAt ?? .now) < cutoff && !Task.isCancelled {
+                    await report(job)
+                }
+            }
+            try? await Task.sleep(for: configuration.poll)
         }
     }
 
