@@ -17,8 +17,8 @@ enum BatchSource: Sendable {
     func walk(problem: @escaping @Sendable (String) -> Void) -> AnyIterator<File> {
         switch self {
         case .folder(let root, let excluded):
-            var files = FolderWalk(root: root, excluded: excluded) { directory in
-                problem("the directory \(directory) cannot be read; its files are left out")
+            var files = FolderWalk(root: root, excluded: excluded) { path in
+                problem("\(path) cannot be read (a directory not listed, or a name not in UTF-8); left out")
             }.makeIterator()
             return AnyIterator { files.next().map { File(relativePath: $0.relativePath, size: $0.size) } }
         case .bucket(let client, let location, let excluded):

@@ -18,7 +18,8 @@ struct FolderWalk: Sequence {
 
     let root: String
     let excluded: Set<String>
-    /// Called with a directory that cannot be listed; the walk goes on without it.
+    /// Called with a directory that cannot be listed, or an entry whose name is not UTF-8; the walk goes on
+    /// without it.
     let unreadable: @Sendable (String) -> Void
 
     func makeIterator() -> Iterator {
@@ -44,6 +45,10 @@ struct FolderWalk: Sequence {
                 let relative = stack[top].relativePath.isEmpty ? name : stack[top].relativePath + "/" + name
                 let absolute = walk.root + "/" + relative
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolute) else {
+                    // A name that is not UTF-8 comes with U+FFFD for its bad bytes, which opens nothing: said,
+                    // so that it (a folder with all it holds) is not silently missing; an entry gone since the
+                    // listing is not.
+                    if name.contains("\u{FFFD}") { walk.unreadable(absolute) }
                     continue
                 }
                 switch attributes[.type] as? FileAttributeType {

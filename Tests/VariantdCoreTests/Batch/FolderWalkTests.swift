@@ -5,6 +5,10 @@ import VariantdTestSupport
 
 @testable import VariantdCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct FolderWalkTests {
     @Test func regularFilesInNameOrderNestedFoldersIncludedLinksAndExcludedFoldersLeftOut() throws {
         let root = try TestPaths.temporaryDirectory()
@@ -25,6 +29,29 @@ import VariantdTestSupport
         let files = Array(walk)
         #expect(files.map(\.relativePath) == ["B.txt", "a/.hidden", "a/b/c.gif", "a/z.png", "b.jpg"])
         #expect(files.allSatisfy { $0.size == 5 && $0.absolutePath == root.path + "/" + $0.relativePath })
+    }
+
+    /// A name that is not UTF-8 cannot become an object path, nor be opened by the name Foundation gives
+    /// it: the file, or the folder with everything in it, is reported rather than silently missing.
+    @Test func namesThatAreNotUTF8AreReported() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("12345".utf8).write(to: root.appendingPathComponent("ok.jpg"))
+        func path(_ bytes: [UInt8]) -> [CChar] {
+            (Array(root.path.utf8) + bytes + [0]).map { CChar(bitPattern: $0) }
+        }
+        let folder = Array("/dir".utf8) + [0xFE]
+        #expect(mkdir(path(folder), 0o755) == 0)
+        for file in [Array("/bad".utf8) + [0xFF] + Array(".jpg".utf8), folder + Array("/inner.jpg".utf8)] {
+            let descriptor = open(path(file), O_CREAT | O_WRONLY, 0o644)
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+
+        let reported = ReportedPaths()
+        let files = Array(FolderWalk(root: root.path, excluded: []) { reported.add($0) })
+        #expect(files.map(\.relativePath) == ["ok.jpg"])
+        #expect(reported.paths.withLock { $0.count } == 2, "\(reported.paths.withLock { $0 })")
     }
 
     @Test func aMissingFolderIsReportedAndYieldsNothing() {
