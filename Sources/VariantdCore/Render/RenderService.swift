@@ -85,7 +85,8 @@ struct RenderService: Sendable {
     private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
         try request.checkBodyKept(tooLarge: "the request body is over the server's limit")
         let render = try AnswerError.pipeline { () throws(VariantsError) in
-            request.method == "POST"
+            try request.checkNoNUL()
+            return request.method == "POST"
                 ? try RenderRequest(body: try request.body.bytes(), target: request.target)
                 : try RenderRequest(path: request.path, target: request.target)
         }

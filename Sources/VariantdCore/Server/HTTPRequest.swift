@@ -27,6 +27,17 @@ struct HTTPRequest: Sendable {
 }
 
 extension HTTPRequest {
+    /// Refuses a target with an escaped NUL: libmicrohttpd decodes the path and the query values into C
+    /// strings, which a NUL would end early, so `a.jpg%00.png` would be read as `a.jpg` — another object
+    /// than the one named.
+    ///
+    /// - Throws: `400 invalid_request`.
+    func checkNoNUL() throws(VariantsError) {
+        guard !target.contains("%00") else {
+            throw VariantsError(.invalidRequest, "the request target holds a NUL (%00)")
+        }
+    }
+
     /// Refuses a request whose body the server did not keep.
     ///
     /// - Throws: `413 payload_too_large` with `tooLarge` as its message when the body was over the limit;

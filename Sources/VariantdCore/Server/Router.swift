@@ -60,11 +60,13 @@ struct Router: HTTPResponder {
         return .json(body.mapValues(JSONScalar.integer).merging(["status": .string("ready")]) { $1 })
     }
 
-    /// Refuses an upload job from its head alone when it can (secret, type, query, bucket), so its bytes are
-    /// never read; otherwise bounds its body by the bucket's `fileSizeLimit` and the input limit.
+    /// Refuses a job from its head alone when it can (a NUL in its target; an upload's secret, type, query,
+    /// bucket), so its bytes are never read; otherwise bounds an upload's body by the bucket's
+    /// `fileSizeLimit` and the input limit.
     func admit(_ head: HTTPRequest) -> BodyAdmission {
         guard head.method == "POST", head.path == "/v1/jobs" else { return .read }
         do throws(AnswerError) {
+            try AnswerError.pipeline { () throws(VariantsError) in try head.checkNoNUL() }
             let form = try AnswerError.pipeline { () throws(VariantsError) in try JobRequest.Form(head) }
             guard form == .upload else { return .read }
             try authorize(head)

@@ -270,6 +270,9 @@ import Variants
         #expect(pdf.status == 415 && pdf.error == "unsupported_media_type")
         let escape = try daemon.render("/v1/render/pics/../up/gradient.jpg?width=10")
         #expect(escape.status == 400 && escape.error == "invalid_request")
+        // The path reaches us as a C string: a NUL would cut it, and another object would be answered.
+        let nul = try daemon.render(Self.gradient + "%00.png?width=10")
+        #expect(nul.status == 400 && nul.error == "invalid_request")
         let post = try daemon.send("POST", Self.gradient + "?width=10")
         #expect(post.status == 400 && post.error == "invalid_request")
     }

@@ -154,10 +154,15 @@ import Variants
             "POST", Self.query(path: "p.jpg"), bodyFile: picture, contentType: Self.upload, authorization: nil
         )
         #expect(noSecret.status == 401 && noSecret.error == "unauthorized")
+        // Query values reach us as C strings: a NUL would cut this path to "a.pdf", and the metadata
+        // would answer for a path that was not sent.
+        let nul = try daemon.send(
+            "POST", Self.query(path: "a.pdf%00.jpg"), bodyFile: picture, contentType: Self.upload)
+        #expect(nul.status == 400 && nul.error == "invalid_request", "\(nul.text)")
         let rejected = daemon.log.filter {
             $0["event"] as? String == "job" && $0["outcome"] as? String == "rejected"
         }
-        #expect(rejected.count == 6)
+        #expect(rejected.count == 7)
     }
 
     /// A body arriving slowly is sampled mid-way: it is in a spool file, and the daemon's resident memory has
