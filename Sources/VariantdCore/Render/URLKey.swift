@@ -37,13 +37,8 @@ struct URLKey: Sendable {
         }
         let given = Array(target[marker.upperBound...].utf8)
         let expected = Array(signature(of: String(target[..<marker.lowerBound])).utf8)
-        // Lengths are not secret; folded into a byte, lengths 256 apart would compare equal, and whatever
-        // follows a right signature would be read as options (a later `expires` among them).
-        var difference: UInt8 = given.count == expected.count ? 0 : 1
-        for index in expected.indices {
-            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
-        }
-        guard difference == 0 else {
+        // Whatever followed a right signature would be read as options, a later `expires` among them.
+        guard ConstantTime.equal(given, expected) else {
             throw ServiceError(.forbidden, "the URL's signature does not match (signature must come last)")
         }
         guard let expires, let seconds = Int(expires) else {
