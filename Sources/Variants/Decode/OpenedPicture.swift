@@ -59,7 +59,7 @@ struct OpenedPicture {
             do {
                 image = try VipsImage.load(loader, bytes: bytes)
             } catch {
-                throw Self.classify(bytes, type, failedStep: "header", error)
+                throw Self.classify(bytes, type, failedStep: "header", error, limits: limits)
             }
             let info = image.header
             convertsBeforeReducing =
@@ -156,7 +156,7 @@ struct OpenedPicture {
             }
             return decoded
         } catch {
-            throw Self.classify(bytes, type, failedStep: "decode", error)
+            throw Self.classify(bytes, type, failedStep: "decode", error, limits: nil)
         }
     }
 
@@ -247,13 +247,30 @@ struct OpenedPicture {
         return (container, overlay)
     }
 
-    /// Turns a backend failure into the reason the bytes themselves show: an unsupported coding, a
-    /// container cut short, or else corrupt data.
+    /// Turns a backend failure into the reason the bytes themselves show: a frame over the `limits` when
+    /// the header failed (libjpeg refuses a side over 65,500 before ours are applied), an unsupported
+    /// coding, a container cut short, or else corrupt data.
     private static func classify(
-        _ bytes: [UInt8], _ type: MediaType, failedStep: String, _ error: BackendError
+        _ bytes: [UInt8], _ type: MediaType, failedStep: String, _ error: BackendError, limits: Limits?
     ) -> VariantsError {
-        if type == .jpeg, let feature = JPEGStructure(bytes).unsupportedFeature {
-            return .unreadable(.unsupportedFeature, "\(feature) is not decoded here")
+        if type == .jpeg {
+            let structure = JPEGStructure(bytes)
+            if let limits, let size = structure.frameSize {
+                do {
+                    try limits.checkPixels(width: size.width, height: size.height)
+                } catch {
+                    return error
+                }
+                if max(size.width, size.height) > JPEGStructure.largestSide {
+                    return .unreadable(
+                        .unsupportedFeature,
+                        "a \(size.width)×\(size.height) JPEG: sides over \(JPEGStructure.largestSide) pixels are not decoded here"
+                    )
+                }
+            }
+            if let feature = structure.unsupportedFeature {
+                return .unreadable(.unsupportedFeature, "\(feature) is not decoded here")
+            }
         }
         if ContainerCheck.isTruncated(bytes, as: type) {
             return .unreadable(.truncated, "the \(type.mimeType) data ends early (\(error.message))")

@@ -146,6 +146,10 @@ struct JPEGStructure {
     /// The start-of-frame marker (0xC0 baseline, 0xC2 progressive, 0xC3 lossless, …) and sample precision.
     private(set) var frameMarker: UInt8?
     private(set) var precision: Int?
+    /// The frame's declared width and height.
+    private(set) var frameSize: (width: Int, height: Int)?
+    /// The widest or tallest frame libjpeg-turbo decodes (`JPEG_MAX_DIMENSION`); the format allows 65,535.
+    static let largestSide = 65_500
 
     init(_ bytes: [UInt8]) {
         var offset = 2
@@ -171,10 +175,14 @@ struct JPEGStructure {
             guard end <= bytes.count else { return }
             if (0xE0...0xEF).contains(marker) || marker == 0xFE { metadataBytes += end - offset }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), frameMarker == nil,
-                offset + 4 < end
+                offset + 9 <= end
             {
                 frameMarker = marker
                 precision = Int(bytes[offset + 4])
+                frameSize = (
+                    Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8]),
+                    Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+                )
             }
             offset = end
             if marker == 0xDA { offset = Self.endOfEntropyData(bytes, from: offset) }

@@ -97,6 +97,27 @@ import Testing
         #expect(try process("pictures/rgb-29x100.heif", pipeline: strict).get().width == 29)
     }
 
+    /// libjpeg refuses a side over 65,500 while reading the header, before the limits are applied: the
+    /// frame header, read by our own walk, still says which limit the picture breaks.
+    @Test(arguments: [
+        (65_535, 65_535, VariantsError.Reason.tooManyPixels), (65_535, 16, .unsupportedFeature),
+        (20_000, 20_000, .tooManyPixels),
+    ])
+    func aJPEGFrameBeyondLibjpegSaysWhy(width: Int, height: Int, reason: VariantsError.Reason) throws {
+        var bytes = try Samples.bytes("pictures/gradient.jpg")
+        let frame = try #require(
+            bytes.indices.dropLast().first { bytes[$0] == 0xFF && (0xC0...0xC2).contains(bytes[$0 + 1]) })
+        bytes.replaceSubrange(
+            frame + 5..<frame + 9,
+            with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
+        var timings = StageTimings()
+        let result = Result { () throws(VariantsError) in
+            try pipeline.process(
+                bytes, request: ObjectRequest(bucket: "b", path: "wide.jpg"), timings: &timings)
+        }
+        #expect(error(result)?.reason == reason, "\(String(describing: error(result)))")
+    }
+
     @Test func byteLimitIsPayloadTooLarge() throws {
         let small = try Pipeline(limits: Limits(maxInputBytes: 100))
         #expect(error(try process("pictures/gradient.jpg", pipeline: small))?.code == .payloadTooLarge)
