@@ -4,8 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// The few POSIX file calls Foundation does not offer with the guarantees we need: a rename that replaces
-/// atomically, and durable writes (file and directory fsync).
+/// The few POSIX file calls Foundation does not offer with the guarantees we need: a file placed under a
+/// name only where none is, in one step, and durable writes (file and directory fsync).
 enum FileSystem {
     /// Writes `bytes` to a new file and flushes it to disk.
     static func writeDurably(_ bytes: [UInt8], to path: String) throws(BackendError) {
@@ -19,9 +19,14 @@ enum FileSystem {
         }
     }
 
-    /// Moves `source` over `destination` in one step: readers see the old file or the new one, never half.
-    static func replace(_ destination: String, with source: String) throws(BackendError) {
-        guard rename(source, destination) == 0 else { throw .posix("rename", destination) }
+    /// Gives `source` the name `destination` unless a file has it already, in one step (`link`), then
+    /// removes the name `source`; whether this call made `destination`. Of two writers of one name exactly
+    /// one makes it, so each knows which files are its own to remove; readers see a whole file or none.
+    static func placeNew(_ destination: String, from source: String) throws(BackendError) -> Bool {
+        defer { unlink(source) }
+        if link(source, destination) == 0 { return true }
+        guard errno == EEXIST else { throw .posix("link", destination) }
+        return false
     }
 
     /// Makes a directory's entries (a rename into it) durable.

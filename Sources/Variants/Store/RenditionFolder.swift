@@ -3,8 +3,8 @@ import Foundation
 /// A rendition store in a folder of the local file system.
 ///
 /// Layout: `ROOT/<key>`. Files appear whole or not at all: each is written to `ROOT/.tmp/<pid>-<uuid>` (same
-/// file system), flushed, and renamed into place. Opening the folder removes what writers that no longer
-/// run left in `.tmp` (a process killed in the middle of a write).
+/// file system), flushed, and linked into place unless a file already has its key. Opening the folder
+/// removes what writers that no longer run left in `.tmp` (a process killed in the middle of a write).
 public struct RenditionFolder: RenditionStore {
     public let root: String
 
@@ -46,11 +46,13 @@ public struct RenditionFolder: RenditionStore {
                 let temporary = "\(temporaryDirectory)/\(FileSystem.processID)-\(UUID().uuidString)"
                 do {
                     try FileSystem.writeDurably(file.bytes, to: temporary)
-                    try FileSystem.replace(destination, with: temporary)
                 } catch {
                     try? FileManager.default.removeItem(atPath: temporary)
                     throw error
                 }
+                // A file already under the key came from the same bytes and settings, and may have been
+                // reported by the job that stored it: it stays, and is not this call's to remove.
+                guard try FileSystem.placeNew(destination, from: temporary) else { continue }
                 written.append(destination)
                 FileSystem.syncDirectory(directory)
             }

@@ -10,7 +10,7 @@ public protocol RenditionStore: Sendable {
     func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile]
 
     /// Stores every file or none: readers see a whole file or nothing, and a failure removes what the call
-    /// wrote before failing.
+    /// wrote before failing (never a file that was already stored under its key).
     ///
     /// - Throws: `500 internal_error` naming the file that could not be written.
     func write(_ files: [RenditionFile]) throws(VariantsError)

@@ -44,6 +44,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/" + first))
     }
 
+    /// A rendition stored earlier (by an earlier job of the same bytes, or one running beside this one) was
+    /// already reported: a failed write that names it again must not take it away.
+    @Test func aFailedWriteKeepsTheFilesThatWereThereBefore() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try RenditionFolder(root: root)
+        let first = RenditionKey.make(
+            sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "png")
+        try store.write([RenditionFile(key: first, bytes: [1])])
+        try Data().write(to: URL(fileURLWithPath: root + "/cd"))
+        #expect(throws: VariantsError.self) {
+            try store.write([
+                RenditionFile(key: first, bytes: [1]),
+                RenditionFile(key: "cd/x/0123456789abcdef.png", bytes: [2]),
+            ])
+        }
+        #expect(FileManager.default.contents(atPath: root + "/" + first) == Data([1]))
+    }
+
     @Test func openingRemovesOnlyTheUnfinishedFilesOfDeadWriters() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = try RenditionFolder(root: root)
