@@ -1,7 +1,9 @@
 import Foundation
 
 /// The non-empty lines of a file (or of standard input for `-`), read a megabyte at a time, without their
-/// line ending (`\n` or `\r\n`). Counts the bytes consumed, for progress.
+/// line ending (`\n` or `\r\n`). Counts the bytes consumed, for progress. A line that is not UTF-8 names no
+/// object path (it would be read with U+FFFD for its bad bytes, a path nobody stored): it is reported to
+/// `unreadable` by its number and left out.
 struct LineReader: Sequence {
     let path: String
     let unreadable: @Sendable (String) -> Void
@@ -12,11 +14,16 @@ struct LineReader: Sequence {
 
     struct Iterator: IteratorProtocol {
         private let handle: FileHandle?
+        private let path: String
+        private let unreadable: (String) -> Void
+        private var number = 0
         private var buffer: [UInt8] = []
         private var start = 0
         private var ended = false
 
-        init(path: String, unreadable: (String) -> Void) {
+        init(path: String, unreadable: @escaping (String) -> Void) {
+            self.path = path
+            self.unreadable = unreadable
             if path == "-" {
                 handle = .standardInput
             } else {
@@ -30,20 +37,30 @@ struct LineReader: Sequence {
                 if let newline = buffer[start...].firstIndex(of: 0x0A) {
                     var end = newline
                     if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                    let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                    let bytes = buffer[start..<end]
                     start = newline + 1
-                    if line.isEmpty { continue }
+                    guard let line = text(bytes), !line.isEmpty else { continue }
                     return line
                 }
                 guard !ended, let handle else {
                     defer { start = buffer.count }
-                    return start < buffer.count ? String(decoding: buffer[start...], as: UTF8.self) : nil
+                    return start < buffer.count ? text(buffer[start...]) : nil
                 }
                 buffer.removeSubrange(..<start)
                 start = 0
                 let chunk = (try? handle.read(upToCount: 1 << 20)) ?? Data()
                 if chunk.isEmpty { ended = true } else { buffer.append(contentsOf: chunk) }
             }
+        }
+
+        /// The next line's text, or nil (said to `unreadable`) when it is not UTF-8.
+        private mutating func text(_ bytes: ArraySlice<UInt8>) -> String? {
+            number += 1
+            guard let line = String(validating: bytes, as: UTF8.self) else {
+                unreadable("line \(number) of \(path == "-" ? "standard input" : path) (not UTF-8)")
+                return nil
+            }
+            return line
         }
     }
 }
