@@ -1,3 +1,5 @@
+import Foundation
+
 /// `variantd jobs`: lists jobs and their results as JSON lines.
 package struct JobsCommand: Subcommand {
     package static let name = "jobs"
@@ -43,6 +45,12 @@ package struct JobsCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
+        // Listing only reads: opening a SQLite file that is not there would create it, an empty queue at a
+        // mistyped path, or one owned by root that the worker's user then cannot write.
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            Console.error("Error: there is no queue at \(path)")
+            return .noInput
+        }
         let queue = try await location.open()
         var cursor = after
         var left = limit ?? .max

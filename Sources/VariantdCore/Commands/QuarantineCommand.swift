@@ -47,6 +47,12 @@ package struct QuarantineCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
+        // Opening the quarantine creates it: not here, where a mistyped path would read as empty, and a file
+        // made by root would be one the daemon's user cannot write.
+        guard FileManager.default.fileExists(atPath: file) else {
+            Console.error("Error: there is no quarantine at \(file)")
+            return .noInput
+        }
         let quarantine = try Quarantine(file: file)
         switch action {
         case .list:

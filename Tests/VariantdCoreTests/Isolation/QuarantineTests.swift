@@ -50,6 +50,22 @@ import Variants
         await restarted.shutdown()
     }
 
+    /// Listing or releasing reads the quarantine: a mistyped `--data-dir` (or root running it before the
+    /// daemon made the file, leaving one the daemon's user cannot write) must not create it.
+    @Test func listsNoQuarantineThatIsNotThere() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state").path
+        let listed = try await VariantdProcess.run(["quarantine", "list", "--data-dir", state])
+        #expect(listed.status == ExitStatus.noInput.rawValue)
+        #expect(listed.stderr.contains(Quarantine.defaultFile(in: state)))
+        let released = try await VariantdProcess.run([
+            "quarantine", "release", String(repeating: "a", count: 64), "--data-dir", state,
+        ])
+        #expect(released.status == ExitStatus.noInput.rawValue)
+        #expect(!FileManager.default.fileExists(atPath: state))
+    }
+
     @Test func theOldestFailuresLeaveFirstPastTheCapacity() throws {
         let quarantine = try Quarantine(file: nil, capacity: 5)
         for index in 0..<7 {

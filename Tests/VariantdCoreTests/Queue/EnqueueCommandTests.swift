@@ -84,6 +84,18 @@ import VariantdTestSupport
         #expect(refused.stderr.contains("escape.jpg"))
     }
 
+    /// Listing reads the queue: a mistyped path (or root listing a service's queue before the worker made it,
+    /// leaving a file the worker's user cannot write) must not be created and shown as an empty queue.
+    @Test func listsNoQueueThatIsNotThere() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("state/queue.sqlite3").path
+        let listed = try await VariantdProcess.run(["jobs", "--queue", "sqlite:" + file])
+        #expect(listed.status == ExitStatus.noInput.rawValue)
+        #expect(listed.stderr.contains(file))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("state").path))
+    }
+
     @Test func refusesConflictingSources() async throws {
         let usage = try await VariantdProcess.run([
             "enqueue", "--bucket", "b", "--path", "p.jpg", "--from", "/dev/null",
