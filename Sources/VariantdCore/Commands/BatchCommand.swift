@@ -185,8 +185,9 @@ package struct BatchCommand: Subcommand {
             let run = ContactSheet.Run(
                 seconds: summary.seconds, processed: summary.processed, skipped: summary.skipped,
                 interrupted: summary.interrupted)
-            let sheet = ContactSheet(
+            var sheet = ContactSheet(
                 output: outputURL.path, html: outputURL.appendingPathComponent("report.html").path, run: run)
+            if case .folder(let folder) = renditionLocation { sheet.renditions = folder }
             let written = ReportCommand.write(sheet, announce: quiet ? { _ in } : Console.error)
             if written != .success { return written }
         }

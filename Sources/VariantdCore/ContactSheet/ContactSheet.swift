@@ -42,6 +42,8 @@ struct ContactSheet {
     /// Where the page goes.
     var html: String
     var run: Run?
+    /// The rendition folder the page links to, when a batch was given one other than `<out>/renditions`.
+    var renditions: String? = nil
 
     /// Renditions are shown at their real size up to this many pixels a side, and scaled down past it.
     static let displayBound = 256
@@ -58,7 +60,7 @@ struct ContactSheet {
         try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: parts) }
 
-        let store = RelativePath.from(directory, to: output + "/renditions")
+        let store = RelativePath.from(directory, to: renditions ?? output + "/renditions")
         let objects = try SpoolFile(creating: parts + "/objects.part")
         var errors = ErrorGroups(directory: parts)
         var totals = Totals()

@@ -116,6 +116,26 @@ import Variants
         #expect(leftovers.isEmpty)
     }
 
+    /// `--report` links every rendition where `--renditions` put it, not to the `<out>/renditions` it
+    /// replaced, which does not exist.
+    @Test func theReportLinksTheRenditionStoreItWasGiven() async throws {
+        let folder = try MixedFolder()
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        let run = try await VariantdProcess.run([
+            "batch", "--bucket", Self.bucket, "--out", folder.output(), "--renditions",
+            folder.output("store"), "--quiet", "--report", folder.input,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOfFile: folder.output() + "/report.html", encoding: .utf8)
+        let sources = page.components(separatedBy: #"<img src=""#).dropFirst()
+            .map { String($0.prefix { $0 != "\"" }) }.filter { !$0.hasPrefix("data:") }
+        #expect(sources.count >= 5)
+        for source in sources {
+            let file = try #require(source.removingPercentEncoding)
+            #expect(FileManager.default.fileExists(atPath: folder.output() + "/" + file), "\(source)")
+        }
+    }
+
     @Test func aResumeSkipsEverythingAndAChangedDeclarationRendersAgain() async throws {
         let folder = try MixedFolder()
         defer { try? FileManager.default.removeItem(at: folder.root) }
