@@ -30,7 +30,8 @@ package struct RenderCommand: Subcommand {
           -h, --help              Show help information.
 
         The picture is decoded in a decoder child, as in the daemon. A bad option is a usage error (64); a
-        file that cannot be rendered prints the error JSON on stderr and exits 1 (66 when it is missing).
+        file that cannot be rendered prints the error JSON on stderr and exits 1 (66 when it is missing); an
+        output that cannot be written exits 74.
         """
 
     static let options = [
@@ -81,7 +82,11 @@ package struct RenderCommand: Subcommand {
             if let key = metadata.renditions?[Transform.name]?.key,
                 let bytes = FileManager.default.contents(atPath: store + "/" + key)
             {
-                try write(bytes)
+                // Not a usage error: the rendition is made, the place it was to go is not writable.
+                guard write(bytes) else {
+                    Console.error("Error: cannot write '\(output)'")
+                    return .ioError
+                }
                 return .success
             }
             error = VariantsError(.unsupportedMediaType, "\(metadata.contentType) files are not pictures")
@@ -92,13 +97,12 @@ package struct RenderCommand: Subcommand {
         return error.code == .notFound ? .noInput : .failure
     }
 
-    private func write(_ bytes: Data) throws {
+    /// Whether the rendition reached its output.
+    private func write(_ bytes: Data) -> Bool {
         guard output != "-" else {
             FileHandle.standardOutput.write(bytes)
-            return
+            return true
         }
-        guard FileManager.default.createFile(atPath: output, contents: bytes) else {
-            throw UsageError("Cannot write '\(output)'")
-        }
+        return FileManager.default.createFile(atPath: output, contents: bytes)
     }
 }

@@ -318,5 +318,10 @@ import Variants
         #expect(width == 100 && height == 100 && type == "image/png")
         let bad = try await VariantdProcess.run(["render", source, "--quality", "0", "-o", output])
         #expect(bad.status == 64 && bad.stderr.contains("quality: expected integer in 1…100, got 0"))
+        // An output that cannot be written is not a usage error: 74, as for batch and report.
+        let unwritable = directory.appendingPathComponent("missing/out.png").path
+        let failed = try await VariantdProcess.run(["render", source, "--width", "10", "-o", unwritable])
+        #expect(failed.status == 74 && failed.stderr.contains(unwritable))
+        #expect(!failed.stderr.contains("Usage:"))
     }
 }
