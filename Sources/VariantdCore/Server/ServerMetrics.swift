@@ -60,9 +60,11 @@ final class ServerMetrics: Sendable {
         state.withLock { $0.rendersMade += 1 }
     }
 
-    /// The decoder pool's count of children that died or were killed.
+    /// The decoder pool's count of children that died or were killed, as a job read it when it ended. Jobs
+    /// report out of order (one may read the count before another job's crash and report it after), so the
+    /// largest count stands: a counter that went back would read as a restart.
     func setDecoderCrashes(_ crashes: Int) {
-        state.withLock { $0.decoderCrashes = crashes }
+        state.withLock { $0.decoderCrashes = max($0.decoderCrashes, crashes) }
     }
 
     /// Mean seconds of the jobs that ran, for estimating `Retry-After`; nil before the first.

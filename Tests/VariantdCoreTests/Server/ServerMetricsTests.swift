@@ -35,4 +35,17 @@ import Variants
         #expect(text.contains(#"variantd_stage_duration_seconds_count{stage="render"} 1"#))
         #expect(!text.contains("made-up"))
     }
+
+    /// Jobs report the pool's crash count after they end, in any order: one that read the count before
+    /// another job's crash may report it after, and a counter must never go back (Prometheus would take it
+    /// for a restart and count every crash again).
+    @Test func theCrashCounterNeverGoesBack() {
+        let metrics = ServerMetrics()
+        metrics.setDecoderCrashes(2)
+        metrics.setDecoderCrashes(1)
+        let text = metrics.render(
+            .init(admission: Admission(slots: 1, queueDepth: 1).snapshot, slots: 1, queueDepth: 1, buckets: 0)
+        )
+        #expect(text.contains("\nvariantd_decoder_crashes_total 2\n"))
+    }
 }
