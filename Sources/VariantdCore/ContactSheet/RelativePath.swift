@@ -3,7 +3,8 @@ import Foundation
 /// The path from one folder to a file, for links that keep working when the report and the rendition
 /// store are moved together.
 enum RelativePath {
-    /// Both absolute; symbolic links and `.`/`..` are resolved first so that the common prefix is real.
+    /// Both absolute; symbolic links and `.`/`..` are resolved first so that the common prefix is real. The
+    /// folder itself is `.`, so that a file name joined to it with `/` stays relative.
     static func from(_ directory: String, to target: String) -> String {
         func components(_ path: String) -> [String] {
             URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().pathComponents
@@ -16,6 +17,6 @@ enum RelativePath {
             shared += 1
         }
         let path = Array(repeating: "..", count: base.count - shared) + destination[shared...]
-        return path.joined(separator: "/")
+        return path.isEmpty ? "." : path.joined(separator: "/")
     }
 }

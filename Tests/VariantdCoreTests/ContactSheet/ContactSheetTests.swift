@@ -95,6 +95,18 @@ import VariantdTestSupport
         #expect(empty.stderr.contains("manifest.jsonl does not exist"))
     }
 
+    /// A page kept in the rendition store itself (an index beside the files) links them from its own folder,
+    /// not from the root of the disk or of the site serving it.
+    @Test func aPageInTheRenditionStoreLinksFromItsOwnFolder() throws {
+        let folder = try Folder([Self.picture("p.jpg")])
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        let html = folder.output + "/renditions/index.html"
+        _ = try ContactSheet(output: folder.output, html: html, run: nil).write()
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains(#"src="./ab/abc/1.webp""#))
+        #expect(!page.contains(#"src="/"#))
+    }
+
     /// The inline placeholder is our ThumbHash decode, as a PNG that libvips reads back pixel for pixel.
     @Test func thePlaceholderIsTheDecodedHashAsAnInlinePNG() throws {
         let folder = try Folder([Self.picture("p.jpg")])
