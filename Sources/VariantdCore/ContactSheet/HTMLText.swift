@@ -37,12 +37,13 @@ enum HTMLText {
         return (value < 0 ? "-" : "") + result
     }
 
-    /// Bytes for people: `930 B`, `12.3 kB`, `4.56 MB`, `1.2 GB` (powers of 1000).
+    /// Bytes for people: `930 B`, `12.3 kB`, `4.56 MB`, `1.2 GB` (powers of 1000). A size is scaled while
+    /// its figure to a tenth reaches 1000, so that 999,960 bytes read `1.0 MB`, not `1000.0 kB`.
     static func bytes(_ value: Int) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]
         var scaled = Double(value)
         var unit = 0
-        while scaled >= 1000, unit < units.count - 1 {
+        while (unit == 0 ? scaled : (scaled * 10).rounded() / 10) >= 1000, unit < units.count - 1 {
             scaled /= 1000
             unit += 1
         }

@@ -24,6 +24,9 @@ import Testing
         #expect(HTMLText.bytes(930) == "930 B")
         #expect(HTMLText.bytes(63_800) == "63.8 kB")
         #expect(HTMLText.bytes(4_560_000) == "4.6 MB")
+        // A size that rounds up to the next unit is read in that unit.
+        #expect(HTMLText.bytes(999_960) == "1.0 MB")
+        #expect(HTMLText.bytes(999_940) == "999.9 kB")
     }
 
     @Test func relativePathsClimbOutOfTheReportsFolderOnlyAsFarAsNeeded() {
