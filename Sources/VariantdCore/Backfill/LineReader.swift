@@ -35,16 +35,17 @@ struct LineReader: Sequence {
         mutating func next() -> String? {
             while true {
                 if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                    var end = newline
-                    if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                    let bytes = buffer[start..<end]
+                    let bytes = buffer[start..<newline]
                     start = newline + 1
                     guard let line = text(bytes), !line.isEmpty else { continue }
                     return line
                 }
                 guard !ended, let handle else {
                     defer { start = buffer.count }
-                    return start < buffer.count ? text(buffer[start...]) : nil
+                    guard start < buffer.count, let line = text(buffer[start...]), !line.isEmpty else {
+                        return nil
+                    }
+                    return line
                 }
                 buffer.removeSubrange(..<start)
                 start = 0
@@ -53,9 +54,11 @@ struct LineReader: Sequence {
             }
         }
 
-        /// The next line's text, or nil (said to `unreadable`) when it is not UTF-8.
-        private mutating func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        /// The next line's text without the `\r` of a CRLF ending (the last line's too, cut after its CR), or
+        /// nil (said to `unreadable`) when it is not UTF-8.
+        private mutating func text(_ line: ArraySlice<UInt8>) -> String? {
             number += 1
+            let bytes = line.last == 0x0D ? line.dropLast() : line
             guard let line = String(validating: bytes, as: UTF8.self) else {
                 unreadable("line \(number) of \(path == "-" ? "standard input" : path) (not UTF-8)")
                 return nil

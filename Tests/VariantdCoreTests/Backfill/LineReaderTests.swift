@@ -25,4 +25,10 @@ import VariantdTestSupport
         #expect(lines == ["ok.jpg", "last.jpg"])
         #expect(unreadable.count == 1 && unreadable.first?.contains("line 2") == true)
     }
+
+    /// The last line loses its `\r` like every other, with or without the `\n` after it: a list cut after the
+    /// CR of its last CRLF must not enqueue a path ending in a carriage return.
+    @Test func theLastLineLosesItsCarriageReturnToo() throws {
+        #expect(try read(Array("a.jpg\r\nb.jpg\r".utf8)).lines == ["a.jpg", "b.jpg"])
+    }
 }
