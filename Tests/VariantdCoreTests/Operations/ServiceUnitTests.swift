@@ -80,4 +80,16 @@ import VariantdTestSupport
             }
         }
     }
+
+    /// systemd's default KillMode (control-group) sends the stop's SIGTERM to the decoder children too: a
+    /// picture being decoded then "killed the decoder" (signal 15), is quarantined, and the worker's next
+    /// claim refuses it as unreadable for good. Only the main process may get it; it stops its children.
+    @Test func aStopSignalsOnlyTheMainProcess() throws {
+        for unit in ["variantd-serve.service", "variantd-work@.service"] {
+            let text = try String(
+                contentsOf: TestPaths.packageRoot.appendingPathComponent("scripts/systemd/\(unit)"),
+                encoding: .utf8)
+            #expect(text.split(separator: "\n").contains("KillMode=mixed"), "\(unit) lacks KillMode=mixed")
+        }
+    }
 }
