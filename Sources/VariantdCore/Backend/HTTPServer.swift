@@ -86,12 +86,18 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops the daemon, once: call it when `unanswered` is zero; a server never stopped stops as it goes.
+    /// While an answer is still owed the daemon is left to the process's exit: libmicrohttpd aborts the
+    /// process when stopped with a connection waiting, and its threads keep reaching the context.
     func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
+        guard unanswered == 0 else {
+            _ = Unmanaged.passRetained(context)
+            return
+        }
         mh_stop(server)
         close(descriptor)
     }

@@ -71,6 +71,31 @@ import Variants
         #expect(daemon.log.last?["event"] as? String == "stopped")
     }
 
+    /// libmicrohttpd aborts a process that stops it while a connection waits for its answer: the daemon
+    /// whose grace period ended first must still exit 1, not die of SIGABRT with a crash report.
+    @Test func aGracePeriodThatEndsFirstExitsOne() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        for index in 0..<2 { try fixture.makeLargePicture(named: "large-\(index).jpg") }
+        let daemon = try fixture.start(["--slots", "1", "--queue-depth", "4", "--grace", "0"])
+        defer { daemon.kill() }
+        let calls = try (0..<2).map { index in
+            try daemon.start(
+                "POST", "/v1/jobs",
+                body: Array(
+                    try JSONSerialization.data(
+                        withJSONObject: ServeFixture.job("up/large-\(index).jpg", id: "g\(index)"))))
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 1)
+        for call in calls { _ = try? call.finish() }
+        #expect(daemon.log.last?["event"] as? String == "stopped")
+    }
+
     @Test func sighupReloadsBucketDeclarations() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
