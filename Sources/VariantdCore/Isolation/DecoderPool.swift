@@ -116,7 +116,7 @@ public actor DecoderPool {
         case .success(let loaded): object = loaded
         case .failure(let error): return DecodeAnswer(.failure(error), timings: StageTimings())
         }
-        if quarantine?.isRefused(object.job.sourceChecksum, after: configuration.attemptsPerObject) == true {
+        if quarantine?.isRefused(object.job.sourceChecksum, after: Quarantine.refusedAfter) == true {
             return DecodeAnswer(
                 .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: object.timings)

@@ -10,6 +10,10 @@ import Foundation
 /// error never blocks a job: a failure that cannot be recorded is only not remembered.
 final class Quarantine {
     static let defaultCapacity = 10_000
+    /// Failures after which a file is refused on sight, whoever counted them: the pool's two attempts, or the
+    /// queue's two crashes of a job whose pool makes one attempt per claim (one death, which load or a stop can
+    /// cause, condemns no file).
+    static let refusedAfter = 2
 
     /// One quarantined (or suspected) file.
     struct Entry: Sendable, Equatable, Codable {

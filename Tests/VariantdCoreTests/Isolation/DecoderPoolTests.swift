@@ -102,6 +102,23 @@ import Variants
         #expect(await pool.crashes == 4)
     }
 
+    /// The queue's pool makes one attempt per claim and the queue allows a job two crashes: one death (a
+    /// load-dependent one, or a stop that reached the child) must leave the file to its second claim, not
+    /// quarantine it on sight and make the job unreadable after a single crash.
+    @Test func oneAttemptPerClaimStillQuarantinesOnlyAfterTheSecondFailure() async throws {
+        let (path, directory) = try script("read line; kill -ABRT $$")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = DecoderPool.overFiles(.init(executable: path, size: 1, attemptsPerObject: 1))
+        let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+
+        let first = await pool.process(file: file)
+        #expect(first.error?.reason == .decoderCrash, "\(String(describing: first.error))")
+        let second = await pool.process(file: file)
+        #expect(second.error?.reason == .decoderCrash, "\(String(describing: second.error))")
+        let third = await pool.process(file: file)
+        #expect(third.error?.reason == .quarantined, "\(String(describing: third.error))")
+    }
+
     @Test func aChildThatHangsIsKilledAtTheDeadline() async throws {
         let (path, directory) = try script("read line; exec sleep 30")
         defer { try? FileManager.default.removeItem(at: directory) }
