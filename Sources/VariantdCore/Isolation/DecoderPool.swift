@@ -176,7 +176,7 @@ struct LoadedObject: Sendable {
         let directory = RenditionKey.directory(ofSource: job.sourceChecksum) + "/"
         guard key.hasPrefix(directory) else { return false }
         let name = key.dropFirst(directory.count)
-        return !name.contains("/") && specKeys.contains(String(name.prefix { $0 != "." }))
+        return !name.contains("/") && specKeys.contains(RenditionKey.specKey(ofFileName: name))
     }
 
     /// Reads the object's bytes with `read` (given the most it may have) and the renditions already stored

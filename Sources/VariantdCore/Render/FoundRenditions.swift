@@ -1,3 +1,5 @@
+import Variants
+
 /// The key of the stored rendition found for each (source checksum, spec key), so a hit does not list the
 /// source's renditions again (a folder read, or a ListObjectsV2 call). Keys are content addresses: one
 /// found stays right for as long as it is there, and a request that finds it gone lists again.
@@ -18,7 +20,6 @@ final class FoundRenditions: Sendable {
     func remember(_ key: String) {
         let parts = key.split(separator: "/")
         guard parts.count == 3 else { return }
-        let name = parts[1] + "/" + parts[2].prefix { $0 != "." }
-        keys.remember(key, for: String(name))
+        keys.remember(key, for: parts[1] + "/" + RenditionKey.specKey(ofFileName: parts[2]))
     }
 }

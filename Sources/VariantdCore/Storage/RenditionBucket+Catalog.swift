@@ -11,9 +11,8 @@ extension RenditionBucket: RenditionCatalog {
     /// From one listing of the source's prefix: every process using the bucket counts the same keys.
     func specKeys(ofSource checksum: String) throws(VariantsError) -> Set<String> {
         Set(
-            try names(under: RenditionKey.directory(ofSource: checksum) + "/").map {
-                String($0.prefix { $0 != "." })
-            })
+            try names(under: RenditionKey.directory(ofSource: checksum) + "/").map(
+                RenditionKey.specKey(ofFileName:)))
     }
 
     func key(sourceChecksum checksum: String, specKey: String) throws(VariantsError) -> String? {

@@ -26,7 +26,7 @@ package struct RenditionBucket: RenditionStore {
             try client.list(bucket: location.bucket, prefix: location.key(directory) + "/") { listed += $0 }
             for object in listed {
                 let name = String(object.key.split(separator: "/").last ?? "")
-                guard specKeys.contains(String(name.prefix { $0 != "." })) else { continue }
+                guard specKeys.contains(RenditionKey.specKey(ofFileName: name)) else { continue }
                 let bytes = try client.read(bucket: location.bucket, key: object.key, maxBytes: object.size)
                 found.append(RenditionFile(key: directory + "/" + name, bytes: bytes))
             }

@@ -2,7 +2,7 @@ import Foundation
 
 extension RenditionFolder: RenditionCatalog {
     public func specKeys(ofSource checksum: String) -> Set<String> {
-        Set(names(ofSource: checksum).map { String($0.prefix { $0 != "." }) })
+        Set(names(ofSource: checksum).map(RenditionKey.specKey(ofFileName:)))
     }
 
     public func key(sourceChecksum checksum: String, specKey: String) -> String? {

@@ -30,7 +30,7 @@ public struct RenditionFolder: RenditionStore {
         let directory = RenditionKey.directory(ofSource: sourceChecksum)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + directory)) ?? []
         return names.compactMap { name in
-            guard specKeys.contains(String(name.prefix { $0 != "." })) else { return nil }
+            guard specKeys.contains(RenditionKey.specKey(ofFileName: name)) else { return nil }
             let key = directory + "/" + name
             return existing(key).map { RenditionFile(key: key, bytes: $0) }
         }

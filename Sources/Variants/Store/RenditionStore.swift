@@ -34,6 +34,11 @@ public enum RenditionKey {
         "\(directory(ofSource: sourceChecksum))/\(specKey).\(fileExtension)"
     }
 
+    /// The spec key a rendition's file name (`<specKey>.<ext>`, the last part of a key) begins with.
+    public static func specKey(ofFileName name: some StringProtocol) -> String {
+        String(name.prefix { $0 != "." })
+    }
+
     /// Where every rendition of one source sits.
     public static func directory(ofSource checksum: String) -> String {
         "\(checksum.prefix(2))/\(checksum)"

@@ -179,7 +179,7 @@ final class MemoryRenditions: RenditionStore {
         files.withLock { files in
             files.filter { key, _ in
                 key.hasPrefix(RenditionKey.directory(ofSource: sourceChecksum) + "/")
-                    && specKeys.contains(String(key.split(separator: "/").last!.prefix { $0 != "." }))
+                    && specKeys.contains(RenditionKey.specKey(ofFileName: key.split(separator: "/").last!))
             }.map { RenditionFile(key: $0.key, bytes: $0.value) }
         }
     }
