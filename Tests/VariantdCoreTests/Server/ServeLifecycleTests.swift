@@ -38,12 +38,14 @@ import Variants
         #expect(try daemon.metric("variantd_queue_depth") == 0)
     }
 
-    @Test func sigtermLetsJobsInFlightFinishAndExitsZero() throws {
-        let fixture = try ServeFixture()
-        defer { fixture.remove() }
-        for index in 0..<3 { try fixture.makeLargePicture(named: "large-\(index).jpg") }
-        let daemon = try fixture.start(["--slots", "1", "--queue-depth", "4", "--grace", "60"])
-        let calls = try (0..<3).map { index in
+    /// A daemon of one slot with `--grace` seconds to drain, and `count` jobs of large pictures posted to it,
+    /// returned once one of them waits behind the one running (or after 20 s): a stop then finds both.
+    private func jobsRunningAndWaiting(_ count: Int, grace: Int, in fixture: ServeFixture) throws
+        -> (daemon: DaemonProcess, calls: [DaemonProcess.Call])
+    {
+        for index in 0..<count { try fixture.makeLargePicture(named: "large-\(index).jpg") }
+        let daemon = try fixture.start(["--slots", "1", "--queue-depth", "4", "--grace", "\(grace)"])
+        let calls = try (0..<count).map { index in
             try daemon.start(
                 "POST", "/v1/jobs",
                 body: Array(
@@ -54,6 +56,13 @@ import Variants
         while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
+        return (daemon, calls)
+    }
+
+    @Test func sigtermLetsJobsInFlightFinishAndExitsZero() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let (daemon, calls) = try jobsRunningAndWaiting(3, grace: 60, in: fixture)
         #expect(try (daemon.metric("variantd_queue_depth") ?? 0) >= 1, "no job was waiting at SIGTERM")
         daemon.signal(SIGTERM)
         let replies = try calls.map { try $0.finish() }
@@ -76,20 +85,8 @@ import Variants
     @Test func aGracePeriodThatEndsFirstExitsOne() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        for index in 0..<2 { try fixture.makeLargePicture(named: "large-\(index).jpg") }
-        let daemon = try fixture.start(["--slots", "1", "--queue-depth", "4", "--grace", "0"])
+        let (daemon, calls) = try jobsRunningAndWaiting(2, grace: 0, in: fixture)
         defer { daemon.kill() }
-        let calls = try (0..<2).map { index in
-            try daemon.start(
-                "POST", "/v1/jobs",
-                body: Array(
-                    try JSONSerialization.data(
-                        withJSONObject: ServeFixture.job("up/large-\(index).jpg", id: "g\(index)"))))
-        }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 1)
         for call in calls { _ = try? call.finish() }
