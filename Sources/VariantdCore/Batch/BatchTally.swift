@@ -6,8 +6,8 @@ struct BatchTally: Sendable, Equatable {
     var errors = 0
     /// Files whose result was already in the manifest.
     var skipped = 0
-    /// Skipped files whose recorded result was unreadable: `--strict` flags them as well.
-    var skippedUnreadable = 0
+    /// Skipped files whose recorded result was unreadable or an error: `--strict` flags them as well.
+    var skippedFailures = 0
     /// Errors that may pass on a later attempt; the next run retries them.
     var retryable = 0
     /// Directories the walk could not list; their files are left out, so they count as errors.
@@ -42,6 +42,6 @@ struct BatchTally: Sendable, Equatable {
 
     mutating func recordSkipped(_ category: ResultCategory) {
         skipped += 1
-        if category == .unreadable { skippedUnreadable += 1 }
+        if category == .unreadable || category == .error { skippedFailures += 1 }
     }
 }

@@ -196,7 +196,7 @@ package struct BatchCommand: Subcommand {
 
     private func status(_ tally: BatchTally, signal: Int32?) -> ExitStatus {
         if let signal { return ExitStatus(stoppedBy: signal) }
-        if strict && (tally.unreadable + tally.skippedUnreadable + tally.allErrors > 0) { return .failure }
+        if strict && (tally.unreadable + tally.skippedFailures + tally.allErrors > 0) { return .failure }
         if tally.retryable > 0 { return .temporaryFailure }
         return .success
     }

@@ -178,6 +178,28 @@ import Variants
         #expect(try lines(folder.output() + "/manifest.jsonl").count == folder.expected.count)
     }
 
+    @Test func strictStillExitsOneWhenAnEarlierRunRecordedAFailure() async throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"),
+            to: input.appendingPathComponent("gradient.jpg"))
+        let declaration = folder.appendingPathComponent("tiny.json")
+        try #"{"name": "tiny", "fileSizeLimit": 100}"#.write(
+            to: declaration, atomically: true, encoding: .utf8)
+        let arguments = [
+            "batch", "--bucket", declaration.path, "--out", folder.path + "/out", "--strict", "--json",
+            input.path,
+        ]
+        let first = try await VariantdProcess.run(arguments)
+        #expect(first.status == 1, "a 413 is a failed file: \(first.stderr)")
+        let again = try await VariantdProcess.run(arguments)
+        #expect(try summary(again.stdout)["skipped"] as? Int == 1)
+        #expect(again.status == 1, "the 413 recorded by the first run still fails --strict")
+    }
+
     @Test func theTableGoesToStdoutAndNoTerminalEscapesToALog() async throws {
         let folder = try MixedFolder()
         defer { try? FileManager.default.removeItem(at: folder.root) }
