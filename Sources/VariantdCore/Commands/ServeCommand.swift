@@ -21,6 +21,8 @@ package struct ServeCommand: Subcommand {
           --data-dir <dir>        variantd's state folder (VARIANTD_DATA_DIR; default /var/lib/variantd).
           --buckets <dir>         Bucket declarations, <name>.json each; reloaded on SIGHUP
                                   (VARIANTD_BUCKETS).
+          --queue <location>      sqlite:PATH or postgres://…: the durable queue POST /v1/jobs?async=1
+                                  commits jobs to (VARIANTD_QUEUE; without it async jobs are 400).
           --slots <n>             Render slots: decoder children at work at once (VARIANTD_SLOTS;
                                   default: the number of cores).
           --queue-depth <n>       Jobs that may wait for a slot before 503 (VARIANTD_QUEUE_DEPTH;
@@ -40,8 +42,9 @@ package struct ServeCommand: Subcommand {
                                   (VARIANTD_MAX_AGE; default 86400).
           -h, --help              Show help information.
 
-        ENDPOINTS: POST /v1/jobs, GET|HEAD /v1/render/<bucket>/<path>?<options> (docs/Render.md),
-                   GET /livez, GET /readyz, GET /metrics (see docs/Serve.md).
+        ENDPOINTS: POST /v1/jobs[?async=1], GET|HEAD /v1/render/<bucket>/<path>?<options> and
+                   POST /v1/render (docs/Render.md), GET /livez, GET /readyz, GET /metrics
+                   (see docs/Serve.md).
         SIGNALS: SIGTERM or SIGINT drains (exit 0 when every job was answered), SIGHUP reloads --buckets.
         Logs: one JSON line per job and per lifecycle event on stderr.
         """
