@@ -14,7 +14,8 @@ package struct EnqueueCommand: Subcommand {
         OPTIONS:
           --queue <location>      sqlite:PATH or postgres://… (default: sqlite:<data-dir>/queue.sqlite3).
           --data-dir <dir>        Where the default queue lives.
-          --bucket <name>         The objects' bucket (its declaration is <buckets>/<name>.json).
+          --bucket <name>         The objects' bucket (a-z 0-9 . _ -); its declaration is the workers'
+                                  <buckets>/<name>.json, which enqueue does not read.
           --path <object-path>    One object's path in the bucket.
           --source <relative>     Where its bytes are, relative to the workers' --root (default: the path).
           --content-type <type>   The type the uploader declared, used only when the bytes cannot say.
@@ -49,6 +50,11 @@ package struct EnqueueCommand: Subcommand {
         guard let bucket = try arguments.option("--bucket") else {
             throw UsageError("Missing expected option '--bucket'")
         }
+        // The rule `POST /v1/jobs?async=1` applies: no declaration can have another name, so a worker would
+        // render the job with no variants and no error.
+        guard BucketSpec.isValidName(bucket) else {
+            throw UsageError("'--bucket' takes a \(BucketSpec.nameRule), got '\(bucket)'")
+        }
         let path = try arguments.option("--path")
         let walk = try arguments.option("--walk")
         let from = try arguments.option("--from")
@@ -74,7 +80,6 @@ package struct EnqueueCommand: Subcommand {
         guard source == nil, contentType == nil else {
             throw UsageError("'--source' and '--content-type' apply to one '--path' only")
         }
-        guard !bucket.isEmpty else { throw UsageError("'--bucket' must not be empty") }
         let listing: ObjectListing
         if let walk {
             listing = try ObjectListing(walk: walk)

@@ -96,6 +96,40 @@ import VariantdTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("state").path))
     }
 
+    /// No declaration can hold a name out of the bucket-name rule, so a worker would render its jobs with no
+    /// variants and no error: `POST /v1/jobs?async=1` refuses such a name, and `enqueue` must too, before it
+    /// opens the queue.
+    @Test(arguments: ["Post-Images", "post/images", "", "-images", "a..b"])
+    func refusesABucketNameOutOfTheRule(bucket: String) async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("queue.sqlite3").path
+        let list = directory.appendingPathComponent("objects.txt").path
+        try "a.jpg\n".write(toFile: list, atomically: true, encoding: .utf8)
+        for objects in [["--path", "a.jpg"], ["--from", list]] {
+            let refused = try await VariantdProcess.run(
+                ["enqueue", "--queue", "sqlite:" + file, "--bucket", bucket] + objects)
+            #expect(refused.status == ExitStatus.usage.rawValue, "'\(bucket)' \(objects[0])")
+            #expect(refused.stderr.contains("'--bucket' takes a bucket name"), "\(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    /// A well-formed name is queued whether or not a declaration holds it: the workers own the declarations
+    /// (`work --buckets`, reloaded as they change), and `enqueue` never reads them.
+    @Test func queuesAWellFormedNameWithoutReadingDeclarations() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("queue.sqlite3").path
+        let queued = try await VariantdProcess.run([
+            "enqueue", "--queue", "sqlite:" + file, "--bucket", "post-images.v2_x", "--path", "a.jpg",
+        ])
+        #expect(queued.status == 0)
+        let jobs = try await SQLiteQueue(path: file).jobs(in: .available, limit: 10)
+        #expect(jobs.map(\.bucket) == ["post-images.v2_x"])
+    }
+
     @Test func refusesConflictingSources() async throws {
         let usage = try await VariantdProcess.run([
             "enqueue", "--bucket", "b", "--path", "p.jpg", "--from", "/dev/null",
