@@ -26,9 +26,6 @@ struct RenderRequest: Sendable {
     let asked: Asked
     let expires: String?
     let target: String
-    /// Addressed by its URL (`GET`/`HEAD`), which a public bucket or a signature opens; a `POST` names any
-    /// source under the root, which only the storage server holding the secret may do.
-    let isAddressedByURL: Bool
 
     /// - Throws: `400 invalid_request` for a bucket or path out of its rule, `400 invalid_transform` for
     ///   `variant` beside options or given twice.
@@ -65,7 +62,6 @@ struct RenderRequest: Sendable {
         asked = variant.map(Asked.variant) ?? .options(options)
         self.expires = expires
         self.target = target
-        isAddressedByURL = true
     }
 
     /// Reads a `POST /v1/render` body; `source` follows the job's rules.
@@ -90,7 +86,6 @@ struct RenderRequest: Sendable {
         source = fields.source
         expires = nil
         self.target = target
-        isAddressedByURL = false
     }
 
     /// The bucket and path, checked by the rules of a job's object.

@@ -83,10 +83,16 @@ struct RenderService: Sendable {
     }
 
     private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
+        let isPost = request.method == "POST"
+        do {
+            if isPost { try access.checkPost(request) }
+        } catch {
+            throw .service(error)
+        }
         try request.checkBodyKept(tooLarge: "the request body is over the server's limit")
         let render = try AnswerError.pipeline { () throws(VariantsError) in
             try request.checkNoNUL()
-            return request.method == "POST"
+            return isPost
                 ? try RenderRequest(body: try request.body.bytes(), target: request.target)
                 : try RenderRequest(path: request.path, target: request.target)
         }
@@ -95,7 +101,7 @@ struct RenderService: Sendable {
         let declaration = registry.bucket(named: render.bucket)
         let isPublic = declaration?.isPublic ?? false
         do {
-            try access.check(request, render, isPublic: isPublic)
+            if !isPost { try access.checkURL(request, render, isPublic: isPublic) }
         } catch {
             throw .service(error)
         }

@@ -124,9 +124,10 @@ struct Router: HTTPResponder {
     }
 
     private func authorize(_ request: HTTPRequest) throws(AnswerError) {
-        if let secret, !secret.admits(request.headers["authorization"]) {
-            throw .service(
-                ServiceError(.unauthorized, "send the shared secret as 'Authorization: Bearer <secret>'"))
+        do {
+            try secret?.authorize(request)
+        } catch {
+            throw .service(error)
         }
     }
 
