@@ -108,6 +108,19 @@ vv_image_set_orientation(VipsImage *image, int orientation)
     vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
 }
 
+void
+vv_image_take_description(VipsImage *image, VipsImage *source)
+{
+    const void *profile = NULL;
+    size_t length = 0;
+    image->Xres = source->Xres;
+    image->Yres = source->Yres;
+    if (vips_image_get_typeof(source, VIPS_META_ICC_NAME)
+        && !vips_image_get_blob(source, VIPS_META_ICC_NAME, &profile, &length))
+        vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
+    vips_image_set_int(image, VIPS_META_ORIENTATION, vips_image_get_orientation(source));
+}
+
 size_t
 vv_image_get_icc(VipsImage *image, const void **profile)
 {

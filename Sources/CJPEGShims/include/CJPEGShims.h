@@ -21,6 +21,18 @@ typedef struct vj_failure {
 int vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
               void **bytes, size_t *length, vj_failure *failure);
 
+/* A decoded picture: `height` rows of `width` pixels of `bands` 8-bit samples, packed. */
+typedef struct vj_picture {
+    void *pixels; /* free with vj_free */
+    int width;
+    int height;
+    int bands;
+} vj_picture;
+
+/* Decodes a grey or YCbCr JPEG to grey or RGB at 1/`shrink` of its size (1, 2, 4 or 8). On success returns 0;
+ * on failure returns -1 and says why in `failure`. */
+int vj_decode(const void *bytes, size_t length, int shrink, vj_picture *picture, vj_failure *failure);
+
 void vj_free(void *bytes);
 
 #endif

@@ -112,6 +112,10 @@ void vv_image_set_icc(VipsImage *image, const void *profile, size_t length);
 /* Tags the image with an EXIF orientation (1-8), which vv_autorotate then applies. */
 void vv_image_set_orientation(VipsImage *image, int orientation);
 
+/* Gives `image` what a rendition keeps of `source`'s description: its resolution, ICC profile and
+ * orientation. */
+void vv_image_take_description(VipsImage *image, VipsImage *source);
+
 /* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
 size_t vv_image_get_icc(VipsImage *image, const void **profile);
 

@@ -206,6 +206,12 @@ final class VipsImage {
         vv_image_set_orientation(pointer, Int32(orientation))
     }
 
+    /// Takes `source`'s resolution, ICC profile and orientation: what pixels decoded outside libvips need of
+    /// the header libvips read, so that they convert, turn and save as its own decode would.
+    func takeDescription(of source: VipsImage) {
+        vv_image_take_description(pointer, source.pointer)
+    }
+
     // MARK: - Operations
 
     func autorotated() throws(BackendError) -> VipsImage {

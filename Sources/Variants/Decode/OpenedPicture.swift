@@ -1,10 +1,13 @@
 /// A picture whose header has been read and checked against the limits; no pixel is decoded yet.
 ///
-/// JPEG, PNG, WebP and GIF go through libvips' named loaders; the HEIF family through our libheif shim,
-/// because libvips 8.14's HEIF loader fails on real phone photos that libheif 1.19 itself decodes.
+/// JPEG, PNG, WebP and GIF headers are read by libvips' named loaders, and so are their pixels, but for grey
+/// and YCbCr JPEGs, which libjpeg-turbo decodes for us in one call (`JPEGDecoder`); the HEIF family goes
+/// through our libheif shim, because libvips 8.14's HEIF loader fails on real phone photos that libheif 1.19
+/// itself decodes.
 struct OpenedPicture {
     private enum Backend {
-        case vips(VipsLoader)
+        /// With the header the loader read, whose description a decode made outside libvips takes.
+        case vips(VipsLoader, VipsImage)
         /// With the overlay we compose ourselves, when the primary item is one libheif gets wrong.
         case heif(HeifContainer, HEIFOverlay?)
     }
@@ -54,13 +57,13 @@ struct OpenedPicture {
                 frames: max(1, info.topLevelImages), progressive: false)
         } else {
             let loader = try Self.loader(for: type)
-            backend = .vips(loader)
             let image: VipsImage
             do {
                 image = try VipsImage.load(loader, bytes: bytes)
             } catch {
                 throw Self.classify(bytes, type, failedStep: "header", error, limits: limits)
             }
+            backend = .vips(loader, image)
             let info = image.header
             convertsBeforeReducing =
                 info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
@@ -115,14 +118,23 @@ struct OpenedPicture {
                         ? container.decodeReduced(factor: factor, threads: decodingThreads)
                         : container.decode()
                 }
-            case .vips(let loader):
+            case .vips(let loader, let headerImage):
                 let reduces = !convertsBeforeReducing
                 let shrink =
                     loader == .jpeg && reduces
                     ? Self.jpegShrink(
                         from: (header.storedWidth, header.storedHeight), to: (storedWidth, storedHeight)) : 1
                 let scale = loader == .webp && reduces ? Double(storedWidth) / Double(header.storedWidth) : 1
-                loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
+                let info = headerImage.header
+                if loader == .jpeg, !info.isCMYK,
+                    JPEGDecoder.decodesWhole(
+                        width: info.width, height: info.height, bands: info.bands, shrink: shrink)
+                {
+                    loaded = try JPEGDecoder.decode(bytes, shrink: shrink)
+                    loaded.takeDescription(of: headerImage)
+                } else {
+                    loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
+                }
             }
             // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
             // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
@@ -150,7 +162,7 @@ struct OpenedPicture {
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
                 profileIgnored: unusable || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
-            if animates, case .vips(let loader) = backend {
+            if animates, case .vips(let loader, _) = backend {
                 decoded.animation = try? animation(
                     loader, width: storedWidth, height: storedHeight, intent: intent)
             }

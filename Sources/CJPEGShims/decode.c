@@ -1,0 +1,105 @@
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+#include "CJPEGShims.h"
+
+/* libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to vj_decode. */
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf recovery;
+    char *message;
+} vj_decode_error;
+
+static void
+vj_decode_error_exit(j_common_ptr info)
+{
+    vj_decode_error *error = (vj_decode_error *) info->err;
+    info->err->format_message(info, error->message);
+    longjmp(error->recovery, 1);
+}
+
+/* libvips' policy when told to fail on errors, kept so that either decoder refuses the same files: data that
+ * ends before the picture does is fatal, and so are a hundred warnings; a lone corrupt-data warning is not. */
+static void
+vj_decode_emit_message(j_common_ptr info, int level)
+{
+    if (level >= 0)
+        return;
+    long warnings = ++info->err->num_warnings;
+    if (info->err->msg_code == JWRN_JPEG_EOF || warnings >= 100)
+        info->err->error_exit(info);
+}
+
+int
+vj_decode(const void *bytes, size_t length, int shrink, vj_picture *picture, vj_failure *failure)
+{
+    struct jpeg_decompress_struct info;
+    vj_decode_error error;
+    /* volatile: written between setjmp and a longjmp back to it. */
+    unsigned char *volatile pixels = NULL;
+
+    memset(picture, 0, sizeof(*picture));
+    failure->message[0] = '\0';
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = vj_decode_error_exit;
+    error.manager.emit_message = vj_decode_emit_message;
+    error.message = failure->message;
+    if (setjmp(error.recovery)) {
+        jpeg_destroy_decompress(&info);
+        free(pixels);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, (const unsigned char *) bytes, (unsigned long) length);
+    jpeg_read_header(&info, TRUE);
+    if (info.out_color_space != JCS_GRAYSCALE && info.out_color_space != JCS_RGB) {
+        strcpy(failure->message, "only grey and YCbCr/RGB JPEGs are decoded here");
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    info.scale_num = 1;
+    info.scale_denom = (unsigned int) shrink;
+    jpeg_start_decompress(&info);
+
+    /* libjpeg rounds a scaled side up and fills the fraction of a pixel with what the IDCT gives; libvips' loader
+     * rounds down, dropping it, and so do we, so that both decode the same pixels to the same size. */
+    JDIMENSION width = info.image_width / (JDIMENSION) shrink, height = info.image_height / (JDIMENSION) shrink;
+    if (width == 0 || height == 0) {
+        strcpy(failure->message, "the picture is smaller than a pixel at that shrink");
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    size_t stride = (size_t) info.output_width * (size_t) info.output_components;
+    size_t kept = (size_t) width * (size_t) info.output_components;
+    pixels = malloc(stride * height);
+    if (!pixels) {
+        strcpy(failure->message, "out of memory for the decoded picture");
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    JSAMPROW rows[16];
+    while (info.output_scanline < height) {
+        JDIMENSION count = height - info.output_scanline;
+        if (count > 16)
+            count = 16;
+        for (JDIMENSION i = 0; i < count; i++)
+            rows[i] = pixels + (size_t) (info.output_scanline + i) * stride;
+        jpeg_read_scanlines(&info, rows, count);
+    }
+    if (kept < stride)
+        for (JDIMENSION y = 1; y < height; y++)
+            memmove(pixels + y * kept, pixels + y * stride, kept);
+    picture->pixels = pixels;
+    picture->width = (int) width;
+    picture->height = (int) height;
+    picture->bands = info.output_components;
+    /* No jpeg_finish_decompress: it only reads the file's tail, which holds nothing we render. */
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
