@@ -44,7 +44,7 @@ struct BackfillRun {
         for path in listing.paths(unreadable: unreadable) {
             do {
                 batch.append(
-                    try NewJob(request: ObjectRequest(bucket: bucket, path: path), version: version))
+                    try NewJob(request: ObjectRequest(checking: bucket, path: path), version: version))
             } catch {
                 tally.state.withLock { $0.summary.refused += 1 }
                 Console.error("variantd enqueue: refused '\(path)': \(error.message)")

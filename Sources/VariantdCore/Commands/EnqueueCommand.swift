@@ -70,7 +70,8 @@ package struct EnqueueCommand: Subcommand {
             do {
                 mode = .one(
                     try NewJob(
-                        request: ObjectRequest(bucket: bucket, path: path, declaredContentType: contentType),
+                        request: ObjectRequest(
+                            checking: bucket, path: path, declaredContentType: contentType),
                         version: version, source: source))
             } catch {
                 throw UsageError(error.message)

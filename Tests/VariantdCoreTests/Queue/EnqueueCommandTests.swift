@@ -130,6 +130,33 @@ import VariantdTestSupport
         #expect(jobs.map(\.bucket) == ["post-images.v2_x"])
     }
 
+    /// An object path out of the daemon's rule (1…1024 bytes, no control characters) is refused by `enqueue` as
+    /// `POST /v1/jobs` refuses it: a worker would otherwise carry it into the completion metadata, the rendition
+    /// keys and the callback, where no path from the daemon can go.
+    @Test func refusesPathsOutOfTheDaemonsRule() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = "sqlite:" + directory.appendingPathComponent("queue.sqlite3").path
+        let one = try await VariantdProcess.run([
+            "enqueue", "--queue", queue, "--bucket", "b", "--path", "tab\there.jpg",
+        ])
+        #expect(one.status == ExitStatus.usage.rawValue)
+        #expect(one.stderr.contains("without control characters"), "\(one.stderr)")
+
+        let list = directory.appendingPathComponent("objects.txt").path
+        let long = String(repeating: "x", count: 1_021) + ".jpg"
+        try "ok.jpg\nbell\u{7}.jpg\n\(long)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let many = try await VariantdProcess.run([
+            "enqueue", "--queue", queue, "--bucket", "b", "--from", list,
+        ])
+        #expect(many.status == ExitStatus.failure.rawValue)
+        let counts = try summary(many)
+        #expect(counts.added == 1 && counts.refused == 2)
+        let jobs = try await SQLiteQueue(path: String(queue.dropFirst("sqlite:".count)))
+            .jobs(in: .available, limit: 10)
+        #expect(jobs.map(\.path) == ["ok.jpg"])
+    }
+
     @Test func refusesConflictingSources() async throws {
         let usage = try await VariantdProcess.run([
             "enqueue", "--bucket", "b", "--path", "p.jpg", "--from", "/dev/null",
