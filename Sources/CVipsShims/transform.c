@@ -69,24 +69,37 @@ vv_to_srgb(VipsImage *in, int intent, VipsImage **out, int *profile, vv_error *e
     return status ? vv_fail(error) : 0;
 }
 
-/* Alpha is premultiplied around the resample so transparent pixels do not bleed dark fringes. */
-int
-vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error)
+/* One filter that mixes neighbouring pixels (a resample, a blur), with its arguments. */
+typedef int (*neighbourhood_filter)(VipsImage *in, VipsImage **out, const double *arguments);
+
+/* Runs a filter that mixes neighbouring pixels with alpha premultiplied around it, so the colour of
+ * transparent pixels (often black) does not bleed into the edges of what shows as dark fringes. */
+static int
+premultiplied(VipsImage *in, neighbourhood_filter filter, const double *arguments, VipsImage **out)
 {
     if (!vips_image_hasalpha(in))
-        return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL)
-                   ? vv_fail(error) : 0;
+        return filter(in, out, arguments);
 
     VipsImage *steps[3] = {NULL, NULL, NULL};
-    int status = vips_premultiply(in, &steps[0], NULL)
-                 || vips_resize(steps[0], &steps[1], hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3,
-                                NULL)
-                 || vips_unpremultiply(steps[1], &steps[2], NULL)
-                 || vips_cast(steps[2], out, in->BandFmt, NULL);
+    int status = vips_premultiply(in, &steps[0], NULL) || filter(steps[0], &steps[1], arguments)
+                 || vips_unpremultiply(steps[1], &steps[2], NULL) || vips_cast(steps[2], out, in->BandFmt, NULL);
     for (int i = 0; i < 3; i++)
         if (steps[i])
             g_object_unref(steps[i]);
-    return status ? vv_fail(error) : 0;
+    return status;
+}
+
+static int
+lanczos_resize(VipsImage *in, VipsImage **out, const double *scales)
+{
+    return vips_resize(in, out, scales[0], "vscale", scales[1], "kernel", VIPS_KERNEL_LANCZOS3, NULL);
+}
+
+int
+vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error)
+{
+    const double scales[2] = {hscale, vscale};
+    return premultiplied(in, lanczos_resize, scales, out) ? vv_fail(error) : 0;
 }
 
 int
@@ -142,10 +155,16 @@ vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error)
     return status ? vv_fail(error) : 0;
 }
 
+static int
+gaussian_blur(VipsImage *in, VipsImage **out, const double *sigma)
+{
+    return vips_gaussblur(in, out, *sigma, NULL);
+}
+
 int
 vv_gaussblur(VipsImage *in, double sigma, VipsImage **out, vv_error *error)
 {
-    return vips_gaussblur(in, out, sigma, NULL) ? vv_fail(error) : 0;
+    return premultiplied(in, gaussian_blur, &sigma, out) ? vv_fail(error) : 0;
 }
 
 int

@@ -136,7 +136,7 @@ typedef enum vv_profile {
  * A negative intent leaves the embedded profile unapplied (the caller found it to be sRGB). */
 int vv_to_srgb(VipsImage *in, int intent, VipsImage **out, int *profile, vv_error *error);
 
-/* Resamples by independent horizontal and vertical factors with a Lanczos-3 kernel. */
+/* Resamples by independent horizontal and vertical factors with a Lanczos-3 kernel, alpha premultiplied. */
 int vv_resize(VipsImage *in, double hscale, double vscale, VipsImage **out, vv_error *error);
 
 /* Rotates by 90, 180 or 270 degrees clockwise. */
@@ -154,6 +154,7 @@ int vv_embed(VipsImage *in, int left, int top, int width, int height, const doub
 /* Composes alpha onto an RGB colour (0-255) and drops the alpha band. */
 int vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error);
 
+/* Gaussian blur of the given sigma, alpha premultiplied so transparent pixels do not darken the edges. */
 int vv_gaussblur(VipsImage *in, double sigma, VipsImage **out, vv_error *error);
 
 int vv_sharpen(VipsImage *in, double sigma, VipsImage **out, vv_error *error);

@@ -297,6 +297,7 @@ final class VipsImage {
         return try Vips.image("flatten") { vv_flatten(pointer, rgb, &$0, &$1) }
     }
 
+    /// Alpha is premultiplied around the blur, so transparent pixels do not darken the edge of what shows.
     func blurred(sigma: Double) throws(BackendError) -> VipsImage {
         try Vips.image("gaussblur") { vv_gaussblur(pointer, sigma, &$0, &$1) }
     }

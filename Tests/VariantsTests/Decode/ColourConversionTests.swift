@@ -188,7 +188,7 @@ import Testing
         let srgb = try LcmsReference.toSRGB(
             try source.pixelBytes(), bands: header.bands, bytesPerSample: header.bitsPerSample / 8,
             profile: profile)
-        let reference = try Self.image(srgb, width: source.width, height: source.height)
+        let reference = try PixelImage.make(srgb, width: source.width, height: source.height, bands: 3)
             .resized(toWidth: rendered.width, height: rendered.height)
 
         // Alpha (opaque in these pictures) is left out: lcms carries it through untouched.
@@ -216,13 +216,6 @@ import Testing
         }
         let loader: VipsLoader = type == .png ? .png : type == .webp ? .webp : .jpeg
         return try VipsImage.load(loader, bytes: bytes).materialized().autorotated()
-    }
-
-    private static func image(_ pixels: [UInt8], width: Int, height: Int) throws -> VipsImage {
-        let buffer = malloc(pixels.count)!
-        pixels.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        return try VipsImage.adopting(
-            pixels: buffer, width: width, height: height, bands: 3, release: { free($0) }, owner: buffer)
     }
 
     private func write(_ profile: [UInt8], in folder: URL) throws -> String {

@@ -1,5 +1,3 @@
-import Foundation
-
 @testable import Variants
 
 /// Pseudo-random 8-bit pixels, the same on every run: every tap of a resampling kernel and every byte of a
@@ -15,10 +13,7 @@ enum NoisePicture {
 
     /// The same pixels as `bytes`, as a libvips image that owns a copy of them.
     static func image(width: Int, height: Int, bands: Int) throws -> VipsImage {
-        let bytes = bytes(width: width, height: height, bands: bands)
-        let pixels = malloc(bytes.count)!
-        pixels.copyMemory(from: bytes, byteCount: bytes.count)
-        return try VipsImage.adopting(
-            pixels: pixels, width: width, height: height, bands: bands, release: { free($0) }, owner: pixels)
+        try PixelImage.make(
+            bytes(width: width, height: height, bands: bands), width: width, height: height, bands: bands)
     }
 }
