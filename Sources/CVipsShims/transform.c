@@ -116,10 +116,16 @@ vv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out
 }
 
 int
-vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, vv_error *error)
+vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, int *left, int *top,
+             vv_error *error)
 {
     VipsInteresting interesting = strategy == 0 ? VIPS_INTERESTING_ENTROPY : VIPS_INTERESTING_ATTENTION;
-    return vips_smartcrop(in, out, width, height, "interesting", interesting, NULL) ? vv_fail(error) : 0;
+    if (vips_smartcrop(in, out, width, height, "interesting", interesting, NULL))
+        return vv_fail(error);
+    /* The crop is an extract_area, which records where it was taken as a negative offset. */
+    *left = -(*out)->Xoffset;
+    *top = -(*out)->Yoffset;
+    return 0;
 }
 
 int

@@ -144,8 +144,10 @@ int vv_rotate(VipsImage *in, int degrees, VipsImage **out, vv_error *error);
 
 int vv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out, vv_error *error);
 
-/* Crops to width x height where libvips finds the most interest: 0 entropy, 1 attention. */
-int vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, vv_error *error);
+/* Crops to width x height where libvips finds the most interest: 0 entropy, 1 attention. Reports the top
+ * left corner of the rectangle it chose. */
+int vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, int *left, int *top,
+                 vv_error *error);
 
 /* Places the image at (left, top) on a width x height canvas of an RGBA colour (0-255). */
 int vv_embed(VipsImage *in, int left, int top, int width, int height, const double rgba[4],

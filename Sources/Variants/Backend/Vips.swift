@@ -276,11 +276,17 @@ final class VipsImage {
         }
     }
 
-    /// Crops where libvips finds most interest: `attention` looks for skin, saturation and edges.
-    func smartCropped(width: Int, height: Int, attention: Bool) throws(BackendError) -> VipsImage {
-        try Vips.image("smartcrop") {
-            vv_smartcrop(pointer, Int32(width), Int32(height), attention ? 1 : 0, &$0, &$1)
+    /// Crops where libvips finds most interest: `attention` looks for skin, saturation and edges. Also
+    /// returns where the rectangle it chose starts, so the same one can be cut from other images.
+    func smartCropped(width: Int, height: Int, attention: Bool) throws(BackendError) -> (
+        image: VipsImage, left: Int, top: Int
+    ) {
+        var left: Int32 = 0
+        var top: Int32 = 0
+        let image = try Vips.image("smartcrop") {
+            vv_smartcrop(pointer, Int32(width), Int32(height), attention ? 1 : 0, &$0, &left, &top, &$1)
         }
+        return (image, Int(left), Int(top))
     }
 
     func embedded(

@@ -29,16 +29,28 @@ enum Renderer {
         throws(BackendError)
         -> VipsImage
     {
+        try prepare(plan, framing: plan.framing, spec: spec, ladder: &ladder).image
+    }
+
+    /// `prepare` with `framing` in place of the plan's; also returns the framing applied, a smart crop as the
+    /// rectangle it chose.
+    private static func prepare(
+        _ plan: RenderPlan, framing: RenderPlan.Framing, spec: VariantSpec, ladder: inout ResizeLadder
+    ) throws(BackendError) -> (image: VipsImage, framing: RenderPlan.Framing) {
         var image = try resize(plan, spec: spec, ladder: &ladder)
         if spec.blur > 0 { image = try image.blurred(sigma: spec.blur) }
         if spec.sharpen > 0 { image = try image.sharpened(sigma: spec.sharpen) }
-        switch plan.framing {
+        var applied = framing
+        switch framing {
         case .none:
             break
         case .crop(let x, let y, let width, let height):
             image = try image.cropped(left: x, top: y, width: width, height: height)
         case .smartCrop(let width, let height, let interest):
-            image = try image.smartCropped(width: width, height: height, attention: interest == .attention)
+            let chosen = try image.smartCropped(
+                width: width, height: height, attention: interest == .attention)
+            image = chosen.image
+            applied = .crop(x: chosen.left, y: chosen.top, width: width, height: height)
         case .embed(let width, let height, let x, let y, let background):
             let rgba = (
                 Double(background.red), Double(background.green), Double(background.blue),
@@ -50,7 +62,7 @@ enum Renderer {
             image = try image.flattened(
                 background: (Double(colour.red), Double(colour.green), Double(colour.blue)))
         }
-        return try image.materialized()
+        return (try image.materialized(), applied)
     }
 
     /// A rendition taken from the store still leaves its rung on the ladder, so whatever resamples after it
@@ -86,11 +98,15 @@ enum Renderer {
     {
         var frames: [[UInt8]] = []
         var size: VipsHeader?
+        // A smart crop is chosen on the first frame, as for a still of the picture, and kept for every later
+        // one: chosen frame by frame, the window would follow whatever moves and the picture would jump about.
+        var framing = plan.framing
         for frame in animation.frames {
             var ladder = ResizeLadder(base: frame)
-            let image = try prepare(plan, spec: spec, ladder: &ladder)
-            size = image.header
-            frames.append(try image.pixelBytes())
+            let prepared = try prepare(plan, framing: framing, spec: spec, ladder: &ladder)
+            framing = prepared.framing
+            size = prepared.image.header
+            frames.append(try prepared.image.pixelBytes())
         }
         guard let size else { throw BackendError(call: "animate", message: "the animation has no frames") }
         let bytes = try WebPEncoder.encodeAnimation(
