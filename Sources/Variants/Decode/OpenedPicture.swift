@@ -190,7 +190,7 @@ struct OpenedPicture {
             .resized(toWidth: width, height: height).convertedToSRGB(intent: intent).image
             frames.append(try frame.materialized().autorotated())
         }
-        // Browsers show a frame declared shorter than 20 ms for 100 ms; so do we.
+        // Browsers show a frame declared 10 ms or shorter for 100 ms; so do we.
         let shown = (0..<count).map { $0 < delays.count && delays[$0] > 10 ? delays[$0] : 100 }
         return DecodedPicture.Animation(frames: frames, delays: shown, loop: loop)
     }
