@@ -37,7 +37,7 @@ vj_decode_emit_message(j_common_ptr info, int level)
 }
 
 int
-vj_decode(const void *bytes, size_t length, int shrink, vj_picture *picture, vj_failure *failure)
+vj_decode(const void *bytes, size_t length, int shrink, size_t max_bytes, vj_picture *picture, vj_failure *failure)
 {
     struct jpeg_decompress_struct info;
     vj_decode_error error;
@@ -77,6 +77,11 @@ vj_decode(const void *bytes, size_t length, int shrink, vj_picture *picture, vj_
     }
     size_t stride = (size_t) info.output_width * (size_t) info.output_components;
     size_t kept = (size_t) width * (size_t) info.output_components;
+    if (stride > max_bytes / height) {
+        snprintf(failure->message, sizeof(failure->message), "the decoded picture would be over %zu bytes", max_bytes);
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
     pixels = malloc(stride * height);
     if (!pixels) {
         strcpy(failure->message, "out of memory for the decoded picture");

@@ -29,9 +29,10 @@ typedef struct vj_picture {
     int bands;
 } vj_picture;
 
-/* Decodes a grey or YCbCr JPEG to grey or RGB at 1/`shrink` of its size (1, 2, 4 or 8). On success returns 0;
- * on failure returns -1 and says why in `failure`. */
-int vj_decode(const void *bytes, size_t length, int shrink, vj_picture *picture, vj_failure *failure);
+/* Decodes a grey or YCbCr JPEG to grey or RGB at 1/`shrink` of its size (1, 2, 4 or 8), refusing to allocate
+ * more than `max_bytes` for it. On success returns 0; on failure returns -1 and says why in `failure`. */
+int vj_decode(const void *bytes, size_t length, int shrink, size_t max_bytes, vj_picture *picture,
+              vj_failure *failure);
 
 void vj_free(void *bytes);
 

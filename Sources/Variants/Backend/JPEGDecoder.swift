@@ -21,7 +21,7 @@ enum JPEGDecoder {
         var picture = vj_picture()
         var failure = vj_failure()
         let status = bytes.withUnsafeBytes {
-            vj_decode($0.baseAddress, $0.count, Int32(shrink), &picture, &failure)
+            vj_decode($0.baseAddress, $0.count, Int32(shrink), largestWholeDecode, &picture, &failure)
         }
         guard status == 0, let pixels = picture.pixels else {
             throw BackendError(call: "jpeg_decode", message: CCopy.text(ofField: failure.message))
