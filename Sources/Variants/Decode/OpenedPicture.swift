@@ -67,7 +67,7 @@ struct OpenedPicture {
             let info = image.header
             convertsBeforeReducing =
                 info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
-            describedProfile = type == .png && info.bands >= 3 ? SynthesizedProfile(png: bytes) : nil
+            describedProfile = type == .png ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
             toneMapping = nil
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,

@@ -1,8 +1,8 @@
 extension SynthesizedProfile {
-    /// The colour a PNG describes with `gAMA` (and `cHRM`) instead of a profile, as browsers read it: nil when
-    /// an `iCCP` or `sRGB` chunk takes precedence, when there is no `gAMA`, or when the description is sRGB
-    /// (a gamma of 1/2.2 with sRGB's primaries is taken as sRGB, as libpng does).
-    init?(png bytes: [UInt8]) {
+    /// The colour a PNG describes with `gAMA` (and `cHRM`, for colour pixels) instead of a profile, as browsers
+    /// read it: nil when an `iCCP` or `sRGB` chunk takes precedence, when there is no `gAMA`, or when the
+    /// description is sRGB (a gamma of 1/2.2 with sRGB's primaries is taken as sRGB, as libpng does).
+    init?(png bytes: [UInt8], grey: Bool) {
         var gamma: Double?
         var chromaticities: [Double]?
         var offset = 8
@@ -33,8 +33,10 @@ extension SynthesizedProfile {
                 Chromaticity(x: chromaticities[$0], y: chromaticities[$0 + 1])
             }
         }
-        self.init(white: points[0], red: points[1], green: points[2], blue: points[3], curve: .gamma(gamma))
-        if Self(white: white, red: red, green: green, blue: blue, curve: .sRGB).isSRGB,
+        self.init(
+            white: points[0], red: points[1], green: points[2], blue: points[3], curve: .gamma(gamma),
+            isGrey: grey)
+        if Self(white: white, red: red, green: green, blue: blue, curve: .sRGB, isGrey: grey).isSRGB,
             abs(gamma - 2.2) < 0.02
         {
             return nil

@@ -1,8 +1,8 @@
 import Foundation
 
-/// An ICC matrix/TRC RGB profile built from a colour description that is not a profile — PNG `gAMA` and
-/// `cHRM`, HEIF `nclx` primaries and transfer — so that every source converts to sRGB through the same lcms
-/// path as an embedded profile.
+/// An ICC matrix/TRC RGB profile (or a grey TRC one, for grey pixels) built from a colour description that is
+/// not a profile — PNG `gAMA` and `cHRM`, HEIF `nclx` primaries and transfer — so that every source converts to
+/// sRGB through the same lcms path as an embedded profile.
 struct SynthesizedProfile: Sendable, Equatable {
     /// CIE xy chromaticities.
     struct Chromaticity: Sendable, Equatable {
@@ -22,6 +22,8 @@ struct SynthesizedProfile: Sendable, Equatable {
     var green: Chromaticity
     var blue: Chromaticity
     var curve: ToneCurve
+    /// A grey profile: only the curve applies, to the one channel, and grey stays neutral.
+    var isGrey = false
 
     static let d65 = Chromaticity(x: 0.3127, y: 0.3290)
     static let sRGBPrimaries = (
@@ -31,6 +33,7 @@ struct SynthesizedProfile: Sendable, Equatable {
 
     /// Whether converting through this profile would change nothing: sRGB's primaries and curve.
     var isSRGB: Bool {
+        if isGrey { return curve == .sRGB }
         let close = { (a: Chromaticity, b: Chromaticity) in abs(a.x - b.x) < 0.001 && abs(a.y - b.y) < 0.001 }
         return curve == .sRGB && close(white, Self.d65) && close(red, Self.sRGBPrimaries.red)
             && close(green, Self.sRGBPrimaries.green) && close(blue, Self.sRGBPrimaries.blue)
@@ -38,11 +41,16 @@ struct SynthesizedProfile: Sendable, Equatable {
 
     /// The profile's bytes: a version 2 display profile with colorants adapted to D50 (Bradford).
     var bytes: [UInt8] {
-        let colorants = adaptedColorants()
         var tags: [(String, [UInt8])] = [("wtpt", xyzTag(Self.d50))]
-        for (name, column) in zip(["rXYZ", "gXYZ", "bXYZ"], colorants) { tags.append((name, xyzTag(column))) }
-        let curveTag = toneCurveTag()
-        for name in ["rTRC", "gTRC", "bTRC"] { tags.append((name, curveTag)) }
+        if isGrey {
+            tags.append(("kTRC", toneCurveTag()))
+        } else {
+            for (name, column) in zip(["rXYZ", "gXYZ", "bXYZ"], adaptedColorants()) {
+                tags.append((name, xyzTag(column)))
+            }
+            let curveTag = toneCurveTag()
+            for name in ["rTRC", "gTRC", "bTRC"] { tags.append((name, curveTag)) }
+        }
 
         var body: [UInt8] = []
         var table: [UInt8] = []
@@ -57,7 +65,7 @@ struct SynthesizedProfile: Sendable, Equatable {
         let total = 128 + table.count + body.count
         header.replaceSubrange(0..<4, with: Self.u32(total))
         header.replaceSubrange(8..<12, with: [2, 0x10, 0, 0])
-        header.replaceSubrange(12..<24, with: Array("mntrRGB XYZ ".utf8))
+        header.replaceSubrange(12..<24, with: Array((isGrey ? "mntrGRAYXYZ " : "mntrRGB XYZ ").utf8))
         header.replaceSubrange(36..<40, with: Array("acsp".utf8))
         header.replaceSubrange(68..<80, with: Self.d50.flatMap(Self.s15Fixed16))
         return header + table + body

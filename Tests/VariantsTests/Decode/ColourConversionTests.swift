@@ -108,6 +108,25 @@ import Testing
         try expectMatchesLcms(bytes, name: "gAMA+cHRM", profile: profile)
     }
 
+    /// A grey PNG without a profile whose `gAMA` says gamma 1.8 is converted by it, as a colour one is: the
+    /// PNG suite's one picture at three gammas then looks alike, as in browsers.
+    @Test func greyPNGGammaIsHonoured() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("grey.png")
+        try Self.vips([
+            "colourspace", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, plain.path,
+            "b-w",
+        ])
+        var bytes = [UInt8](try Data(contentsOf: plain))
+        // After the signature and IHDR.
+        bytes.insert(contentsOf: Self.pngChunk("gAMA", Self.u32(55_556)), at: 33)
+        try expectMatchesLcms(
+            bytes, name: "grey gAMA", profile: try LcmsReference.greyProfile(gamma: 100_000 / 55_556))
+    }
+
     /// An AVIF whose `nclx` box says Display P3 primaries, without an ICC profile.
     @Test func heifNCLXPrimariesAreConverted() throws {
         var bytes = try Samples.bytes("pictures/hopper.avif")
