@@ -1,5 +1,4 @@
 #include <setjmp.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,21 +7,7 @@
 #include <jerror.h>
 
 #include "CJPEGShims.h"
-
-/* libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to vj_decode. */
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf recovery;
-    char *message;
-} vj_decode_error;
-
-static void
-vj_decode_error_exit(j_common_ptr info)
-{
-    vj_decode_error *error = (vj_decode_error *) info->err;
-    info->err->format_message(info, error->message);
-    longjmp(error->recovery, 1);
-}
+#include "error.h"
 
 /* libvips' policy when told to fail on errors, kept so that either decoder refuses the same files: data that
  * ends before the picture does is fatal, and so are a hundred warnings; a lone corrupt-data warning is not. */
@@ -40,16 +25,14 @@ int
 vj_decode(const void *bytes, size_t length, int shrink, size_t max_bytes, vj_picture *picture, vj_failure *failure)
 {
     struct jpeg_decompress_struct info;
-    vj_decode_error error;
+    vj_error error;
     /* volatile: written between setjmp and a longjmp back to it. */
     unsigned char *volatile pixels = NULL;
 
     memset(picture, 0, sizeof(*picture));
     failure->message[0] = '\0';
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = vj_decode_error_exit;
+    info.err = vj_error_init(&error, failure->message);
     error.manager.emit_message = vj_decode_emit_message;
-    error.message = failure->message;
     if (setjmp(error.recovery)) {
         jpeg_destroy_decompress(&info);
         free(pixels);

@@ -6,21 +6,7 @@
 #include <jpeglib.h>
 
 #include "CJPEGShims.h"
-
-/* libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to vj_encode. */
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf recovery;
-    char *message;
-} vj_error;
-
-static void
-vj_error_exit(j_common_ptr info)
-{
-    vj_error *error = (vj_error *) info->err;
-    info->err->format_message(info, error->message);
-    longjmp(error->recovery, 1);
-}
+#include "error.h"
 
 /* Warnings (a corrupt-data notice, which an encoder does not meet) are not failures. */
 static void
@@ -45,10 +31,8 @@ vj_encode(const void *pixels, int width, int height, int bands, size_t stride, c
         strcpy(failure->message, "JPEG takes 1 or 3 bands");
         return -1;
     }
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = vj_error_exit;
+    info.err = vj_error_init(&error, failure->message);
     error.manager.output_message = vj_output_message;
-    error.message = failure->message;
     if (setjmp(error.recovery)) {
         jpeg_destroy_compress(&info);
         free(output);
