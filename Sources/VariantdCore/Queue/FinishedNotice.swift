@@ -3,9 +3,12 @@
 struct FinishedNotice: Encodable {
     var id: Int64
     var state: JobState
-    var bucket: String
-    var path: String
-    var version: String
+    /// The job's key, left out with the result when even it passes the limit: its columns are unbounded
+    /// (a version, or anything a plain-SQL enqueue writes), and a notice that does not fit fails the
+    /// statement sending it — a rescue rolled back every time, a finish reported failed after its commit.
+    var bucket: String?
+    var path: String?
+    var version: String?
     var job: Job?
 
     /// Payloads must stay under 8000 bytes; keep a margin.
@@ -20,13 +23,17 @@ struct FinishedNotice: Encodable {
         self.job = job
     }
 
+    /// The fullest form that fits: with the result, else with the key, else the id and state alone.
     func payload() throws(QueueError) -> String {
         do {
-            let full = try WireJSON.line(self)
-            guard full.utf8.count > Self.payloadLimit else { return full }
-            var brief = self
-            brief.job = nil
-            return try WireJSON.line(brief)
+            var notice = self
+            var text = try WireJSON.line(notice)
+            guard text.utf8.count > Self.payloadLimit else { return text }
+            notice.job = nil
+            text = try WireJSON.line(notice)
+            guard text.utf8.count > Self.payloadLimit else { return text }
+            (notice.bucket, notice.path, notice.version) = (nil, nil, nil)
+            return try WireJSON.line(notice)
         } catch {
             throw QueueError("the finished notice cannot be encoded: \(error)")
         }

@@ -36,6 +36,38 @@ struct PostgresQueueTests {
         #expect((payload["job"] as? [String: Any])?["metadata"] != nil)
     }
 
+    /// A job's key is not bounded in length (a version, or any column a plain-SQL enqueue writes), but a
+    /// NOTIFY payload is, to 8000 bytes: the notice of a job whose key alone passes that must still fit, or
+    /// every rescue batch holding the job rolls back (its leases stay expired, `running` for ever) and a
+    /// finish fails after its commit.
+    @Test func aJobWhoseKeyPassesTheNoticeLimitIsStillRescuedAndFinished() async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let queue = try await PostgresQueue(url: url, policy: RetryPolicy(maxAttempts: 1))
+        let listener = try PostgresConnection(url: url)
+        try listener.query("LISTEN \(PostgresSchema.finishedChannel)")
+        let long = String(repeating: "v", count: 9000)
+        let abandoned = try await queue.enqueue(try QueueContract.job("abandoned.jpg", version: long)).id
+        let beside = try await queue.enqueue(try QueueContract.job("beside.jpg")).id
+        _ = try await queue.claim(owner: "gone", limit: 2, lease: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(400))
+        // Both leases expired on their last attempt: the next claim's rescue discards them.
+        #expect(try await queue.claim(owner: "w", limit: 1, lease: .seconds(30)).isEmpty)
+        #expect(try await queue.job(id: abandoned)?.state == .discarded)
+        #expect(try await queue.job(id: beside)?.state == .discarded)
+        let finished = try await queue.enqueue(try QueueContract.job("finished.jpg", version: long)).id
+        let claimed = try await QueueContract.claimOne(queue)
+        let job = try await queue.finish(claimed.lease, with: .success(QueueContract.metadata))
+        #expect(job?.id == finished && job?.state == .completed)
+        var ids: [Int] = []
+        for _ in 0..<20 where ids.count < 3 {
+            ids += try listener.notifications(waiting: .milliseconds(250)).compactMap { notice in
+                (try? JSONSerialization.jsonObject(with: Data(notice.payload.utf8)) as? [String: Any])?[
+                    "id"] as? Int
+            }
+        }
+        #expect(Set(ids) == [Int(abandoned), Int(beside), Int(finished)])
+    }
+
     @Test func aPoolOpensNoMoreConnectionsThanItsSize() async throws {
         let url = try #require(PostgresServer.current).freshDatabase()
         let pool = PostgresPool(url: url, size: 2)
