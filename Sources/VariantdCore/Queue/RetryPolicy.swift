@@ -41,11 +41,14 @@ public struct RetryPolicy: Sendable, Equatable {
         case .failure(let failure): error = failure
         }
         if error.isDecoderFailure {
-            return crashes >= maxCrashes || attempt >= maxAttempts
-                ? .final(.unreadable) : .retry(after: backoff(attempt))
+            // Fewer deaths than `maxCrashes` are transient (load or a stop can kill a child): out of
+            // attempts, they discard the job as another transient error does, not call the picture unreadable.
+            guard crashes < maxCrashes else { return .final(.unreadable) }
+        } else if error.code == .unreadablePicture {
+            return .final(.unreadable)
+        } else if !error.code.isTransient {
+            return .final(.failed)
         }
-        if error.code == .unreadablePicture { return .final(.unreadable) }
-        guard error.code.isTransient else { return .final(.failed) }
         return attempt >= maxAttempts ? .final(.discarded) : .retry(after: backoff(attempt))
     }
 

@@ -164,6 +164,26 @@ import Variants
         #expect(final.error?.reason == .decoderTimeout)
     }
 
+    /// One decoder death is retried as a transient failure (load or a stop can cause it), so on the last
+    /// attempt it leaves the job `discarded`, as another transient error would: `unreadable` says the picture
+    /// cannot be rendered, which one death does not show.
+    @Test(arguments: QueueBackend.available)
+    func aFirstDecoderCrashOnTheLastAttemptDiscards(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        let id = try await queue.enqueue(try Self.job("unlucky.jpg")).id
+        for _ in 1..<Self.fast.maxAttempts {
+            let claimed = try await Self.claimOne(queue)
+            _ = try await queue.finish(claimed.lease, with: .failure(VariantsError(.internalError, "busy")))
+        }
+        let last = try await Self.claimOne(queue)
+        let crash = VariantsError.unreadable(.decoderCrash, "signal 9")
+        let job = try #require(try await queue.finish(last.lease, with: .failure(crash)))
+        #expect(job.state == .discarded && job.crashes == 1 && job.attempts == Self.fast.maxAttempts)
+        #expect(try await queue.attempts(of: id).last?.outcome == "discarded")
+    }
+
     @Test(arguments: QueueBackend.available)
     func migratesOnceAndKeepsJobs(backend: QueueBackend) async throws {
         let (open, remove) = try backend.create()

@@ -38,6 +38,10 @@ import Variants
         }
         #expect(
             disposition(.unreadable(.decoderTimeout, "x"), attempt: 2, crashes: 2) == .final(.unreadable))
+        #expect(
+            disposition(.unreadable(.decoderCrash, "x"), attempt: 5, crashes: 1) == .final(.discarded))
+        #expect(
+            disposition(.unreadable(.decoderTimeout, "x"), attempt: 5, crashes: 2) == .final(.unreadable))
         #expect(policy.dispositionOfExpiredLease(attempt: 5, maxAttempts: 5) == .final(.discarded))
     }
 }
