@@ -64,6 +64,10 @@ public struct CommandLineTool: Sendable {
             return try await command.run()
         } catch let error as UsageError {
             return usageFailure(error, usage: "variantd \(type.usage)", helpName: type.name)
+        } catch let error as QueueError {
+            // The database was unreachable, locked or refused: running the command again may succeed.
+            Console.error("Error: \(error)")
+            return .temporaryFailure
         } catch {
             Console.error("Error: \(error)")
             return .software
