@@ -159,13 +159,15 @@ public final class PostgresQueue: JobQueue {
     public func finish(_ attempts: [FinishedAttempt]) async throws(QueueError) -> [Job?] {
         let policy = policy
         let moves = try attempts.map { attempt throws(QueueError) in
-            Move(
-                id: attempt.lease.jobID, token: attempt.lease.token,
-                disposition: policy.disposition(
-                    of: attempt.outcome, attempt: attempt.lease.attempt,
-                    maxAttempts: attempt.lease.maxAttempts,
-                    crashes: attempt.crashes),
-                result: try QueueSQL.resultJSON(attempt.outcome), crashes: attempt.crashes, outcome: nil)
+            let lease = attempt.lease
+            let disposition = policy.disposition(
+                of: attempt.outcome, attempt: lease.attempt, maxAttempts: lease.maxAttempts,
+                crashes: attempt.crashes)
+            return Move(
+                id: lease.jobID, token: lease.token, disposition: disposition,
+                result: try QueueSQL.resultJSON(attempt.outcome),
+                maxAttempts: disposition.maxAttempts(after: lease.maxAttempts), crashes: attempt.crashes,
+                outcome: nil)
         }
         let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves)
         }
@@ -304,18 +306,20 @@ public final class PostgresQueue: JobQueue {
             return Move(
                 id: id, token: token,
                 disposition: policy.dispositionOfExpiredLease(attempt: attempts, maxAttempts: maxAttempts),
-                result: error, crashes: nil, outcome: "lease_expired")
+                result: error, maxAttempts: nil, crashes: nil, outcome: "lease_expired")
         }
         _ = try move(connection, moves)
     }
 
-    /// Where one job still held under `token` goes: its disposition, its stored result, its crash count
-    /// (nil: unchanged) and the outcome its attempt is logged with (nil: the state it goes to).
+    /// Where one job still held under `token` goes: its disposition, its stored result, its attempt limit
+    /// and crash count (nil: unchanged) and the outcome its attempt is logged with (nil: the state it goes
+    /// to).
     struct Move: Sendable {
         var id: Int64
         var token: Int64
         var disposition: RetryPolicy.Disposition
         var result: String
+        var maxAttempts: Int?
         var crashes: Int?
         var outcome: String?
     }
@@ -329,9 +333,11 @@ public final class PostgresQueue: JobQueue {
             """
             WITH batch AS (
                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[],
-                    $6::bigint[], $7::text[]) AS b (id, token, state, result, crashes, delay, outcome)
+                    $6::bigint[], $7::text[], $8::integer[])
+                    AS b (id, token, state, result, crashes, delay, outcome, max_attempts)
             ), moved AS (
                 UPDATE variantd_jobs j SET state = b.state, result = b.result::jsonb,
+                    max_attempts = COALESCE(b.max_attempts, j.max_attempts),
                     crashes = COALESCE(b.crashes, j.crashes),
                     scheduled_at = now() + b.delay * interval '1 millisecond',
                     finished_at = CASE WHEN b.state IN \(QueueSQL.finalStates) THEN now() END,
@@ -351,6 +357,7 @@ public final class PostgresQueue: JobQueue {
                 array(moves.map { $0.crashes.map(String.init) }),
                 "{" + moves.map { String(milliseconds($0.delay)) }.joined(separator: ",") + "}",
                 array(moves.map { $0.outcome ?? $0.state.rawValue }),
+                array(moves.map { $0.maxAttempts.map(String.init) }),
             ])
         var moved: [Int64: Job] = [:]
         for row in rows {
@@ -414,14 +421,14 @@ extension PostgresQueue.Move {
     var state: JobState {
         switch disposition {
         case .final(let state): state
-        case .retry: .available
+        case .retry, .release: .available
         }
     }
 
     var delay: Duration {
         switch disposition {
         case .final: .zero
-        case .retry(let after): after
+        case .retry(let after), .release(let after): after
         }
     }
 }

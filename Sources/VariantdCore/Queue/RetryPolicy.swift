@@ -4,7 +4,8 @@ public import Variants
 ///
 /// Transient errors retry with capped exponential backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's
 /// curve), until `maxAttempts`. Deterministic outcomes are final at once. A decoder that crashes or overruns
-/// its deadline twice on one job makes it `unreadable`, instead of retrying a poison file forever.
+/// its deadline twice on one job makes it `unreadable`, instead of retrying a poison file forever. A store
+/// outage spends no attempt.
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts given to a job enqueued without its own limit.
     public var maxAttempts: Int
@@ -27,6 +28,15 @@ public struct RetryPolicy: Sendable, Equatable {
     public enum Disposition: Sendable, Equatable {
         case final(JobState)
         case retry(after: Duration)
+        /// Back to `available` with the attempt given back (the limit grows by one; claims are still
+        /// counted, one row each in the attempt log): it never reached the picture.
+        case release(after: Duration)
+
+        /// The job's attempt limit once an attempt under `limit` is written back with this disposition.
+        func maxAttempts(after limit: Int) -> Int {
+            if case .release = self { return limit + 1 }
+            return limit
+        }
     }
 
     /// Decides from the attempt's outcome, the attempt number (1-based) and the crashes counted so far,
@@ -40,6 +50,8 @@ public struct RetryPolicy: Sendable, Equatable {
         case .success: return .final(.completed)
         case .failure(let failure): error = failure
         }
+        // A worker writes an outage back only when stopped while waiting it out under its lease.
+        if error.code == .storeUnavailable { return .release(after: backoff(1)) }
         if error.isDecoderFailure {
             // Fewer deaths than `maxCrashes` are transient (load or a stop can kill a child): out of
             // attempts, they discard the job as another transient error does, not call the picture unreadable.

@@ -195,14 +195,16 @@ public final class SQLiteQueue: JobQueue {
                     let (state, scheduled, finished) = Self.columns(for: disposition, now: now)
                     let rows = try connection.query(
                         """
-                        UPDATE variantd_jobs SET state = ?, result = ?, crashes = ?, scheduled_at = ?,
-                        finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+                        UPDATE variantd_jobs SET state = ?, result = ?, max_attempts = ?, crashes = ?,
+                        scheduled_at = ?, finished_at = ?, lease_owner = NULL, lease_token = NULL,
+                        lease_expires_at = NULL
                         WHERE id = ? AND lease_token = ? AND state = 'running'
                         RETURNING \(Job.columns.joined(separator: ", "))
                         """,
                         [
-                            .text(state.rawValue), .text(result), .integer(Int64(attempt.crashes)),
-                            .integer(scheduled.milliseconds),
+                            .text(state.rawValue), .text(result),
+                            .integer(Int64(disposition.maxAttempts(after: lease.maxAttempts))),
+                            .integer(Int64(attempt.crashes)), .integer(scheduled.milliseconds),
                             finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
                             .integer(lease.token),
                         ])
@@ -361,7 +363,7 @@ public final class SQLiteQueue: JobQueue {
     {
         switch disposition {
         case .final(let state): (state, now, now)
-        case .retry(let delay): (.available, now.adding(delay), nil)
+        case .retry(let delay), .release(let delay): (.available, now.adding(delay), nil)
         }
     }
 

@@ -129,6 +129,29 @@ import Variants
             try await queue.attempts(of: id).map(\.outcome) == ["available", "available", "discarded"])
     }
 
+    /// A worker writes `store_unavailable` back only when it is stopped while waiting out an outage (it
+    /// otherwise waits under its lease): the attempt never reached the picture, so it is given back (the
+    /// claim is still counted and logged), and restarts during a long outage cannot discard a job however
+    /// many there are.
+    @Test(arguments: QueueBackend.available)
+    func aStoreOutageSpendsNoAttempt(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        let id = try await queue.enqueue(try Self.job("outage.jpg")).id
+        let outage = VariantsError(.storeUnavailable, "object storage unavailable")
+        let stops = Self.fast.maxAttempts + 1
+        for stop in 1...stops {
+            let claimed = try await Self.claimOne(queue)
+            let job = try #require(try await queue.finish(claimed.lease, with: .failure(outage)))
+            #expect(job.state == .available && job.error == outage)
+            #expect(job.attempts == stop && job.maxAttempts == Self.fast.maxAttempts + stop)
+        }
+        let last = try await Self.claimOne(queue)
+        #expect(try await queue.finish(last.lease, with: .success(Self.metadata))?.state == .completed)
+        #expect(try await queue.attempts(of: id).map(\.attempt) == Array(1...(stops + 1)))
+    }
+
     @Test(arguments: QueueBackend.available)
     func makesDeterministicOutcomesFinalAtOnce(backend: QueueBackend) async throws {
         let (open, remove) = try backend.create()

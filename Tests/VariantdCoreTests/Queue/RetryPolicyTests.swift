@@ -28,8 +28,8 @@ import Variants
             Issue.record("a transient error before the last attempt is not retried")
             return
         }
-        guard case .retry = disposition(VariantsError(.storeUnavailable, "x"), attempt: 4) else {
-            Issue.record("a store outage before the last attempt is not retried")
+        guard case .release = disposition(VariantsError(.storeUnavailable, "x"), attempt: 5) else {
+            Issue.record("a store outage spends an attempt")
             return
         }
         guard case .retry = disposition(.unreadable(.decoderCrash, "x"), crashes: 1) else {
