@@ -278,22 +278,24 @@ struct RenderService: Sendable {
             ("ETag", tag), ("Cache-Control", asked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
         if asked.variesWithAccept { headers.append(("Vary", "Accept")) }
+        // A 304 is given the rendition too: libmicrohttpd never sends a 304's body but states its length,
+        // which must be the 200's (RFC 9110 §8.6), not the 0 of an empty one.
+        var status = 200
         if let condition = request.headers["if-none-match"], Self.matches(condition, tag) {
             record.outcome = .notModified
             record.status = 304
-            return HTTPResponse(status: 304, headers: headers, body: [])
+            status = 304
+        } else {
+            headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
+            record.bytesOut = made.size
         }
-        headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
         switch made.body {
         case .file(let path):
-            record.bytesOut = made.size
-            return HTTPResponse(status: 200, headers: headers, body: [], file: path)
+            return HTTPResponse(status: status, headers: headers, body: [], file: path)
         case .bytes(let bytes):
-            record.bytesOut = made.size
-            return HTTPResponse(status: 200, headers: headers, body: bytes)
+            return HTTPResponse(status: status, headers: headers, body: bytes)
         case .spooled(let file):
-            record.bytesOut = made.size
-            return HTTPResponse(status: 200, headers: headers, body: [], spooled: file)
+            return HTTPResponse(status: status, headers: headers, body: [], spooled: file)
         }
     }
 
