@@ -64,7 +64,7 @@ struct RenderRequest: Sendable {
         self.target = target
     }
 
-    /// Reads a `POST /v1/render` body; `source` follows the job's rules.
+    /// Reads a `POST /v1/render` body; `source` follows the job's rules, and a key given twice is refused.
     init(body: [UInt8], target: String) throws(VariantsError) {
         let fields: Fields
         do {
@@ -74,6 +74,7 @@ struct RenderRequest: Sendable {
         } catch {
             throw VariantsError(.invalidRequest, "the body is not JSON of the expected shape: \(error)")
         }
+        try Transform.refuseRepeatedKeys(in: body)
         try Self.check(bucket: fields.bucket, path: fields.path)
         try ObjectFolder.checkRelative(fields.source)
         switch (fields.hasTransforms, fields.variant) {

@@ -25,10 +25,7 @@ extension BucketSpec {
         -> BucketSpec?
     {
         guard case .object(let members) = try document(json) else { return nil }
-        var seen: Set<String> = []
-        for member in members where !seen.insert(member.key).inserted {
-            throw VariantsError(.invalidRequest, "\(member.key): a key given twice")
-        }
+        try JSONValue.refuseRepeatedKeys(members)
         guard let value = members.first(where: { $0.key == key })?.value else { return nil }
         if case .null = value { return nil }
         return try BucketSpec(DeclarationField(path: key, value: value))
