@@ -178,20 +178,29 @@ private struct Exchange: @unchecked Sendable {
         }
     }
 
-    /// The request's headers (names in lower case) or query arguments; only during the callback.
+    /// The request's headers (names in lower case) or query arguments; only during the callback. A header
+    /// given on several lines is one list, its values joined with commas in order (RFC 9110 §5.3), so that an
+    /// `If-None-Match` or `Accept` split over lines is read whole; a repeated query argument keeps its last.
     func values(_ kind: mh_value_kind, lowercasingNames: Bool) -> [String: String] {
         final class Collector {
             var values: [String: String] = [:]
             let lowercasingNames: Bool
-            init(_ lowercasingNames: Bool) { self.lowercasingNames = lowercasingNames }
+            let joinsRepeats: Bool
+            init(_ lowercasingNames: Bool, joinsRepeats: Bool) {
+                self.lowercasingNames = lowercasingNames
+                self.joinsRepeats = joinsRepeats
+            }
         }
-        let collector = Collector(lowercasingNames)
+        let collector = Collector(lowercasingNames, joinsRepeats: kind == MH_HEADER)
         withExtendedLifetime(collector) {
             let visit: mh_value_visitor = { context, name, value in
                 guard let context, let name, let value else { return }
                 let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
                 let key = String(cString: name)
-                collector.values[collector.lowercasingNames ? key.lowercased() : key] = String(cString: value)
+                let field = collector.lowercasingNames ? key.lowercased() : key
+                let text = String(cString: value)
+                let earlier = collector.joinsRepeats ? collector.values[field] : nil
+                collector.values[field] = earlier.map { "\($0), \(text)" } ?? text
             }
             mh_exchange_values(pointer, kind, visit, Unmanaged.passUnretained(collector).toOpaque())
         }

@@ -24,4 +24,19 @@ import VariantdTestSupport
             #expect(answer.headers["content-type"] == nil)
         }
     }
+
+    /// RFC 9110 §5.3: `If-None-Match` given on two lines is one list. Keeping only the last line missed a tag on
+    /// the first and sent the whole rendition again.
+    @Test func conditionSplitOverLinesIsReadWhole() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.addRenderBuckets()
+        let daemon = try fixture.start()
+        let target = "/v1/render/pics/2026/gradient.jpg?width=64&format=webp"
+        let tag = try #require(try daemon.render(target).etag)
+        let split = try daemon.render(target, headers: ["If-None-Match: \(tag)", "If-None-Match: \"other\""])
+        #expect(split.status == 304 && split.body.isEmpty)
+        let neither = try daemon.render(target, headers: ["If-None-Match: \"a\"", "If-None-Match: \"b\""])
+        #expect(neither.status == 200)
+    }
 }
