@@ -119,10 +119,11 @@ struct RenderRequest: Sendable {
         }
     }
 
-    /// The query's name/value pairs in order, percent-decoded (`+` is a space, as in forms).
+    /// The query's name/value pairs in order, percent-decoded (`+` is a space, as in forms). A pair without a
+    /// name (`?=600`) is kept, so that it is refused as an unknown parameter rather than ignored.
     static func parameters(of target: String) -> [(name: String, value: String)] {
         guard let mark = target.firstIndex(of: "?") else { return [] }
-        return target[target.index(after: mark)...].split(separator: "&").compactMap { pair in
+        return target[target.index(after: mark)...].split(separator: "&").map { pair in
             let name = pair.prefix { $0 != "=" }
             let value = pair.dropFirst(name.count + 1)
             func decoded(_ text: Substring) -> String {
@@ -132,7 +133,7 @@ struct RenderRequest: Sendable {
                 let spaced = text.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }
-            return name.isEmpty ? nil : (decoded(name), decoded(value))
+            return (decoded(name), decoded(value))
         }
     }
 }

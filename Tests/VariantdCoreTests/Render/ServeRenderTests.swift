@@ -264,6 +264,9 @@ import Variants
         #expect((option.json["message"] as? String)?.hasPrefix("quality: ") == true)
         let unknown = try daemon.render(Self.gradient + "?width=10&crop=1")
         #expect(unknown.status == 400 && (unknown.json["message"] as? String)?.hasPrefix("crop: ") == true)
+        // Render.md: nothing in the query is ignored, a parameter without a name included.
+        let nameless = try daemon.render(Self.gradient + "?=600&width=10")
+        #expect(nameless.status == 400 && nameless.error == "invalid_transform", "\(nameless.json)")
         let mixed = try daemon.render(Self.gradient + "?variant=thumb&width=10")
         #expect(mixed.status == 400 && mixed.error == "invalid_transform")
         let pdf = try daemon.render("/v1/render/pics/2026/document.pdf?width=10")
