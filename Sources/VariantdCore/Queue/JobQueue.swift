@@ -44,8 +44,9 @@ public protocol JobQueue: Sendable {
     /// transaction; returns how many went. Callers repeat it until it returns less than `limit`.
     func purge(finishedBefore cutoff: Timestamp, limit: Int) async throws(QueueError) -> Int
 
-    /// Final jobs whose result has not been reported to the callback yet, oldest first.
-    func unreported(limit: Int) async throws(QueueError) -> [Job]
+    /// Up to `limit` final jobs whose result has not been reported to the callback yet, after `cursor` in
+    /// (finished_at, id) order: one page of a walk that goes on from the last job returned.
+    func unreported(after cursor: UnreportedCursor, limit: Int) async throws(QueueError) -> [Job]
 
     /// Records that the callback acknowledged a final job's result.
     func markReported(id: Int64) async throws(QueueError)

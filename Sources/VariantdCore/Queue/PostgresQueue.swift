@@ -217,10 +217,19 @@ public final class PostgresQueue: JobQueue {
         return QueueSQL.stateCounts(rows)
     }
 
-    public func unreported(limit: Int) async throws(QueueError) -> [Job] {
+    public func unreported(after cursor: UnreportedCursor, limit: Int) async throws(QueueError) -> [Job] {
+        // finished_at holds microseconds and a job's Timestamp their rounded milliseconds, so the cursor is
+        // compared with the time as read: the jobs of one finish transaction (one now()) are walked by id
+        // and none comes back. Two transactions finishing within one millisecond may be walked out of id
+        // order (a job tried twice in a pass, or left for the next). The first bound keeps it a range on the
+        // unreported index (a time read as m was stored after m − 0.5 ms).
         try await select(
-            "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT $1",
-            [String(limit)])
+            """
+            WHERE reported_at IS NULL AND finished_at IS NOT NULL
+                AND finished_at > to_timestamp(($1::bigint - 1) / 1000.0)
+                AND (\(PostgresSchema.milliseconds("finished_at")), id) > ($1::bigint, $2::bigint)
+            ORDER BY finished_at, id LIMIT $3
+            """, [String(cursor.finishedAt.milliseconds), String(cursor.id), String(limit)])
     }
 
     public func markReported(id: Int64) async throws(QueueError) {

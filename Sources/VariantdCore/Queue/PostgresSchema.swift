@@ -72,6 +72,11 @@ enum PostgresSchema {
         ),
     ]
 
+    /// A time column as the epoch milliseconds `Timestamp` holds (rounded from the stored microseconds).
+    static func milliseconds(_ column: String) -> String {
+        "(extract(epoch FROM \(column)) * 1000)::bigint"
+    }
+
     /// A column list selecting `columns` with every time as epoch milliseconds, as `Job(row:)` reads them.
     static func select(_ columns: [String], from table: String? = nil) -> String {
         let times: Set = [
@@ -81,7 +86,7 @@ enum PostgresSchema {
         ]
         return columns.map { column in
             let qualified = table.map { "\($0).\(column)" } ?? column
-            if times.contains(column) { return "(extract(epoch FROM \(qualified)) * 1000)::bigint" }
+            if times.contains(column) { return milliseconds(qualified) }
             if column == "result" { return "\(qualified)::text" }
             return qualified
         }.joined(separator: ", ")

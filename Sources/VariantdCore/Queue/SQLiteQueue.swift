@@ -260,10 +260,13 @@ public final class SQLiteQueue: JobQueue {
         return QueueSQL.stateCounts(rows)
     }
 
-    public func unreported(limit: Int) async throws(QueueError) -> [Job] {
+    public func unreported(after cursor: UnreportedCursor, limit: Int) async throws(QueueError) -> [Job] {
+        // The row value is a range on the unreported index, whose entries end with the rowid (the id).
         try await select(
-            "WHERE reported_at IS NULL AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT ?",
-            [.integer(Int64(limit))])
+            """
+            WHERE reported_at IS NULL AND finished_at IS NOT NULL AND (finished_at, id) > (?, ?)
+            ORDER BY finished_at, id LIMIT ?
+            """, [.integer(cursor.finishedAt.milliseconds), .integer(cursor.id), .integer(Int64(limit))])
     }
 
     public func markReported(id: Int64) async throws(QueueError) {

@@ -234,17 +234,15 @@ struct Worker: Sendable {
         }
     }
 
-    /// Reports final jobs whose worker died between finishing and reporting, every poll while no slot is
-    /// busy, until the worker stops. Beside the claim loop, not in it: a receiver that is down costs each
-    /// report its tries and backoff, which would otherwise hold up every new job and the stop.
+    /// Reports final jobs whose worker died between finishing and reporting, a page of the sweep every poll
+    /// while no slot is busy, until the worker stops. Beside the claim loop, not in it: a receiver that is
+    /// down costs each report its tries and backoff, which would otherwise hold up every new job and the stop.
     private func reportLeftovers(whenIdle slots: FreeSlots) async {
         guard configuration.callback != nil else { return }
+        var leftovers = LeftoverSweep(queue: queue, age: configuration.reportSweepAge)
         while !Task.isCancelled, stop.received == nil {
-            if slots.free == slots.total, let jobs = try? await queue.unreported(limit: 20) {
-                let cutoff = Timestamp.now.adding(.zero - configuration.reportSweepAge)
-                for job in jobs where (job.finishedAt ?? .now) < cutoff && !Task.isCancelled {
-                    await report(job)
-                }
+            if slots.free == slots.total, let jobs = try? await leftovers.next() {
+                for job in jobs where !Task.isCancelled { await report(job) }
             }
             try? await Task.sleep(for: configuration.poll)
         }

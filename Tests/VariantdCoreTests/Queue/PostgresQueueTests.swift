@@ -110,6 +110,31 @@ struct PostgresQueueTests {
         #expect(fresh.contains("Index Scan using variantd_jobs_due") && !fresh.contains("Sort"))
     }
 
+    /// finished_at keeps microseconds and a job's time their rounded milliseconds: a cursor taken from a job
+    /// must neither hand the same job back (a time rounded down) nor skip its neighbours (rounded up).
+    @Test func theUnreportedWalkGoesOnWithinOneMillisecond() async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let queue = try await PostgresQueue(url: url)
+        _ = try await queue.enqueue(batch: try (0..<4).map { try QueueContract.job("tie-\($0).jpg") })
+        let claimed = try await queue.claim(owner: "w", limit: 4, lease: .seconds(30))
+        _ = try await queue.finish(
+            claimed.map { FinishedAttempt(lease: $0.lease, outcome: .success(QueueContract.metadata)) })
+        let ids = claimed.map(\.job.id).sorted()
+        try PostgresConnection(url: url).query(
+            """
+            UPDATE variantd_jobs SET finished_at = timestamptz '2026-01-01 00:00:00.123456+00'
+                + CASE WHEN id > $1::bigint THEN interval '144 microseconds' ELSE interval '0' END
+            """, [String(ids[1])])
+        var walked: [Int64] = []
+        var cursor = UnreportedCursor.oldest
+        for _ in 0..<8 {
+            guard let job = try await queue.unreported(after: cursor, limit: 1).first else { break }
+            walked.append(job.id)
+            cursor = try #require(UnreportedCursor(after: job))
+        }
+        #expect(walked == ids)
+    }
+
     @Test func plainSQLEnqueueIsClaimedAndDeduped() async throws {
         let server = try #require(PostgresServer.current)
         let url = try server.freshDatabase()

@@ -228,12 +228,45 @@ import Variants
         let id = try await queue.enqueue(try Self.job("report.jpg")).id
         let claimed = try await Self.claimOne(queue)
         _ = try await queue.finish(claimed.lease, with: .success(Self.metadata))
-        #expect(try await queue.unreported(limit: 10).map(\.id) == [id])
+        #expect(try await queue.unreported(after: .oldest, limit: 10).map(\.id) == [id])
         try await queue.markReported(id: id)
-        #expect(try await queue.unreported(limit: 10).isEmpty)
+        #expect(try await queue.unreported(after: .oldest, limit: 10).isEmpty)
         #expect(try await queue.job(id: id)?.reportedAt != nil)
         #expect(try await queue.jobs(in: .completed, limit: 10).map(\.id) == [id])
         #expect(try await queue.jobs(in: .available, limit: 10).isEmpty)
+    }
+
+    /// The callback sweep reads the unreported jobs a page at a time from a cursor: every one comes once, in
+    /// (finished_at, id) order, the jobs of one finish transaction (one time) included, the reported ones left
+    /// out.
+    @Test(arguments: QueueBackend.available)
+    func walksUnreportedJobsPageByPageFromACursor(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let queue = try await open(Self.fast)
+        _ = try await queue.enqueue(batch: try (0..<7).map { try Self.job("walk-\($0).jpg") })
+        let claimed = try await queue.claim(owner: "w", limit: 7, lease: .seconds(30))
+        #expect(claimed.count == 7)
+        let (together, apart) = (claimed.prefix(5), claimed.suffix(2))
+        _ = try await queue.finish(
+            together.map { FinishedAttempt(lease: $0.lease, outcome: .success(Self.metadata)) })
+        for job in apart {
+            try await Task.sleep(for: .milliseconds(5))
+            _ = try await queue.finish(job.lease, with: .success(Self.metadata))
+        }
+        let reported = try #require(together.first).job.id
+        try await queue.markReported(id: reported)
+        let expected = together.map(\.job.id).filter { $0 != reported }.sorted() + apart.map(\.job.id)
+        #expect(try await queue.unreported(after: .oldest, limit: 10).map(\.id) == expected)
+        var walked: [Int64] = []
+        var cursor = UnreportedCursor.oldest
+        for _ in 0..<10 {
+            let page = try await queue.unreported(after: cursor, limit: 2)
+            walked += page.map(\.id)
+            guard page.count == 2, let last = page.last else { break }
+            cursor = try #require(UnreportedCursor(after: last))
+        }
+        #expect(walked == expected)
     }
 
     @Test(arguments: QueueBackend.available)
