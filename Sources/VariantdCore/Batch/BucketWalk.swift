@@ -38,7 +38,9 @@ struct BucketWalk: Sequence {
         mutating func next() -> Object? {
             while true {
                 if let object = page.popFirst() {
-                    guard !object.key.hasSuffix("/"), !walk.excluded.contains(where: object.key.hasPrefix)
+                    // Byte for byte, as S3 matches prefixes: `hasPrefix` compares canonically equivalent text.
+                    guard !object.key.hasSuffix("/"),
+                        !walk.excluded.contains(where: { object.key.utf8.starts(with: $0.utf8) })
                     else {
                         continue
                     }

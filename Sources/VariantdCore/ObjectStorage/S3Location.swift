@@ -32,9 +32,10 @@ package struct S3Location: Sendable, Hashable, CustomStringConvertible {
         prefix.isEmpty ? relative : prefix + "/" + relative
     }
 
-    /// The name relative to this location of a key listed under it.
+    /// The name relative to this location of a key listed under it: the key's bytes after the prefix (counted
+    /// in `Character`s, a combining mark after the `/` would be dropped with it).
     func relative(_ key: String) -> String {
-        prefix.isEmpty ? key : String(key.dropFirst(prefix.count + 1))
+        String(Substring(key.utf8.dropFirst(listPrefix.utf8.count)))
     }
 
     /// The prefix to list: every key under this location, and none of a sibling sharing its first letters.

@@ -169,3 +169,35 @@ extension S3ClientTests {
             Array(walk) == [.init(relativePath: "a.jpg", size: 2), .init(relativePath: "b/c.png", size: 2)])
     }
 }
+
+extension S3ClientTests {
+    /// S3 keys are bytes: a key whose first character after the prefix is a combining mark (which joins the
+    /// `/` before it into one Swift `Character`) keeps that mark in its relative path, so the walked object is
+    /// the one read; an excluded prefix is matched byte for byte, not by canonical equivalence.
+    @Test func walkedPathsAreTheKeysBytesAfterThePrefix() throws {
+        let server = try server()
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let objects: [String: [UInt8]] = [
+            "up/\u{301}accent.jpg": [1], "up/accent.jpg": [2], "up/e\u{301}/kept.jpg": [3],
+            "up/\u{E9}/out.jpg": [4],
+        ]
+        for (key, bytes) in objects {
+            try client.put(bucket: bucket, key: key, bytes: bytes, contentType: "image/jpeg")
+        }
+        let location = try S3Location("s3://\(bucket)/up")
+        let walk = BucketWalk(
+            client: client, location: location, excluded: ["up/\u{E9}/"],
+            unlistable: { _ in Issue.record("the prefix could not be listed") })
+        let paths = Array(walk).map(\.relativePath)
+        #expect(
+            Set(paths.map { Array($0.utf8) })
+                == Set(["\u{301}accent.jpg", "accent.jpg", "e\u{301}/kept.jpg"].map { Array($0.utf8) }))
+        let store = ObjectBucket(client: client, location: location)
+        for path in paths {
+            #expect(
+                try store.read(path, maxBytes: 1) == objects["up/" + path],
+                "\(path.unicodeScalars.map(\.value))")
+        }
+    }
+}
