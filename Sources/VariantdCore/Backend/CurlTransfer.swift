@@ -55,6 +55,9 @@ struct HTTPOutcome: Sendable {
 enum TransferFailure: Error, Sendable {
     /// Connecting, sending or receiving failed, or a timeout passed.
     case network(String)
+    /// The server cannot be used as configured, however often it is tried: its TLS certificate does not
+    /// verify, the local certificate files cannot be used, or libcurl refuses the URL.
+    case misconfigured(String)
     /// The body was longer than the download limit: stopped before its first byte was kept when its declared
     /// length (`declared`) said so, or else when it grew past the limit.
     case overLimit(limit: Int, declared: Int?)
@@ -147,7 +150,8 @@ final class CurlTransfer: Sendable {
                 let detail = String(
                     decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 let summary = String(cString: curl_easy_strerror(code))
-                throw .network(detail.isEmpty ? summary : "\(summary): \(detail)")
+                let message = detail.isEmpty ? summary : "\(summary): \(detail)"
+                throw Self.misconfiguration.contains(code) ? .misconfigured(message) : .network(message)
             }
             var status = 0
             guard vs_curl_info_long(raw, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else {
@@ -157,6 +161,14 @@ final class CurlTransfer: Sendable {
                 status: status, headers: state.headers, body: state.body, received: state.received,
                 spilled: state.spilled)
         }
+
+        /// The answers of libcurl that no retry changes. A failed TLS handshake in general
+        /// (`CURLE_SSL_CONNECT_ERROR`) is not one: a connection reset during it is.
+        private static let misconfiguration = [
+            CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION,
+            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+        ]
 
         /// Every option of the exchange; libcurl's answer to each is returned, so that none goes unchecked.
         private func configure(

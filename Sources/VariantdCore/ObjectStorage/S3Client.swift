@@ -154,7 +154,8 @@ package final class S3Client: Sendable {
         } while token != nil
     }
 
-    /// One request, retried on network errors, 5xx, 429 and SlowDown; any other answer is final.
+    /// One request, retried on network errors, 5xx, 429 and SlowDown; any other answer is final, and so is a
+    /// store that cannot be used as configured (a TLS certificate that does not verify).
     private func send(
         _ method: HTTPExchange.Method, bucket: String, key: String, query: [(String, String)] = [],
         headers: [String] = [], upload: HTTPExchange.Upload = .none,
@@ -183,6 +184,7 @@ package final class S3Client: Sendable {
             } catch {
                 switch error {
                 case .network(let message): failure = S3Error(.unavailable, subject, message)
+                case .misconfigured(let message): throw S3Error(.configuration, subject, message)
                 case .overLimit(let limit, let declared?):
                     throw S3Error(
                         .tooLarge, subject, "the object is \(declared) bytes, over the limit of \(limit)")
