@@ -116,18 +116,25 @@ package final class S3Client: Sendable {
         }
     }
 
-    /// One page of ListObjectsV2 under `prefix`, and the token of the next page when there is one.
+    /// One page of ListObjectsV2 under `prefix`, and the token of the next page when there is one. Keys are
+    /// asked for URL-encoded, since XML 1.0 cannot carry control characters (a store that ignores the request
+    /// says so by leaving out `EncodingType`, and its keys are read as they are).
     func listPage(bucket: String, prefix: String, after token: String?, pageSize: Int = 1000)
         throws(S3Error) -> (objects: [S3Object], next: String?)
     {
-        var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
+        var query = [
+            ("encoding-type", "url"), ("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix),
+        ]
         if let token { query.append(("continuation-token", token)) }
         let outcome = try send(
             .get, bucket: bucket, key: "", query: query, download: .memory(limit: 64 << 20))
         let document = S3Document(outcome.body)
+        let encoded = document.value("EncodingType") == "url"
         var objects: [S3Object] = []
         for entry in document.blocks("Contents") {
-            guard let key = entry.value("Key"), let size = entry.value("Size").flatMap(Int.init) else {
+            guard let key = entry.value("Key").flatMap({ encoded ? S3Encoding.listedKey($0) : $0 }),
+                let size = entry.value("Size").flatMap(Int.init)
+            else {
                 throw S3Error(
                     .invalidResponse, "s3://\(bucket)/\(prefix)", "a listing entry without Key or Size")
             }

@@ -11,6 +11,32 @@ enum S3Encoding {
             .joined(separator: "&")
     }
 
+    /// A key as a listing asked for with `encoding-type=url` spells it (form encoding: `+` is a space, `%XX`
+    /// a byte); nil when that is not what it is.
+    static func listedKey(_ text: String) -> String? {
+        let encoded = Array(text.utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(encoded.count)
+        var index = 0
+        while index < encoded.count {
+            switch encoded[index] {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index + 2 < encoded.count,
+                    let byte = UInt8(
+                        String(decoding: encoded[index + 1...index + 2], as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(byte)
+                index += 2
+            case let byte:
+                bytes.append(byte)
+            }
+            index += 1
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     private static func encode(_ text: String, keepSlash: Bool) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out = [UInt8]()

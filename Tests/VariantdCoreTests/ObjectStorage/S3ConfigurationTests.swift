@@ -55,6 +55,8 @@ struct S3ConfigurationTests {
         #expect(S3Encoding.path("a b/c+d/é~_-.x") == "a%20b/c%2Bd/%C3%A9~_-.x")
         #expect(S3Encoding.path("100%/名") == "100%25/%E5%90%8D")
         #expect(S3Encoding.query([("z", "1/2"), ("a", "=&")]) == "a=%3D%26&z=1%2F2")
+        #expect(S3Encoding.listedKey("a+b%2Bc/%E5%90%8D%07") == "a b+c/名\u{7}")
+        #expect(S3Encoding.listedKey("cut%4") == nil && S3Encoding.listedKey("%FF") == nil)
     }
 
     @Test func parsesLocations() throws {
