@@ -53,11 +53,16 @@ struct S3Configuration: Sendable, CustomStringConvertible {
                 let scheme = components.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
                 components.path.isEmpty || components.path == "/", components.query == nil,
-                components.user == nil
+                components.user == nil, components.password == nil
             else {
+                // The refusal goes to logs: a user and password in the value are left out of it.
+                var shown = URLComponents(string: custom)
+                shown?.user = nil
+                shown?.password = nil
                 throw S3Error(
                     .configuration, "AWS_ENDPOINT_URL_S3",
-                    "expected http(s)://HOST[:PORT] without a path, got '\(custom)'")
+                    "expected http(s)://HOST[:PORT] without a path or credentials, got "
+                        + (shown?.string.map { "'\($0)'" } ?? "a value that is not a URL"))
             }
             endpoint = "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
         } else {

@@ -24,6 +24,20 @@ struct S3ConfigurationTests {
         #expect(try S3Configuration(environment: environment).region == "us-west-2")
     }
 
+    /// An endpoint URL carrying a user and password is refused, and the refusal, which goes to logs, does not
+    /// repeat the password.
+    @Test func anEndpointWithCredentialsIsRefusedWithoutEchoingThem() {
+        var environment = keys
+        environment["AWS_ENDPOINT_URL"] = "https://minio:hunter2-secret@store.example.test:9000"
+        do {
+            _ = try S3Configuration(environment: environment)
+            Issue.record("an endpoint with credentials in it was taken")
+        } catch {
+            #expect(!"\(error)".contains("hunter2-secret"), "\(error)")
+            #expect("\(error)".contains("store.example.test"), "\(error)")
+        }
+    }
+
     @Test func aCustomEndpointIsPathStyleUnlessToldOtherwise() throws {
         var environment = keys
         environment["AWS_ENDPOINT_URL"] = "http://127.0.0.1:8333"
