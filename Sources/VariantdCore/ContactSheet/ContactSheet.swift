@@ -130,9 +130,11 @@ struct ContactSheet {
         return (last, number)
     }
 
+    /// Hashes the path's UTF-8 bytes, not the `String`: Swift hashes strings up to Unicode equivalence, which
+    /// would take `café.jpg` in NFC and in NFD, two files and two manifest lines, for one path.
     private static func key(_ path: String) -> Int {
         var hasher = Hasher()
-        hasher.combine(path)
+        for byte in path.utf8 { hasher.combine(byte) }
         return hasher.finalize()
     }
 

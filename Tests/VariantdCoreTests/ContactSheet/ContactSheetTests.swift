@@ -95,6 +95,22 @@ import VariantdTestSupport
         #expect(empty.stderr.contains("manifest.jsonl does not exist"))
     }
 
+    /// Two names a file system keeps apart are two objects, even when Unicode calls them equivalent: a
+    /// batch gives `café.jpg` in NFC and in NFD a line each, and the page shows both.
+    @Test func namesEqualOnlyUnderUnicodeNormalisationAreTwoObjects() throws {
+        let composed = "caf\u{E9}.jpg"
+        let decomposed = "cafe\u{301}.jpg"
+        #expect(Array(composed.utf8) != Array(decomposed.utf8))
+        let folder = try Folder([Self.picture(composed), Self.picture(decomposed)])
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        let html = folder.output + "/report.html"
+        let totals = try ContactSheet(output: folder.output, html: html, run: nil).write()
+        #expect(totals.objects == 2)
+        #expect(totals.superseded == 0)
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.components(separatedBy: "<article>").count - 1 == 2)
+    }
+
     /// A page kept in the rendition store itself (an index beside the files) links them from its own folder,
     /// not from the root of the disk or of the site serving it.
     @Test func aPageInTheRenditionStoreLinksFromItsOwnFolder() throws {
