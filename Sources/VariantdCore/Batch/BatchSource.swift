@@ -18,7 +18,9 @@ enum BatchSource: Sendable {
         switch self {
         case .folder(let root, let excluded):
             var files = FolderWalk(root: root, excluded: excluded) { path in
-                problem("\(path) cannot be read (a directory not listed, or a name not in UTF-8); left out")
+                problem(
+                    "\(path) cannot be read (a directory not listed, a name not in UTF-8, a path too long); left out"
+                )
             }.makeIterator()
             return AnyIterator { files.next().map { File(relativePath: $0.relativePath, size: $0.size) } }
         case .bucket(let client, let location, let excluded):

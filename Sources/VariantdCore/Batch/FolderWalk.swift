@@ -44,11 +44,16 @@ struct FolderWalk: Sequence {
                 }
                 let relative = stack[top].relativePath.isEmpty ? name : stack[top].relativePath + "/" + name
                 let absolute = walk.root + "/" + relative
-                guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolute) else {
-                    // A name that is not UTF-8 comes with U+FFFD for its bad bytes, which opens nothing: said,
-                    // so that it (a folder with all it holds) is not silently missing; an entry gone since the
-                    // listing is not.
-                    if name.contains("\u{FFFD}") { walk.unreadable(absolute) }
+                let attributes: [FileAttributeKey: Any]
+                do {
+                    attributes = try FileManager.default.attributesOfItem(atPath: absolute)
+                } catch {
+                    // An entry that cannot be looked at — a name that is not UTF-8 (it comes with U+FFFD for its
+                    // bad bytes, which opens nothing), a path longer than the system takes — is said, so that
+                    // it (a folder with all it holds) is not silently missing; an entry gone since the listing
+                    // is not.
+                    let gone = (error as? CocoaError)?.code == .fileReadNoSuchFile
+                    if !gone || name.contains("\u{FFFD}") { walk.unreadable(absolute) }
                     continue
                 }
                 switch attributes[.type] as? FileAttributeType {

@@ -54,6 +54,37 @@ import VariantdTestSupport
         #expect(reported.paths.withLock { $0.count } == 2, "\(reported.paths.withLock { $0 })")
     }
 
+    /// A folder nested so deep that its path is longer than the system takes (PATH_MAX, 4096 bytes) cannot be
+    /// looked at by that path: it is reported, so that `--strict` notices the files left out.
+    @Test func aFolderWhosePathIsTooLongIsReported() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("12345".utf8).write(to: root.appendingPathComponent("ok.jpg"))
+        // Made and removed level by level through descriptors, since no path reaches the bottom.
+        let name = String(repeating: "d", count: 200)
+        var levels = [open(root.path, O_RDONLY | O_DIRECTORY)]
+        for _ in 0..<25 {
+            #expect(mkdirat(levels[levels.count - 1], name, 0o755) == 0)
+            levels.append(openat(levels[levels.count - 1], name, O_RDONLY | O_DIRECTORY))
+        }
+        let file = openat(levels[levels.count - 1], "deep.jpg", O_CREAT | O_WRONLY, 0o644)
+        #expect(file >= 0)
+        close(file)
+        defer {
+            unlinkat(levels[levels.count - 1], "deep.jpg", 0)
+            for (parent, child) in zip(levels.dropLast(), levels.dropFirst()).reversed() {
+                close(child)
+                unlinkat(parent, name, AT_REMOVEDIR)
+            }
+            close(levels[0])
+        }
+
+        let reported = ReportedPaths()
+        let files = Array(FolderWalk(root: root.path, excluded: []) { reported.add($0) })
+        #expect(files.map(\.relativePath) == ["ok.jpg"])
+        #expect(reported.paths.withLock { $0.count } == 1)
+    }
+
     @Test func aMissingFolderIsReportedAndYieldsNothing() {
         let reported = ReportedPaths()
         let walk = FolderWalk(root: "/nonexistent/folder", excluded: []) { reported.add($0) }
