@@ -77,14 +77,26 @@ struct BatchRun: Sendable {
         let (bytes, checksum): ([UInt8], String)
         switch read {
         case .success(let hashed): (bytes, checksum) = hashed
-        case .failure(let error): return .answered(.failure(error), sourceChecksum: nil)
+        case .failure(let error):
+            // Too large to be held, but there to be hashed in pieces: its 413 is then a result a re-run skips,
+            // not a line without a checksum that every run appends again.
+            guard error.code == .payloadTooLarge,
+                let checksum = await Blocking.run({ [source] in source.checksumInPieces(of: file) }).get()
+            else {
+                return .answered(.failure(error), sourceChecksum: nil)
+            }
+            if let category = recorded(path, checksum) { return .skipped(category) }
+            return .answered(.failure(error), sourceChecksum: checksum)
         }
-        if let category = done[ManifestKey(path: path, sourceChecksum: checksum, declaration: fingerprint)] {
-            return .skipped(category)
-        }
+        if let category = recorded(path, checksum) { return .skipped(category) }
         let request = ObjectRequest(bucket: bucket.name, path: path)
         let answer = await pool.process(request, upload: .bytes(bytes), checksum: checksum, bucket: bucket)
         return .answered(answer.outcome, sourceChecksum: checksum)
+    }
+
+    /// How an earlier run's line for these bytes at this path under this declaration counted, if it counts.
+    private func recorded(_ path: String, _ checksum: String) -> ResultCategory? {
+        done[ManifestKey(path: path, sourceChecksum: checksum, declaration: fingerprint)]
     }
 
     private func record(_ result: Result, for file: BatchSource.File) throws {

@@ -30,4 +30,12 @@ enum BatchSource: Sendable {
             return AnyIterator { objects.next().map { File(relativePath: $0.relativePath, size: $0.size) } }
         }
     }
+
+    /// The SHA-256 of a file read in 1 MiB pieces, for one too large to be read whole. Nil for an object in
+    /// storage, which is not downloaded past the read limit just to be hashed, and when the file cannot be
+    /// read.
+    func checksumInPieces(of file: File) -> String? {
+        guard case .folder(let root, _) = self else { return nil }
+        return SourceChecksum.of(root + "/" + file.relativePath)
+    }
 }

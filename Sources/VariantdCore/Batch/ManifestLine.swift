@@ -8,7 +8,8 @@ struct ManifestLine: Encodable {
     var outcome: Result<CompletionMetadata, VariantsError>
     /// Relative to the batch folder; a metadata line carries it already (the request's path).
     var path: String
-    /// Nil only when the file could no longer be read; such a line is never taken as done.
+    /// Nil only when the file could no longer be read, or is an object in storage too large to be read;
+    /// such a line is never taken as done.
     var sourceChecksum: String?
     var declaration: String
 

@@ -200,6 +200,35 @@ import Variants
         #expect(again.status == 1, "the 413 recorded by the first run still fails --strict")
     }
 
+    /// A file over the 256 MiB every read refuses is readable all the same: its 413 line carries its
+    /// checksum, so a re-run skips it instead of appending a line for it each time and calling its line
+    /// "not a record".
+    @Test func aFileOverTheReadLimitIsRecordedOnceWithItsChecksum() async throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // Sparse: 257 MiB of zeros that take no room on the disk.
+        let url = input.appendingPathComponent("large.jpg")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        let large = try FileHandle(forWritingTo: url)
+        try large.truncate(atOffset: UInt64(Limits.default.maxInputBytes) + (1 << 20))
+        try large.close()
+        let arguments = [
+            "batch", "--bucket", Self.bucket, "--out", folder.path + "/out", "--json", input.path,
+        ]
+        let first = try await VariantdProcess.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try await VariantdProcess.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try summary(again.stdout)["skipped"] as? Int == 1)
+        #expect(!again.stderr.contains("not records"), "\(again.stderr)")
+        let manifest = try lines(folder.path + "/out/manifest.jsonl")
+        #expect(manifest.count == 1)
+        #expect(manifest.first?["error"] as? String == "payload_too_large")
+        #expect((manifest.first?["checksumSha256"] as? String)?.count == 64)
+    }
+
     @Test func theTableGoesToStdoutAndNoTerminalEscapesToALog() async throws {
         let folder = try MixedFolder()
         defer { try? FileManager.default.removeItem(at: folder.root) }
