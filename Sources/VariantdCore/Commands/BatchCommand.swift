@@ -88,7 +88,16 @@ package struct BatchCommand: Subcommand {
             else {
                 throw UsageError("The folder '\(folder)' does not exist or is not a directory")
             }
-            self.folder = .folder(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path)
+            let walked = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+            // A folder inside the walked one is left out of the walk; the walked one itself cannot be, and the
+            // run would process its own manifest, which changes under every run.
+            guard URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path != walked
+            else {
+                throw UsageError(
+                    "The output folder '\(output)' is the folder walked; give --out a folder of its own "
+                        + "(one inside it is left out of the walk)")
+            }
+            self.folder = .folder(walked)
         case let location:
             self.folder = location
         }

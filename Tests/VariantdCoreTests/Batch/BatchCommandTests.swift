@@ -267,6 +267,23 @@ import Variants
             !FileManager.default.fileExists(atPath: folder.output()), "nothing is written on a usage error")
     }
 
+    /// `--out` naming the walked folder itself (not a folder inside it, which is left out of the walk) would
+    /// have the run process its own manifest and quarantine, the manifest changing under every run: refused.
+    @Test func anOutputThatIsTheWalkedFolderIsAUsageError() async throws {
+        let folder = try MixedFolder()
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.root.path + "/link", withDestinationPath: folder.input)
+        for output in [folder.input, folder.input + "/.", folder.root.path + "/link"] {
+            let run = try await VariantdProcess.run([
+                "batch", "--bucket", Self.bucket, "--out", output, "--json", folder.input,
+            ])
+            #expect(run.status == 64, "\(output): \(run.stdout)")
+            #expect(run.stderr.contains("is the folder walked"), "\(output): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.input + "/manifest.jsonl"), "\(output)")
+        }
+    }
+
     @Test func anOutputThatCannotBeWrittenExits74() async throws {
         let folder = try MixedFolder()
         defer { try? FileManager.default.removeItem(at: folder.root) }
