@@ -10,6 +10,7 @@ enum DeclarationFingerprint {
     private struct Canonical: Encodable {
         var name: String
         var fileSizeLimit: Int?
+        /// Sorted and without repeats: a type is taken when any entry matches, so their order changes nothing.
         var allowedMimeTypes: [String]
         /// Variant name → `VariantSpec.canonicalJSON`, the text the rendition store keys files by.
         var variants: [String: String]
@@ -18,7 +19,7 @@ enum DeclarationFingerprint {
     static func of(_ spec: BucketSpec) throws -> String {
         let canonical = Canonical(
             name: spec.name, fileSizeLimit: spec.fileSizeLimit,
-            allowedMimeTypes: spec.allowedMimeTypes.map(\.description),
+            allowedMimeTypes: Set(spec.allowedMimeTypes.map(\.description)).sorted(),
             variants: Dictionary(uniqueKeysWithValues: spec.variants.map { ($0.name, $0.canonicalJSON) }))
         return SHA256.hex(try WireJSON.encode(canonical))
     }

@@ -19,6 +19,18 @@ import Variants
         #expect(try fingerprint(terse).count == 64)
     }
 
+    /// `allowedMimeTypes` is a set: a type is taken when any entry matches it, so listing the entries in
+    /// another order, or one twice, takes the same files and must not re-process every one of them.
+    @Test func theOrderOfTheAllowedTypesDoesNotChangeIt() throws {
+        func declaration(_ types: String) -> String {
+            #"{"name":"p","allowedMimeTypes":\#(types),"variants":{"t":{"width":200,"format":"webp"}}}"#
+        }
+        let base = try fingerprint(declaration(#"["image/*","application/pdf"]"#))
+        #expect(try base == fingerprint(declaration(#"["application/pdf","image/*"]"#)))
+        #expect(try base == fingerprint(declaration(#"["image/*","application/pdf","image/*"]"#)))
+        #expect(try base != fingerprint(declaration(#"["image/*"]"#)))
+    }
+
     @Test func anyChangeToTheOutputsChangesIt() throws {
         let base = try fingerprint(#"{"name":"p","variants":{"t":{"width":200,"format":"webp"}}}"#)
         #expect(try base != fingerprint(#"{"name":"p","variants":{"t":{"width":201,"format":"webp"}}}"#))
