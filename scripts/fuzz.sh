@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Fuzz/ with swiftc and runs each for a bounded time.
+# Builds the libFuzzer targets in Fuzz/ and runs each for a bounded time.
 #
-#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job (default: all)
+#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job jpeg (default: all)
 #
-# Each target compiles the pure-Swift sources it exercises straight into one fuzzer binary (no C library is
-# involved in these parsers). A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
+# Each Swift target compiles the pure-Swift sources it exercises straight into one fuzzer binary with swiftc (no
+# C library is involved in these parsers); `jpeg` compiles our C decoder shim with the toolchain's clang and
+# links Debian's libjpeg-turbo. A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
 # scratch corpus in .build/fuzz/<target>/corpus; with VARIANTD_FUZZ_KEEP=1, at the end the scratch inputs
 # that reach new coverage are merged into Fuzz/corpus/<target>/ (commit them; short CI runs leave the tree
 # alone). The whole libFuzzer log is kept in
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 seconds=${1:-30}
 shift || true
-targets=("${@:-sniffer declaration thumbhash job}")
+targets=("${@:-sniffer declaration thumbhash job jpeg}")
 read -r -a targets <<<"${targets[*]}"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name variantd -enable-upcoming-feature InternalImportsByDefault
        -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny)
@@ -43,6 +44,11 @@ build() {
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
         Sources/VariantdCore/Isolation/DecodeJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
+    jpeg)
+      # C, not Swift: our libjpeg-turbo decoder shim, against the system's libjpeg.
+      # (ld.gold warns that it cannot export ASan's local symbols: harmless, so kept out of the output.)
+      clang -g -O1 -fsanitize=fuzzer,address -I Sources/CJPEGShims/include Fuzz/JPEGDecodeFuzz.c \
+        Sources/CJPEGShims/*.c -ljpeg -o "$out/fuzz" 2>"$out/build.log" || { cat "$out/build.log"; exit 1; } ;;
     *) echo "fuzz: unknown target '$target'" >&2; exit 64 ;;
   esac
 }

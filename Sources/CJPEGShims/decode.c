@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,10 @@ vj_decode(const void *bytes, size_t length, int shrink, size_t max_bytes, vj_pic
         return -1;
     }
     jpeg_create_decompress(&info);
+    /* libjpeg's own working memory (a progressive picture's coefficients, above all) is bounded too: past
+     * four times the picture's cap it fails, having no backing store, instead of allocating what a header
+     * declares. */
+    info.mem->max_memory_to_use = (long) (max_bytes < LONG_MAX / 4 ? max_bytes * 4 : LONG_MAX);
     jpeg_mem_src(&info, (const unsigned char *) bytes, (unsigned long) length);
     jpeg_read_header(&info, TRUE);
     if (info.out_color_space != JCS_GRAYSCALE && info.out_color_space != JCS_RGB) {
