@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percent-encoding as AWS Signature V4 defines it: every byte of the UTF-8 form except `A-Z a-z 0-9 - _ . ~`
 /// becomes `%XX` (upper-case hex). libcurl signs the URL as written, so the URL must already be canonical.
 enum S3Encoding {
@@ -12,29 +14,10 @@ enum S3Encoding {
     }
 
     /// A key as a listing asked for with `encoding-type=url` spells it (form encoding: `+` is a space, `%XX`
-    /// a byte); nil when that is not what it is.
+    /// a byte, decoded by Foundation as a render URL's query is); nil when that is not what it is, or the
+    /// bytes are not UTF-8.
     static func listedKey(_ text: String) -> String? {
-        let encoded = Array(text.utf8)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(encoded.count)
-        var index = 0
-        while index < encoded.count {
-            switch encoded[index] {
-            case UInt8(ascii: "+"):
-                bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard index + 2 < encoded.count,
-                    let byte = UInt8(
-                        String(decoding: encoded[index + 1...index + 2], as: UTF8.self), radix: 16)
-                else { return nil }
-                bytes.append(byte)
-                index += 2
-            case let byte:
-                bytes.append(byte)
-            }
-            index += 1
-        }
-        return String(validating: bytes, as: UTF8.self)
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     private static func encode(_ text: String, keepSlash: Bool) -> String {
