@@ -27,6 +27,9 @@ struct BenchWorker: Sendable {
     /// renditions stored under `renditions/`.
     var store: S3Location? = nil
     var client: S3Client? = nil
+    /// Where the timed passes are drawn from when processes side by side share them, as the product's
+    /// slots share one queue: `iterations` passes in all, over every process drawing from it.
+    var share: TicketFile? = nil
 
     /// One timed pass over one file.
     private struct Sample {
@@ -49,6 +52,18 @@ struct BenchWorker: Sendable {
 
         init(files: Int) {
             state = Mutex(State(seconds: Array(repeating: [], count: files)))
+        }
+
+        /// The next of `tasks` timed runs, from `share` when there is one; nil when all are taken or one
+        /// has failed.
+        func claim(below tasks: Int, from share: TicketFile?) throws(VariantsError) -> Int? {
+            let local = state.withLock { state -> Int? in
+                defer { state.next += 1 }
+                return state.error == nil ? state.next : nil
+            }
+            guard let local else { return nil }
+            let task = try share?.draw() ?? local
+            return task < tasks ? task : nil
         }
     }
 
@@ -82,6 +97,7 @@ struct BenchWorker: Sendable {
         let timedFiles = timed.map(\.file)
         let progress = Progress(files: timed.count)
         let tasks = timed.count * iterations
+        let timedFrom = ProcessInfo.processInfo.systemUptime
         let started = ContinuousClock.now
         let threads = DispatchGroup()
         for worker in 0..<jobs {
@@ -90,13 +106,9 @@ struct BenchWorker: Sendable {
             let thread = Thread { [self] in
                 defer { threads.leave() }
                 while true {
-                    let task = progress.state.withLock { state in
-                        defer { state.next += 1 }
-                        return state.next < tasks && state.error == nil ? state.next : nil
-                    }
-                    guard let task else { return }
-                    let index = task % timedFiles.count
                     do throws(VariantsError) {
+                        guard let task = try progress.claim(below: tasks, from: share) else { return }
+                        let index = task % timedFiles.count
                         let sample = try run(timedFiles[index], with: pipeline)
                         progress.state.withLock { state in
                             state.seconds[index].append(sample.seconds)
@@ -112,6 +124,7 @@ struct BenchWorker: Sendable {
         }
         threads.wait()
         let wall = started.duration(to: .now)
+        let timedTo = ProcessInfo.processInfo.systemUptime
         let state = progress.state.withLock { $0 }
         if let error = state.error { throw error }
         return Measurement(
@@ -121,7 +134,7 @@ struct BenchWorker: Sendable {
                 Measurement.Image(
                     file: entry.file, seconds: state.seconds[index], width: entry.width, height: entry.height)
             },
-            failed: failed, stages: state.stages.seconds)
+            failed: failed, stages: state.stages.seconds, timedFrom: timedFrom, timedTo: timedTo)
     }
 
     /// Runs the mode's work on one file, timing it from the read on; renditions written in `write` mode are

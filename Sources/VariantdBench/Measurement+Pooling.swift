@@ -1,12 +1,21 @@
 /// Several measurements of one tool on one corpus, read as one.
 extension Measurement {
-    /// One measurement of `parts` run side by side: their passes and jobs add up, the wall clock is the
-    /// longest one's, the peak resident sets add up (the processes were resident together), and each file's
-    /// timings and every stage's seconds are pooled. A file is failed if any part failed it.
-    static func concurrent(_ parts: [Measurement]) -> Measurement {
-        pooled(
-            parts, jobs: parts.reduce(0) { $0 + $1.jobs }, wallSeconds: parts.map(\.wallSeconds).max() ?? 0,
+    /// One measurement of `parts` run side by side, sharing `passes` timed passes between them: their jobs
+    /// add up, the wall clock runs from the first part's start to the last one's end (the longest part's,
+    /// when a part did not say when it ran), the peak resident sets add up (the processes were resident
+    /// together), and each file's timings and every stage's seconds are pooled. A file is failed if any part
+    /// failed it.
+    static func concurrent(_ parts: [Measurement], passes: Int) -> Measurement {
+        let starts = parts.compactMap(\.timedFrom)
+        let ends = parts.compactMap(\.timedTo)
+        let wall =
+            starts.count == parts.count && ends.count == parts.count
+            ? (ends.max() ?? 0) - (starts.min() ?? 0) : parts.map(\.wallSeconds).max() ?? 0
+        var measurement = pooled(
+            parts, jobs: parts.reduce(0) { $0 + $1.jobs }, wallSeconds: wall,
             peakResidentKiB: parts.reduce(0) { $0 + $1.peakResidentKiB })
+        measurement.iterations = passes
+        return measurement
     }
 
     /// One measurement of `rounds` of the same run made one after another, interleaved with the other

@@ -29,10 +29,17 @@ struct Measurement: Sendable, Codable, Equatable {
     var failed: [Failure]
     /// Seconds per stage, summed over every timed iteration and worker.
     var stages: [String: Double]
+    /// When the timed iterations began and ended, in seconds of the monotonic clock every process on the
+    /// machine shares (our worker reports them; the anchors do not), so processes run side by side are
+    /// timed from the first one's start to the last one's end.
+    var timedFrom: Double? = nil
+    var timedTo: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case tool, jobs, iterations, images, failed, stages
         case wallSeconds = "wall_seconds"
         case peakResidentKiB = "peak_rss_kib"
+        case timedFrom = "timed_from"
+        case timedTo = "timed_to"
     }
 }

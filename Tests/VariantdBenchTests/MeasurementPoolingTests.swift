@@ -16,7 +16,7 @@ import Testing
         failed: [.init(file: "/c/b.jpg", error: "out of memory")], stages: ["decode": 0.4, "hash": 0.1])
 
     @Test func processesSideBySideAddUpToOneRunOfAllTheirJobs() {
-        let together = Measurement.concurrent([first, second])
+        let together = Measurement.concurrent([first, second], passes: 4)
         #expect(together.jobs == 2)
         #expect(together.iterations == 4)
         #expect(together.wallSeconds == 3)
@@ -29,6 +29,23 @@ import Testing
         let run = BenchStatistics.run(together, tool: "variantd", corpus: "jpeg")
         #expect(run.imagesPerSecond == 4.0 / 3)  // 4 timed runs of a.jpg in the longest part's 3 s
         #expect(run.stages["decode"] == 0.25)  // per pass: 1.0 s over 4 passes
+    }
+
+    /// Processes that say when they ran are timed from the first one's start to the last one's end: one
+    /// that started late is not credited with the time the other was already working.
+    @Test func processesSideBySideAreTimedFromTheFirstStartToTheLastEnd() {
+        var early = first
+        (early.timedFrom, early.timedTo) = (100.0, 102.0)
+        var late = second
+        (late.timedFrom, late.timedTo) = (100.5, 103.5)
+        let together = Measurement.concurrent([early, late], passes: 4)
+        #expect(together.wallSeconds == 3.5)
+        #expect(together.iterations == 4)
+        #expect(BenchStatistics.run(together, tool: "variantd", corpus: "jpeg").imagesPerSecond == 4.0 / 3.5)
+
+        var unsaid = late
+        unsaid.timedFrom = nil
+        #expect(Measurement.concurrent([early, unsaid], passes: 4).wallSeconds == 3)
     }
 
     /// Rounds interleaved with the other tools' read as one longer run: the rate is every timed pass over

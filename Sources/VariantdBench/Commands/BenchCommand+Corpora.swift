@@ -30,15 +30,21 @@ extension BenchCommand {
             for corpus in corpora {
                 func ours(_ tool: String, _ mode: BenchWorker.Mode, jobs: Int, pinned: Bool) throws {
                     progress(corpus, tool, jobs, round: round)
+                    // Jobs run as processes side by side, as the product runs its decoder children:
+                    // pipelines sharing one process share libvips' worker threads, and two of them on two
+                    // cores gave 1.65× one core's JPEG throughput where two processes gave 2.0×. They draw
+                    // the timed runs from one ticket file, as the product's slots take jobs from one queue,
+                    // so a core the host slows down does less of the work instead of leaving the other idle
+                    // at the end.
+                    let share = FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "variantd-bench-tickets-\(UUID().uuidString)"
+                    ).path
+                    defer { try? FileManager.default.removeItem(atPath: share) }
                     let arguments =
                         [
                             "bench-worker", "--mode", mode.rawValue, "--jobs", "1", "--iterations",
-                            "\(iterations)",
-                            "--warmup", "\(warmups)",
+                            "\(iterations * jobs)", "--warmup", "\(warmups)", "--share", share,
                         ] + (mode == .s3 ? ["--store", store ?? ""] : []) + corpus.files
-                    // Jobs run as processes side by side, as the product runs its decoder children:
-                    // pipelines sharing one process share libvips' worker threads, and two of them on two
-                    // cores gave 1.65× one core's JPEG throughput where two processes gave 2.0×.
                     let parts = Mutex([Int: Result<Measurement, any Error>]())
                     DispatchQueue.concurrentPerform(iterations: jobs) { job in
                         let part = Result {
@@ -47,7 +53,8 @@ extension BenchCommand {
                         parts.withLock { $0[job] = part }
                     }
                     let measurement = Measurement.concurrent(
-                        try parts.withLock { $0 }.sorted { $0.key < $1.key }.map { try $0.value.get() })
+                        try parts.withLock { $0 }.sorted { $0.key < $1.key }.map { try $0.value.get() },
+                        passes: iterations * jobs)
                     for image in measurement.images {
                         sizes[corpus.name, default: [:]][image.file] = (image.width ?? 0, image.height ?? 0)
                     }

@@ -10,11 +10,12 @@ package struct BenchWorkerCommand: Subcommand {
     package static let abstract = "Run one measurement for variantd bench (internal)."
     package static let usage =
         "bench-worker --mode <w1|write|decode|s3|avif|thumbhash> [--store <s3://…>] [--jobs <n>] [--iterations <n>] "
-        + "[--warmup <n>] [--out <file>] [--match-bytes <n>] [<file> ...]"
+        + "[--warmup <n>] [--share <file>] [--out <file>] [--match-bytes <n>] [<file> ...]"
     package static let details = """
         Started by variantd bench. w1, write and decode print a Measurement of the files; avif encodes one
         file's AVIF rendition and keeps it at --out (with --match-bytes, at the quality whose file is closest to
-        that size); thumbhash prints variantd thumbhash bench's figures.
+        that size); thumbhash prints variantd thumbhash bench's figures. With --share, workers started side by
+        side draw their timed runs from one ticket file: --iterations passes over the files between them all.
         """
 
     enum Task {
@@ -33,6 +34,7 @@ package struct BenchWorkerCommand: Subcommand {
         let output = try arguments.option("--out")
         let store = try arguments.option("--store")
         let matchBytes = try arguments.integer("--match-bytes", in: 1...(1 << 30))
+        let share = try arguments.option("--share")
         let files = try arguments.positionals()
         switch mode {
         case "avif":
@@ -45,6 +47,13 @@ package struct BenchWorkerCommand: Subcommand {
                 throw UsageError("'--mode' takes w1, write, decode, s3, avif or thumbhash, got '\(mode)'")
             }
             var worker = BenchWorker(mode: mode, jobs: jobs, iterations: iterations, warmups: warmups)
+            if let share {
+                do {
+                    worker.share = try TicketFile(path: share)
+                } catch {
+                    throw UsageError(error.message)
+                }
+            }
             if mode == .s3 {
                 guard let store, case .bucket(let location) = try StoreLocation(store) else {
                     throw UsageError("s3 mode takes --store s3://BUCKET[/PREFIX]")

@@ -1,0 +1,32 @@
+import Glibc
+package import Variants
+
+/// A counter that processes on one machine draw numbers from, each number once: a draw appends one byte to a
+/// file opened for appending, and the file offset the append leaves behind is the number. The kernel
+/// serialises appends to a file, so two draws never end at the same offset and no lock is needed.
+package final class TicketFile: Sendable {
+    private let descriptor: Int32
+
+    /// Opens (creating if needed) the file at `path`; a new, empty file's first ticket is 0.
+    package init(path: String) throws(VariantsError) {
+        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.failure("cannot open the ticket file \(path)") }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The next number nobody has drawn from this file yet.
+    package func draw() throws(VariantsError) -> Int {
+        var byte: UInt8 = 0
+        guard write(descriptor, &byte, 1) == 1 else { throw Self.failure("cannot draw a ticket") }
+        let end = lseek(descriptor, 0, SEEK_CUR)
+        guard end > 0 else { throw Self.failure("cannot draw a ticket") }
+        return Int(end) - 1
+    }
+
+    private static func failure(_ what: String) -> VariantsError {
+        VariantsError(.internalError, "\(what): \(String(cString: strerror(errno)))")
+    }
+}
