@@ -161,8 +161,9 @@ package final class S3Client: Sendable {
         } while token != nil
     }
 
-    /// One request, retried on network errors, 5xx, 429 and SlowDown; any other answer is final, and so is a
-    /// store that cannot be used as configured (a TLS certificate that does not verify).
+    /// One request, retried on network errors, 5xx, 429 and the transient codes of `S3RetryPolicy`; any other
+    /// answer is final, and so is a store that cannot be used as configured (a TLS certificate that does not
+    /// verify).
     private func send(
         _ method: HTTPExchange.Method, bucket: String, key: String, query: [(String, String)] = [],
         headers: [String] = [], upload: HTTPExchange.Upload = .none,
@@ -228,7 +229,7 @@ package final class S3Client: Sendable {
         case 429, 500...599:
             return S3Error(.unavailable, subject, said)
         default:
-            return code == "SlowDown"
+            return code.map(S3RetryPolicy.transientCodes.contains) == true
                 ? S3Error(.unavailable, subject, said) : S3Error(.rejected, subject, said)
         }
     }

@@ -10,7 +10,8 @@ package struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge = "too_large"
         /// The credentials were refused or the bucket is not ours (401, 403, or a missing bucket).
         case denied
-        /// The store did not answer, or answered 5xx, 429 or SlowDown, after every retry.
+        /// The store did not answer, or answered 5xx, 429 or a transient code (`SlowDown`,
+        /// `RequestTimeout`), after every retry.
         case unavailable
         /// Another 4xx: a request the store will refuse however often it is sent.
         case rejected

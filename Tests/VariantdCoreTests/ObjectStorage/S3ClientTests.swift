@@ -5,6 +5,10 @@ import Variants
 
 @testable import VariantdCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The S3 client against a real SeaweedFS that checks every signature (see `SeaweedServer`).
 @Suite(.seaweedServer, .seaweedInstalled)
 struct S3ClientTests {
@@ -217,5 +221,92 @@ extension S3ClientTests {
         for object in listed {
             #expect(try client.read(bucket: bucket, key: object.key, maxBytes: 1) == [1], "\(object.key)")
         }
+    }
+}
+
+/// Answers SeaweedFS cannot be made to give, from a loopback HTTP server of the test's own.
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+struct S3ClientRetryTests {
+    /// Answers each request with the next of the comma-separated `STATUS[:CODE]` in `argv[2]` (the last one
+    /// for ever after), an S3 error document carrying CODE, and appends a line per request to `argv[1]`.
+    private static let store = """
+        import http.server, sys
+        log, answers = sys.argv[1], sys.argv[2].split(',')
+        seen = [0]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                status, _, code = answers[min(seen[0], len(answers) - 1)].partition(':')
+                seen[0] += 1
+                with open(log, 'a') as out:
+                    out.write(self.path + '\\n')
+                body = b'picture'
+                if code:
+                    body = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>' + code
+                            + '</Code><Message>try again</Message></Error>').encode()
+                self.send_response(int(status))
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    /// Reads `a.jpg` from a store giving `answers`, and how many requests it took.
+    private func read(answering answers: String) throws -> (result: Result<[UInt8], S3Error>, requests: Int) {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("requests.log").path
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = ["-c", Self.store, log, answers]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL) }
+        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var configuration = try S3Configuration(environment: [
+            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "a-secret",
+            "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:\(port)",
+        ])
+        configuration.retry = S3RetryPolicy(attempts: 4, base: .milliseconds(10), cap: .milliseconds(20))
+        let client = S3Client(configuration)
+        let result = Result { () throws(S3Error) in
+            try client.read(bucket: "bkt", key: "a.jpg", maxBytes: 1 << 20)
+        }
+        let requests = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+        return (result, requests)
+    }
+
+    /// S3 answers `400 RequestTimeout` when a connection went quiet mid-request, and the AWS SDKs' standard
+    /// retry mode retries it and the other transient and throttling codes: tried again like a 5xx.
+    @Test(arguments: ["RequestTimeout", "RequestTimeoutException", "PriorRequestNotComplete", "Throttling"])
+    func aTransientCodeIsRetried(code: String) throws {
+        let (result, requests) = try read(answering: "400:\(code),400:\(code),200")
+        #expect(try result.get() == Array("picture".utf8))
+        #expect(requests == 3)
+    }
+
+    /// After the retries it is the same outage as a 5xx: `store_unavailable`, which `work` waits out.
+    @Test func aRequestTimeoutThatPersistsIsAnOutage() throws {
+        let (result, requests) = try read(answering: "400:RequestTimeout")
+        let error = try #require(throws: S3Error.self) { try result.get() }
+        #expect(error.kind == .unavailable, "\(error)")
+        #expect(error.variantsError.code == .storeUnavailable)
+        #expect(error.description.contains("RequestTimeout"))
+        #expect(requests == 4)
+    }
+
+    /// Another 400 is a request the store refuses however often it is sent: final at once.
+    @Test func anotherBadRequestIsFinal() throws {
+        let (result, requests) = try read(answering: "400:InvalidArgument,200")
+        let error = try #require(throws: S3Error.self) { try result.get() }
+        #expect(error.kind == .rejected, "\(error)")
+        #expect(requests == 1)
     }
 }
