@@ -83,7 +83,7 @@ struct S3Configuration: Sendable, CustomStringConvertible {
     func url(bucket: String, key: String = "", query: [(String, String)] = []) -> String {
         let path = key.isEmpty ? "" : "/" + S3Encoding.path(key)
         let base: String
-        switch addressing {
+        switch addressing(for: bucket) {
         case .path:
             base = "\(endpoint)/\(bucket)\(path.isEmpty && !query.isEmpty ? "/" : path)"
         case .virtual:
@@ -91,6 +91,13 @@ struct S3Configuration: Sendable, CustomStringConvertible {
             base = "\(endpoint[..<schemeEnd])\(bucket).\(endpoint[schemeEnd...])\(path.isEmpty ? "/" : path)"
         }
         return query.isEmpty ? base : base + "?" + S3Encoding.query(query)
+    }
+
+    /// Path-style for a bucket whose name has dots on https, whatever `addressing` says, as the AWS SDKs do:
+    /// a wildcard certificate (`*.s3.REGION.amazonaws.com`) covers one label, so `my.bucket.s3…` would
+    /// fail to verify on every request.
+    func addressing(for bucket: String) -> Addressing {
+        addressing == .virtual && bucket.contains(".") && endpoint.hasPrefix("https://") ? .path : addressing
     }
 
     var description: String {

@@ -55,6 +55,33 @@ struct S3ConfigurationTests {
         #expect(throws: S3Error.self) { try S3Configuration(environment: environment) }
     }
 
+    /// AWS's certificate for `*.s3.REGION.amazonaws.com` covers one label: `my.bucket.s3…` fails to verify, so
+    /// every request to a bucket with dots failed. Over https such a bucket is addressed path-style, as the AWS
+    /// SDKs do; over http, where no certificate is checked, it stays in the host.
+    @Test func aBucketWithDotsIsAddressedPathStyleOverHTTPS() throws {
+        let aws = try S3Configuration(environment: keys)
+        #expect(aws.addressing == .virtual)
+        #expect(
+            aws.url(bucket: "my.bucket", key: "a.jpg") == "https://s3.us-east-1.amazonaws.com/my.bucket/a.jpg"
+        )
+        #expect(
+            aws.url(bucket: "my.bucket", query: [("list-type", "2")])
+                == "https://s3.us-east-1.amazonaws.com/my.bucket/?list-type=2")
+        #expect(
+            aws.url(bucket: "my-bucket", key: "a.jpg") == "https://my-bucket.s3.us-east-1.amazonaws.com/a.jpg"
+        )
+        var environment = keys
+        environment["AWS_ENDPOINT_URL"] = "https://s3.example.test"
+        environment["VARIANTD_S3_ADDRESSING"] = "virtual"
+        #expect(
+            try S3Configuration(environment: environment).url(bucket: "my.bucket", key: "k")
+                == "https://s3.example.test/my.bucket/k")
+        environment["AWS_ENDPOINT_URL"] = "http://s3.example.test:8333"
+        #expect(
+            try S3Configuration(environment: environment).url(bucket: "my.bucket", key: "k")
+                == "http://my.bucket.s3.example.test:8333/k")
+    }
+
     @Test func secretsStayOutOfDescriptionsAndErrors() throws {
         let configuration = try S3Configuration(environment: keys)
         #expect(!configuration.description.contains(keys["AWS_SECRET_ACCESS_KEY"]!))
