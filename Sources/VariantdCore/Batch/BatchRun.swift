@@ -23,7 +23,10 @@ struct BatchRun: Sendable {
     /// What came of one file.
     private enum Result: Sendable {
         case skipped(ResultCategory)
-        case answered(Swift.Result<CompletionMetadata, VariantsError>, sourceChecksum: String?)
+        /// `bytesRead`: the source bytes read whole for decoding; none for a file refused before that (over
+        /// the read limit, gone, a store that did not answer), whatever the walk said its size was.
+        case answered(
+            Swift.Result<CompletionMetadata, VariantsError>, sourceChecksum: String?, bytesRead: Int)
     }
 
     /// Runs to the end of the folder or until interrupted; throws only when a manifest line cannot be
@@ -83,15 +86,15 @@ struct BatchRun: Sendable {
             guard error.code == .payloadTooLarge,
                 let checksum = await Blocking.run({ [source] in source.checksumInPieces(of: file) }).get()
             else {
-                return .answered(.failure(error), sourceChecksum: nil)
+                return .answered(.failure(error), sourceChecksum: nil, bytesRead: 0)
             }
             if let category = recorded(path, checksum) { return .skipped(category) }
-            return .answered(.failure(error), sourceChecksum: checksum)
+            return .answered(.failure(error), sourceChecksum: checksum, bytesRead: 0)
         }
         if let category = recorded(path, checksum) { return .skipped(category) }
         let request = ObjectRequest(bucket: bucket.name, path: path)
         let answer = await pool.process(request, upload: .bytes(bytes), checksum: checksum, bucket: bucket)
-        return .answered(answer.outcome, sourceChecksum: checksum)
+        return .answered(answer.outcome, sourceChecksum: checksum, bytesRead: bytes.count)
     }
 
     /// How an earlier run's line for these bytes at this path under this declaration counted, if it counts.
@@ -103,7 +106,7 @@ struct BatchRun: Sendable {
         switch result {
         case .skipped(let category):
             progress.update { $0.recordSkipped(category) }
-        case .answered(let outcome, let checksum):
+        case .answered(let outcome, let checksum, let bytesRead):
             var retryable = false
             if case .failure(let error) = outcome {
                 retryable = error.code.isTransient
@@ -114,7 +117,7 @@ struct BatchRun: Sendable {
             let line = ManifestLine(
                 outcome: outcome, path: file.relativePath, sourceChecksum: checksum, declaration: fingerprint)
             try manifest.append(try line.text())
-            progress.update { $0.record(ResultCategory(outcome), bytes: file.size, retryable: retryable) }
+            progress.update { $0.record(ResultCategory(outcome), bytes: bytesRead, retryable: retryable) }
         }
     }
 }

@@ -9,7 +9,6 @@ enum BatchSource: Sendable {
     /// A file the walk found.
     struct File: Sendable, Equatable {
         var relativePath: String
-        var size: Int
     }
 
     /// The files one at a time, in a stable order; `problem` hears of a directory or a listing page that
@@ -22,12 +21,12 @@ enum BatchSource: Sendable {
                     "\(path) cannot be read (a directory not listed, a name not in UTF-8, a path too long); left out"
                 )
             }.makeIterator()
-            return AnyIterator { files.next().map { File(relativePath: $0.relativePath, size: $0.size) } }
+            return AnyIterator { files.next().map { File(relativePath: $0.relativePath) } }
         case .bucket(let client, let location, let excluded):
             var objects = BucketWalk(client: client, location: location, excluded: excluded) { error in
                 problem("\(location) cannot be listed further (\(error)); the rest is left out")
             }.makeIterator()
-            return AnyIterator { objects.next().map { File(relativePath: $0.relativePath, size: $0.size) } }
+            return AnyIterator { objects.next().map { File(relativePath: $0.relativePath) } }
         }
     }
 

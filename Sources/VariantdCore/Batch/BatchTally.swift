@@ -12,7 +12,8 @@ struct BatchTally: Sendable, Equatable {
     var retryable = 0
     /// Directories the walk could not list; their files are left out, so they count as errors.
     var unreadableDirectories = 0
-    /// Source bytes of the files processed (not skipped).
+    /// Source bytes read whole for decoding by the files processed: not those of skipped files, nor of files
+    /// refused before they were read (over the read limit, gone, a store that did not answer).
     var bytes = 0
     /// Files under the folder, once the counting pass has finished.
     var total: Int?

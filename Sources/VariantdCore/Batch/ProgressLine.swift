@@ -34,7 +34,7 @@ struct ProgressLine {
         elapsed / .seconds(1)
     }
 
-    /// Source megabytes (10^6 bytes) processed per second; skipped files do not count.
+    /// Source megabytes (10^6 bytes) read for decoding per second (`BatchTally.bytes`).
     var megabytesPerSecond: Double {
         seconds > 0 ? Double(tally.bytes) / 1e6 / seconds : 0
     }

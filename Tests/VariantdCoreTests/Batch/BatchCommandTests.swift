@@ -229,6 +229,30 @@ import Variants
         #expect((manifest.first?["checksumSha256"] as? String)?.count == 64)
     }
 
+    /// MB/s is the pace of reading sources: a file refused before it is read for decoding (over the read
+    /// limit; hashed for its manifest line only) adds none of its bytes, which would have made a folder with
+    /// one large video look hundreds of MB/s fast.
+    @Test func onlyTheBytesOfFilesReadCount() async throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")
+        try FileManager.default.copyItem(at: picture, to: input.appendingPathComponent("gradient.jpg"))
+        let url = input.appendingPathComponent("large.jpg")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        let large = try FileHandle(forWritingTo: url)
+        try large.truncate(atOffset: UInt64(Limits.default.maxInputBytes) + (1 << 20))
+        try large.close()
+        let run = try await VariantdProcess.run([
+            "batch", "--bucket", Self.bucket, "--out", folder.path + "/out", "--json", input.path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let counted = try summary(run.stdout)
+        #expect(counted["processed"] as? Int == 2)
+        #expect(counted["bytes"] as? Int == (try Data(contentsOf: picture)).count)
+    }
+
     @Test func theTableGoesToStdoutAndNoTerminalEscapesToALog() async throws {
         let folder = try MixedFolder()
         defer { try? FileManager.default.removeItem(at: folder.root) }
