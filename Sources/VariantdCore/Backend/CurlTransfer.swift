@@ -2,6 +2,7 @@ internal import CCurl
 internal import CCurlShims
 import Foundation
 import Synchronization
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,8 @@ struct HTTPExchange: Sendable {
         case memory(limit: Int)
         /// Memory up to `threshold` bytes; a longer body goes on in the file at `path` (created then).
         case spilling(threshold: Int, path: String, limit: Int)
+        /// Hashed (SHA-256) as it arrives and never kept, so a body of any length costs no memory.
+        case digest
     }
 
     var method: Method
@@ -49,6 +52,8 @@ struct HTTPOutcome: Sendable {
     var received: Int
     /// Whether a `spilling` download went on in its file (`body` is then empty).
     var spilled = false
+    /// The SHA-256 of a 2xx body of a `digest` download.
+    var sha256: String?
 }
 
 /// Why an exchange did not produce an answer.
@@ -159,7 +164,7 @@ final class CurlTransfer: Sendable {
             }
             return HTTPOutcome(
                 status: status, headers: state.headers, body: state.body, received: state.received,
-                spilled: state.spilled)
+                spilled: state.spilled, sha256: (200..<300).contains(status) ? state.digest?.finish() : nil)
         }
 
         /// The answers of libcurl that no retry changes. A failed TLS handshake in general
@@ -220,6 +225,8 @@ private final class TransferState {
     private var output: Int32 = -1
     /// Where a `spilling` download goes past its threshold.
     private let spill: (threshold: Int, path: String)?
+    /// What a `digest` download's body is fed to.
+    let digest: SHA256.Incremental?
     private let uploadBytes: [UInt8]
     private var uploadOffset = 0
     private let uploadFile: Int32
@@ -233,9 +240,15 @@ private final class TransferState {
         case .memory(let limit):
             self.limit = limit
             spill = nil
+            digest = nil
         case .spilling(let threshold, let path, let limit):
             self.limit = limit
             spill = (threshold, path)
+            digest = nil
+        case .digest:
+            limit = .max
+            spill = nil
+            digest = SHA256.Incremental()
         }
         switch exchange.upload {
         case .none:
@@ -281,6 +294,11 @@ private final class TransferState {
         guard received + Int(bytes.count) <= limit else {
             overLimit = true
             return false
+        }
+        if let digest {
+            digest.update(bytes)
+            received += bytes.count
+            return true
         }
         if output < 0, let spill, body.count + bytes.count > spill.threshold {
             output = open(spill.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -30,11 +30,14 @@ enum BatchSource: Sendable {
         }
     }
 
-    /// The SHA-256 of a file read in 1 MiB pieces, for one too large to be read whole. Nil for an object in
-    /// storage, which is not downloaded past the read limit just to be hashed, and when the file cannot be
-    /// read.
+    /// The SHA-256 of a file too large to be read whole, hashed in pieces as it is read: 1 MiB at a time from
+    /// a folder, as one GET streams it from storage. Nil when it cannot be read.
     func checksumInPieces(of file: File) -> String? {
-        guard case .folder(let root, _) = self else { return nil }
-        return SourceChecksum.of(root + "/" + file.relativePath)
+        switch self {
+        case .folder(let root, _):
+            SourceChecksum.of(root + "/" + file.relativePath)
+        case .bucket(let client, let location, _):
+            try? client.checksum(bucket: location.bucket, key: location.key(file.relativePath))
+        }
     }
 }

@@ -77,6 +77,16 @@ package final class S3Client: Sendable {
         case file(count: Int)
     }
 
+    /// The SHA-256 of an object, hashed as one GET streams it and never held: for an object too large to be
+    /// read whole.
+    func checksum(bucket: String, key: String) throws(S3Error) -> String {
+        let outcome = try send(.get, bucket: bucket, key: key, download: .digest)
+        guard let checksum = outcome.sha256 else {
+            throw S3Error(.invalidResponse, "s3://\(bucket)/\(key)", "GET answered without a body to hash")
+        }
+        return checksum
+    }
+
     /// Stores bytes under a key, signed with their SHA-256 so that the store refuses a damaged upload. S3
     /// makes an object visible only once all of it is stored: a failed PUT leaves no partial object.
     func put(

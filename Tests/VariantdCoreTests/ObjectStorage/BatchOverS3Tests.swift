@@ -98,6 +98,44 @@ struct BatchOverS3Tests {
         await pool.shutdown()
     }
 
+    /// An object over the 256 MiB read limit is hashed as it streams: its 413 line carries its checksum, so a
+    /// re-run skips it instead of appending another line for it each time. Refused unread for decoding, it
+    /// counts no bytes.
+    @Test func anObjectOverTheReadLimitIsRecordedOnceWithItsChecksum() async throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Sparse: 257 MiB of zeros that take no room on the disk.
+        let source = folder.appendingPathComponent("large.bin").path
+        #expect(FileManager.default.createFile(atPath: source, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: source))
+        try handle.truncate(atOffset: UInt64(Limits.default.maxInputBytes) + (1 << 20))
+        try handle.close()
+        try client.put(bucket: bucket, key: "in/large.jpg", file: source, contentType: "image/jpeg")
+        let arguments = [
+            "batch", "--bucket", Self.declaration, "--out", folder.path + "/out", "--quiet", "--json",
+            "s3://\(bucket)/in",
+        ]
+        let first = try await VariantdProcess.run(arguments, environment: server.environment())
+        #expect(first.status == 0, "\(first.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
+        #expect(summary?["bytes"] as? Int == 0)
+        let again = try await VariantdProcess.run(arguments, environment: server.environment())
+        #expect(again.status == 0, "\(again.stderr)")
+        let resumed = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(resumed?["skipped"] as? Int == 1)
+        #expect(!again.stderr.contains("not records"), "\(again.stderr)")
+        let lines = try String(contentsOfFile: folder.path + "/out/manifest.jsonl", encoding: .utf8)
+            .split(separator: "\n").map {
+                try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+        #expect(lines.count == 1)
+        #expect(lines.first?["error"] as? String == "payload_too_large")
+        #expect(lines.first?["checksumSha256"] as? String == SourceChecksum.of(source))
+    }
+
     @Test func aWrongSecretIsReportedAsAnErrorNamingTheLocation() async throws {
         let server = try #require(SeaweedServer.current)
         let bucket = try server.freshBucket()
