@@ -62,6 +62,11 @@ package final class VariantdProcess {
         }
     }
 
+    /// What it has printed on its standard output so far, for a test watching a long-running command.
+    package var printed: String {
+        (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+    }
+
     /// Waits for the exit (killing the process past the limit) and returns what it printed.
     package func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
         let deadline = ContinuousClock.now + limit

@@ -167,7 +167,7 @@ public final class PostgresQueue: JobQueue {
                 id: lease.jobID, token: lease.token, disposition: disposition,
                 result: try QueueSQL.resultJSON(attempt.outcome),
                 maxAttempts: disposition.maxAttempts(after: lease.maxAttempts), crashes: attempt.crashes,
-                outcome: nil)
+                outcome: nil, attempt: lease.attempt)
         }
         let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves)
         }
@@ -315,7 +315,7 @@ public final class PostgresQueue: JobQueue {
             return Move(
                 id: id, token: token,
                 disposition: policy.dispositionOfExpiredLease(attempt: attempts, maxAttempts: maxAttempts),
-                result: error, maxAttempts: nil, crashes: nil, outcome: "lease_expired")
+                result: error, maxAttempts: nil, crashes: nil, outcome: "lease_expired", attempt: nil)
         }
         _ = try move(connection, moves)
     }
@@ -331,6 +331,9 @@ public final class PostgresQueue: JobQueue {
         var maxAttempts: Int?
         var crashes: Int?
         var outcome: String?
+        /// A finish's attempt number, which lets it take a job rescued since that nobody claimed
+        /// (`QueueSQL.rescuedUnclaimed`); nil for a rescue, which moves only running jobs.
+        var attempt: Int?
     }
 
     /// Applies the moves and logs their attempts' outcomes in one statement (one commit outside a
@@ -342,8 +345,8 @@ public final class PostgresQueue: JobQueue {
             """
             WITH batch AS (
                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[],
-                    $6::bigint[], $7::text[], $8::integer[])
-                    AS b (id, token, state, result, crashes, delay, outcome, max_attempts)
+                    $6::bigint[], $7::text[], $8::integer[], $9::integer[])
+                    AS b (id, token, state, result, crashes, delay, outcome, max_attempts, attempt)
             ), moved AS (
                 UPDATE variantd_jobs j SET state = b.state, result = b.result::jsonb,
                     max_attempts = COALESCE(b.max_attempts, j.max_attempts),
@@ -351,7 +354,8 @@ public final class PostgresQueue: JobQueue {
                     scheduled_at = now() + b.delay * interval '1 millisecond',
                     finished_at = CASE WHEN b.state IN \(QueueSQL.finalStates) THEN now() END,
                     lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-                FROM batch b WHERE j.id = b.id AND j.lease_token = b.token AND j.state = 'running'
+                FROM batch b WHERE j.id = b.id AND (j.lease_token = b.token AND j.state = 'running'
+                    OR \(QueueSQL.rescuedUnclaimed(job: "j", attempt: "b.attempt", token: "b.token")))
                 RETURNING j.*, b.token AS held_token, b.outcome AS logged_outcome
             ), logged AS (
                 UPDATE variantd_job_attempts a SET outcome = m.logged_outcome, finished_at = now()
@@ -367,6 +371,7 @@ public final class PostgresQueue: JobQueue {
                 "{" + moves.map { String(milliseconds($0.delay)) }.joined(separator: ",") + "}",
                 array(moves.map { $0.outcome ?? $0.state.rawValue }),
                 array(moves.map { $0.maxAttempts.map(String.init) }),
+                array(moves.map { $0.attempt.map(String.init) }),
             ])
         var moved: [Int64: Job] = [:]
         for row in rows {

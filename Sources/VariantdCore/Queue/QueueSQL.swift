@@ -10,6 +10,19 @@ enum QueueSQL {
         "(" + states.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
     }
 
+    /// The other job a finish may still change besides the one its lease holds: one whose lease expired and
+    /// was rescued back to `available` (the attempt logged `lease_expired`) and that nobody has claimed since
+    /// (`attempts` counts every claim). Its worker was cut off from the database, not gone, and its work is
+    /// done; no other lease was handed out, so taking it still finishes the job once. A rescue that made the
+    /// job final is not undone: that was its finish, already announced. `job` names the jobs table in the
+    /// statement, `attempt` and `token` the lease's values.
+    static func rescuedUnclaimed(job: String, attempt: String, token: String) -> String {
+        """
+        \(job).state = 'available' AND \(job).attempts = \(attempt) AND EXISTS (
+            SELECT 1 FROM variantd_job_attempts WHERE token = \(token) AND outcome = 'lease_expired')
+        """
+    }
+
     /// The statement behind `JobQueue.stateCounts()`, in both dialects.
     static let stateCounts = "SELECT state, count(*) FROM variantd_jobs GROUP BY state"
 

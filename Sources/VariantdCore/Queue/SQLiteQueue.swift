@@ -198,7 +198,8 @@ public final class SQLiteQueue: JobQueue {
                         UPDATE variantd_jobs SET state = ?, result = ?, max_attempts = ?, crashes = ?,
                         scheduled_at = ?, finished_at = ?, lease_owner = NULL, lease_token = NULL,
                         lease_expires_at = NULL
-                        WHERE id = ? AND lease_token = ? AND state = 'running'
+                        WHERE id = ? AND (lease_token = ? AND state = 'running'
+                            OR \(QueueSQL.rescuedUnclaimed(job: "variantd_jobs", attempt: "?", token: "?")))
                         RETURNING \(Job.columns.joined(separator: ", "))
                         """,
                         [
@@ -206,7 +207,7 @@ public final class SQLiteQueue: JobQueue {
                             .integer(Int64(disposition.maxAttempts(after: lease.maxAttempts))),
                             .integer(Int64(attempt.crashes)), .integer(scheduled.milliseconds),
                             finished.map { .integer($0.milliseconds) } ?? .null, .integer(lease.jobID),
-                            .integer(lease.token),
+                            .integer(lease.token), .integer(Int64(lease.attempt)), .integer(lease.token),
                         ])
                     guard let row = rows.first else { return nil }
                     try connection.query(

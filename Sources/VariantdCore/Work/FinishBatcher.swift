@@ -6,15 +6,57 @@ import Synchronization
 final class FinishBatcher: Sendable {
     private typealias Waiter = CheckedContinuation<Result<Job?, QueueError>, Never>
 
+    /// How a held outcome's write ended.
+    enum Written: Sendable {
+        case finished(Job)
+        /// The job was claimed again since, or made final by a rescue: nothing was changed.
+        case leaseLost
+        /// Given up at a stop before the database answered.
+        case unwritten
+    }
+
+    /// The longest wait between two tries of an outcome while the database cannot be reached.
+    static let retryCap: Duration = .seconds(5)
+
     private let queue: any JobQueue
     private let state = Mutex((pending: [(FinishedAttempt, Waiter)](), writing: false))
+    /// Outcomes whose write failed, held to be tried again.
+    private let held = Atomic<Int>(0)
 
     init(queue: any JobQueue) {
         self.queue = queue
     }
 
+    /// Whether an outcome is waiting for the database to answer: the worker claims nothing meanwhile, since a
+    /// claim would rescue that job's lease, expired during the outage, and throw the finished work away.
+    var holdsUnwritten: Bool { held.load(ordering: .relaxed) > 0 }
+
+    /// Records one outcome, trying again with capped backoff while the database cannot be reached, for as
+    /// long as that lasts (a failover, a restart: the work is done) unless `stopping` says to give up after
+    /// a failed try; `failed` hears each failed try and its number.
+    func finish(
+        _ attempt: FinishedAttempt, stopping: () -> Bool, failed: (QueueError, Int) -> Void
+    ) async -> Written {
+        var delay = Duration.milliseconds(250)
+        var failures = 0
+        defer { if failures > 0 { held.subtract(1, ordering: .relaxed) } }
+        while true {
+            do throws(QueueError) {
+                guard let job = try await finish(attempt) else { return .leaseLost }
+                return .finished(job)
+            } catch {
+                failures += 1
+                if failures == 1 { held.add(1, ordering: .relaxed) }
+                failed(error, failures)
+                guard !stopping() else { return .unwritten }
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, Self.retryCap)
+            }
+        }
+    }
+
     /// Records one outcome in the next write; nil when the lease was lost.
-    func finish(_ attempt: FinishedAttempt) async throws(QueueError) -> Job? {
+    private func finish(_ attempt: FinishedAttempt) async throws(QueueError) -> Job? {
         let result = await withCheckedContinuation { (waiter: Waiter) in
             let leads = state.withLock { state -> Bool in
                 state.pending.append((attempt, waiter))

@@ -74,6 +74,10 @@ struct Worker: Sendable {
             while stop.received == nil {
                 let wanted = await slots.waitForAny()
                 guard stop.received == nil else { break }
+                if finisher.holdsUnwritten {
+                    try? await Task.sleep(for: configuration.poll)
+                    continue
+                }
                 let claimed: [ClaimedJob]
                 let claiming = ContinuousClock.now
                 do throws(QueueError) {
@@ -156,19 +160,24 @@ struct Worker: Sendable {
             }
             return outcome ?? .failure(VariantsError(.internalError, "the decode was cancelled"))
         }
-        let job = await finish(claimed.lease, outcome)
-        var event = WorkEvent(event: job == nil ? "lease_lost" : "job_finished", job: claimed.job.id)
+        let written = await finish(claimed.lease, outcome)
+        var event = WorkEvent(event: "job_finished", job: claimed.job.id)
         event.attempt = claimed.lease.attempt
-        event.state = job?.state
         if case .failure(let error) = outcome { event.error = error }
-        if let job {
+        switch written {
+        case .finished(let job):
+            event.state = job.state
             metrics.finished(job.state, code: event.error?.code.rawValue ?? "ok")
-        } else {
+        case .leaseLost:
+            event.event = "lease_lost"
             metrics.leaseLost()
+        case .unwritten:
+            event.event = "outcome_unwritten"
+            event.message = "stopped before the database answered: the job runs again once its lease expires"
         }
         event.durationSeconds = started.duration(to: .now) / .seconds(1)
         log(event)
-        if let job, job.state.isFinal { await report(job) }
+        if case .finished(let job) = written, job.state.isFinal { await report(job) }
     }
 
     /// Runs the job; an object or rendition store that is down (`store_unavailable`, which the pool answers
@@ -207,21 +216,19 @@ struct Worker: Sendable {
         return nil
     }
 
-    /// Writes the outcome back, trying again while the database is unreachable; nil when the lease was lost.
+    /// Writes the outcome back, waiting out a database outage however long, as `decode` waits out a store's,
+    /// and giving way to a stop as it does; `queue_error` is logged on the 1st, 2nd, 4th, 8th … failed try,
+    /// not on every one.
     private func finish(_ lease: Lease, _ outcome: Result<CompletionMetadata, VariantsError>) async
-        -> Job?
+        -> FinishBatcher.Written
     {
-        var delay = Duration.milliseconds(250)
-        for _ in 0..<8 {
-            do {
-                return try await finisher.finish(FinishedAttempt(lease: lease, outcome: outcome))
-            } catch {
-                log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
-                try? await Task.sleep(for: delay)
-                delay *= 2
-            }
-        }
-        return nil
+        await finisher.finish(
+            FinishedAttempt(lease: lease, outcome: outcome), stopping: { stop.received != nil },
+            failed: { error, tries in
+                if tries & (tries - 1) == 0 {
+                    log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
+                }
+            })
     }
 
     private func report(_ job: Job) async {
@@ -260,8 +267,8 @@ struct Worker: Sendable {
     }
 }
 
-/// One JSON line `variantd work` prints per event: a finished attempt, a lost lease, a queue or callback
-/// failure.
+/// One JSON line `variantd work` prints per event: a finished attempt, a lost lease, an outcome given up at a
+/// stop, a queue or callback failure.
 struct WorkEvent: Encodable {
     var event: String
     var job: Int64?

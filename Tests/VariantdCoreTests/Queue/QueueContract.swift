@@ -106,6 +106,38 @@ import Variants
         #expect(attempts.map(\.owner) == ["stale", "fresh"])
     }
 
+    /// A worker cut off from the database past its lease (a failover) writes its outcome once the database
+    /// answers: a claim has put the job back for its backoff, but nobody has claimed it since, so the work
+    /// done is taken in place of the rescue's `lease_expired`. A rescue that made the job final (its last
+    /// attempt: `discarded`, already announced) is not undone, and a job claimed again is another worker's.
+    @Test(arguments: QueueBackend.available)
+    func takesALateFinishWhileNobodyClaimedTheJobSince(backend: QueueBackend) async throws {
+        let (open, remove) = try backend.create()
+        defer { remove() }
+        let slow = RetryPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .seconds(5))
+        let late = try await open(slow)
+        let rescuer = try await open(slow)
+        let id = try await late.enqueue(try Self.job("late.jpg")).id
+        let first = try await Self.claimOne(late, owner: "late", lease: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await rescuer.claim(owner: "rescuer", limit: 1, lease: .seconds(30)).isEmpty)
+        #expect(try await rescuer.job(id: id)?.state == .available)
+        #expect(try await late.extend(first.lease, by: .seconds(30)) == nil)
+        let done = try await late.finish(first.lease, with: .success(Self.metadata))
+        #expect(done?.state == .completed && done?.metadata == Self.metadata && done?.attempts == 1)
+        #expect(try await rescuer.attempts(of: id).map(\.outcome) == ["completed"])
+        #expect(try await late.finish(first.lease, with: .success(Self.metadata)) == nil)
+
+        let lastTry = try await open(RetryPolicy(maxAttempts: 1, maxCrashes: 2, backoffUnit: .seconds(5)))
+        let last = try await lastTry.enqueue(try Self.job("last.jpg")).id
+        let only = try await Self.claimOne(late, owner: "late", lease: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await rescuer.claim(owner: "rescuer", limit: 1, lease: .seconds(30)).isEmpty)
+        #expect(try await late.finish(only.lease, with: .success(Self.metadata)) == nil)
+        #expect(try await rescuer.job(id: last)?.state == .discarded)
+        #expect(try await rescuer.attempts(of: last).map(\.outcome) == ["lease_expired"])
+    }
+
     @Test(arguments: QueueBackend.available)
     func retriesTransientFailuresThenDiscards(backend: QueueBackend) async throws {
         let (open, remove) = try backend.create()

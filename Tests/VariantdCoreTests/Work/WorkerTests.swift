@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import VariantdTestSupport
+import Variants
+
+@testable import VariantdCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `variantd work` as a process against each backend: an outcome kept until a database outage ends, and a
+/// stop during one.
+@Suite(.postgresServer) struct WorkerTests {
+    /// One test's queue, with plain SQL on connections of the test's own: how the tests cut a worker off
+    /// from the database and steal its lease.
+    struct Database {
+        var backend: QueueBackend
+        var directory: URL
+        /// PostgreSQL's URL; nil on SQLite.
+        var url: String?
+
+        init(_ backend: QueueBackend, directory: URL) throws {
+            self.backend = backend
+            self.directory = directory
+            url = backend == .postgres ? try #require(PostgresServer.current).freshDatabase() : nil
+        }
+
+        var location: String { url ?? "sqlite:\(sqlitePath)" }
+        private var sqlitePath: String { directory.appendingPathComponent("queue.sqlite3").path }
+
+        func open() async throws -> any JobQueue {
+            let policy = RetryPolicy(backoffUnit: .milliseconds(20))
+            if let url { return try await PostgresQueue(url: url, policy: policy) }
+            return try await SQLiteQueue(path: sqlitePath, policy: policy)
+        }
+
+        func execute(_ sql: String) throws {
+            if let url {
+                _ = try PostgresConnection(url: url).query(sql)
+            } else {
+                try SQLiteConnection(path: sqlitePath).execute(sql)
+            }
+        }
+
+        /// Readies the outage, the queue's tables made. PostgreSQL: the first finish is held in the database
+        /// (a sequence counts it, whatever becomes of its transaction), so the outage begins while it is in
+        /// flight. SQLite, which a process cannot lose: finishes are refused until `endOutage`.
+        func prepareOutage() throws {
+            if url != nil {
+                try execute("CREATE SEQUENCE test_outage")
+                try execute(
+                    """
+                    CREATE FUNCTION test_outage() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF OLD.state = 'running' AND NEW.state <> 'running' AND nextval('test_outage') = 1 THEN
+                            PERFORM pg_sleep(120);
+                        END IF;
+                        RETURN NEW;
+                    END $$
+                    """)
+                try execute(
+                    """
+                    CREATE TRIGGER test_outage BEFORE UPDATE ON variantd_jobs
+                    FOR EACH ROW EXECUTE FUNCTION test_outage()
+                    """)
+            } else {
+                try execute(
+                    """
+                    CREATE TABLE test_outage (down INTEGER);
+                    INSERT INTO test_outage VALUES (1);
+                    CREATE TRIGGER test_outage BEFORE UPDATE OF state ON variantd_jobs
+                    WHEN OLD.state = 'running' AND NEW.state <> 'running' AND EXISTS (SELECT 1 FROM test_outage)
+                    BEGIN SELECT RAISE(ABORT, 'the database is down'); END;
+                    """)
+            }
+        }
+
+        /// On PostgreSQL, once the first finish is held: every session of the database ended and new ones
+        /// refused, as in a failover.
+        func beginOutage() async throws {
+            guard let url else { return }
+            let watcher = try PostgresConnection(url: url)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try watcher.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'"
+            ).first?[0] != "1" {
+                guard ContinuousClock.now < deadline else { throw QueueError("no finish was held") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let admin = try PostgresConnection(url: try adminURL())
+            try admin.query("ALTER DATABASE \(name(url)) ALLOW_CONNECTIONS false")
+            try admin.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name(url))'")
+        }
+
+        func endOutage() throws {
+            if let url {
+                try PostgresConnection(url: try adminURL()).query(
+                    "ALTER DATABASE \(name(url)) ALLOW_CONNECTIONS true")
+            } else {
+                try execute("DELETE FROM test_outage")
+            }
+        }
+
+        private func adminURL() throws -> String { try #require(PostgresServer.current).url("postgres") }
+        private func name(_ url: String) -> String { String(url.split(separator: "/").last ?? "") }
+    }
+
+    /// The events a worker printed about one job, in order.
+    static func events(_ printed: String, job id: Int64) -> [[String: Any]] {
+        printed.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.filter { ($0["job"] as? NSNumber)?.int64Value == id }
+    }
+
+    static func waitFor(_ what: String, within limit: Duration, _ done: () async throws -> Bool) async throws
+    {
+        let deadline = ContinuousClock.now + limit
+        while try await !done() {
+            guard ContinuousClock.now < deadline else {
+                throw QueueError("\(what) did not happen within \(limit)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    static func work(
+        _ database: Database, root: String = TestPaths.samples.path, buckets: URL, _ extra: [String]
+    )
+        throws -> VariantdProcess
+    {
+        try VariantdProcess(
+            [
+                "work", "--queue", database.location, "--root", root, "--buckets", buckets.path, "--out",
+                database.directory.appendingPathComponent("renditions").path, "--workers", "1", "--poll", "1",
+                "--backoff-ms", "20",
+            ] + extra)
+    }
+
+    /// A finished job's outcome outlives an outage longer than a minute (a failover, a restart): it is kept
+    /// and written once the database answers, with one attempt spent, never thrown away as a lost lease.
+    @Test(arguments: QueueBackend.available)
+    func writesAnOutcomeBackOnceAnOutageLongerThanAMinuteEnds(backend: QueueBackend) async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(backend, directory: directory)
+        let queue = try await database.open()
+        try database.prepareOutage()
+        let worker = try Self.work(database, buckets: directory, ["--lease", "10"])
+        let id = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
+        ).id
+        try await database.beginOutage()
+        try await Self.waitFor("a queue error", within: .seconds(30)) {
+            Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
+        }
+        try await Task.sleep(for: .seconds(70))
+        try database.endOutage()
+        // The test's own sessions were ended too.
+        let reopened = try await database.open()
+        try await Self.waitFor("the completion", within: .seconds(30)) {
+            try await reopened.job(id: id)?.state == .completed
+        }
+        worker.signal(SIGTERM)
+        let finished = try await worker.finish(within: .seconds(30))
+        #expect(finished.status == 0)
+        let events = Self.events(finished.stdout, job: id)
+        #expect(events.filter { $0["event"] as? String == "lease_lost" }.isEmpty)
+        #expect(
+            events.filter { $0["event"] as? String == "job_finished" }.map { $0["state"] as? String }
+                == ["completed"])
+        // Tried every few seconds for 70 s and more, and said so a few times, not on every try.
+        let errors = events.filter { $0["event"] as? String == "queue_error" }.count
+        #expect((1...8).contains(errors), "\(errors) queue_error lines")
+        #expect(try await reopened.attempts(of: id).map(\.outcome) == ["completed"])
+        #expect(try await reopened.job(id: id)?.attempts == 1)
+    }
+
+    /// A stop while an outcome waits for the database ends the worker at once rather than when the database
+    /// comes back; the job is run again once its lease has expired.
+    @Test(arguments: QueueBackend.available)
+    func aStopDuringAnOutageLeavesTheJobToItsLease(backend: QueueBackend) async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(backend, directory: directory)
+        let queue = try await database.open()
+        try database.prepareOutage()
+        let worker = try Self.work(database, buckets: directory, ["--lease", "2"])
+        let id = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
+        ).id
+        try await database.beginOutage()
+        try await Self.waitFor("a queue error", within: .seconds(30)) {
+            Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
+        }
+        worker.signal(SIGTERM)
+        let stopping = ContinuousClock.now
+        let stopped = try await worker.finish(within: .seconds(120))
+        #expect(stopping.duration(to: .now) < .seconds(15), "the stop waited for the database")
+        #expect(stopped.status == 0)
+        #expect(
+            Self.events(stopped.stdout, job: id).map { $0["event"] as? String }.last == "outcome_unwritten")
+        try database.endOutage()
+        let again = try await Self.work(database, buckets: directory, ["--lease", "2", "--until-idle"])
+            .finish(within: .seconds(60))
+        #expect(again.status == 0)
+        let reopened = try await database.open()
+        #expect(try await reopened.job(id: id)?.state == .completed)
+        #expect(try await reopened.attempts(of: id).map(\.outcome) == ["lease_expired", "completed"])
+    }
+}
