@@ -13,7 +13,8 @@ final class ChildProcess {
         case timedOut
     }
 
-    private let process: SpawnedProcess
+    /// Signalled from another thread when the job it works on is cancelled (`SpawnedProcess` locks).
+    let process: SpawnedProcess
     /// This side's ends of the pipes: the child's input (non-blocking; nil once closed) and its output,
     /// close-on-exec both.
     private var input: FileDescriptor?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import Variants
 
 /// A pool of decoder child processes: every object is decoded in a child, so an abort or a crash inside
@@ -122,7 +123,7 @@ public actor DecoderPool {
                 timings: object.timings)
         }
         let configuration = configuration
-        var answer = await slot.perform { slot.run(object, configuration: configuration) }
+        var answer = await run(object, in: slot)
         var attempts = 1
         while answer.error?.isDecoderFailure == true {
             crashes += 1
@@ -132,9 +133,21 @@ public actor DecoderPool {
             }
             guard attempts < configuration.attemptsPerObject else { break }
             attempts += 1
-            answer = await slot.perform { slot.run(object, configuration: configuration) }
+            answer = await run(object, in: slot)
         }
         return answer
+    }
+
+    /// Runs the object in the slot's child; cancelling the calling task (the queue worker's lease was lost)
+    /// kills the child as the deadline would, and nothing it answered is stored.
+    private func run(_ object: LoadedObject, in slot: DecoderSlot) async -> DecodeAnswer {
+        let configuration = configuration
+        slot.begin()
+        return await withTaskCancellationHandler {
+            await slot.perform { slot.run(object, configuration: configuration) }
+        } onCancel: {
+            slot.cancel()
+        }
     }
 
     /// Ends every idle child; call when no job is in flight.
@@ -214,6 +227,10 @@ final class DecoderSlot: @unchecked Sendable {
     private let renditions: (any RenditionStore)?
     private var child: ChildProcess?
     private var jobs = 0
+    /// The running child of the job in hand and whether that job was cancelled: `cancel()` runs on
+    /// whichever thread cancels the waiting task, while the job's pipe I/O blocks on `queue`.
+    private let inHand = Mutex<(process: SpawnedProcess?, cancelled: Bool)>((nil, false))
+    static let cancelled = VariantsError(.internalError, "the decode was cancelled")
     /// The most one rendition from a child may take: four times a 4096 × 4096 RGBA PNG stored uncompressed,
     /// the largest still a variant can ask for.
     static let maxRenditionBytes = 256 << 20
@@ -229,13 +246,34 @@ final class DecoderSlot: @unchecked Sendable {
         }
     }
 
+    /// Readies the slot for a job that may be cancelled; before it is handed over, so that no cancel is lost.
+    func begin() {
+        inHand.withLock { $0 = (nil, false) }
+    }
+
+    /// Cancels the job in hand: its child, if running, is killed, and its answer is not stored.
+    func cancel() {
+        inHand.withLock { held in
+            held.cancelled = true
+            held.process?.kill()
+        }
+    }
+
+    private var isCancelled: Bool { inHand.withLock { $0.cancelled } }
+
     /// Sends the object to the child, reads its answer and the renditions after it, and stores them.
     func run(_ object: LoadedObject, configuration: DecoderPool.Configuration) -> DecodeAnswer {
         let started = ContinuousClock.now
         let deadline = started + configuration.deadline
         var timings = object.timings
+        defer { inHand.withLock { $0.process = nil } }
         do {
             let child = try current(configuration)
+            let cancelled = inHand.withLock { held in
+                held.process = child.process
+                return held.cancelled
+            }
+            if cancelled { return DecodeAnswer(.failure(Self.cancelled), timings: timings) }
             jobs += 1
             let line = try WireJSON.encode(object.job) + [0x0A]
             try child.send([line, object.source] + object.stored.map(\.bytes), deadline: deadline)
@@ -259,6 +297,7 @@ final class DecoderSlot: @unchecked Sendable {
             }
             timings.merge(reply.answer.timings)
             var outcome = reply.answer.outcome
+            if isCancelled { outcome = .failure(Self.cancelled) }
             if case .success = outcome, let renditions, !files.isEmpty {
                 do throws(VariantsError) {
                     try timings.measure(.write) { () throws(VariantsError) in try renditions.write(files) }
@@ -270,7 +309,8 @@ final class DecoderSlot: @unchecked Sendable {
         } catch {
             child = nil
             timings.add(.decode, started.duration(to: .now))
-            return DecodeAnswer(.failure(Self.failure(error, configuration)), timings: timings)
+            let failure = isCancelled ? Self.cancelled : Self.failure(error, configuration)
+            return DecodeAnswer(.failure(failure), timings: timings)
         }
     }
 

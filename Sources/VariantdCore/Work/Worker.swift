@@ -147,23 +147,35 @@ struct Worker: Sendable {
         }
     }
 
+    /// What ends a job's slot first: its decode, or its heartbeat finding the lease lost.
+    private enum Attempt: Sendable {
+        case decoded(Result<CompletionMetadata, VariantsError>)
+        case leaseLost
+    }
+
     private func process(_ claimed: ClaimedJob) async {
         let started = ContinuousClock.now
-        let outcome = await withTaskGroup(of: Result<CompletionMetadata, VariantsError>?.self) {
-            group in
-            group.addTask { await heartbeat(claimed.lease) }
-            group.addTask { await decode(claimed.job) }
-            var outcome: Result<CompletionMetadata, VariantsError>?
-            for await result in group where result != nil {
-                outcome = result
+        // The first to end decides, and the other is cancelled: a lost lease kills the decoder child at once,
+        // so nothing more is stored or written back for an attempt that is no longer this worker's.
+        let attempt = await withTaskGroup(of: Attempt?.self) { group in
+            group.addTask { await heartbeat(claimed.lease) ? .leaseLost : nil }
+            group.addTask { .decoded(await decode(claimed.job)) }
+            for await case let attempt? in group {
                 group.cancelAll()
+                return attempt
             }
-            return outcome ?? .failure(VariantsError(.internalError, "the decode was cancelled"))
+            return .leaseLost
         }
-        let written = await finish(claimed.lease, outcome)
         var event = WorkEvent(event: "job_finished", job: claimed.job.id)
         event.attempt = claimed.lease.attempt
-        if case .failure(let error) = outcome { event.error = error }
+        let written: FinishBatcher.Written
+        switch attempt {
+        case .decoded(let outcome):
+            if case .failure(let error) = outcome { event.error = error }
+            written = await finish(claimed.lease, outcome)
+        case .leaseLost:
+            written = .leaseLost
+        }
         switch written {
         case .finished(let job):
             event.state = job.state
@@ -197,23 +209,22 @@ struct Worker: Sendable {
         }
     }
 
-    /// Extends the lease every quarter of its length until cancelled or lost; returns nil (no outcome).
-    private func heartbeat(_ lease: Lease) async -> Result<CompletionMetadata, VariantsError>? {
+    /// Extends the lease every quarter of its length until cancelled or lost; true when lost.
+    private func heartbeat(_ lease: Lease) async -> Bool {
         var lease = lease
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.lease / 4)
             guard !Task.isCancelled else { break }
             do {
                 guard let extended = try await queue.extend(lease, by: configuration.lease) else {
-                    log(WorkEvent(event: "lease_lost", job: lease.jobID))
-                    return nil
+                    return true
                 }
                 lease = extended
             } catch {
                 log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
             }
         }
-        return nil
+        return false
     }
 
     /// Writes the outcome back, waiting out a database outage however long, as `decode` waits out a store's,

@@ -129,6 +129,24 @@ import Variants
         #expect(answer.error?.reason == .decoderTimeout)
     }
 
+    /// Cancelling the waiting task (the queue worker lost the job's lease) kills the child at once, as the
+    /// deadline would, and is no crash: nothing is counted or quarantined.
+    @Test func cancellingTheTaskKillsItsChild() async throws {
+        let (path, directory) = try script("read line; exec sleep 30")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = DecoderPool.overFiles(
+            .init(executable: path, size: 1, deadline: .seconds(20), attemptsPerObject: 2))
+        let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+        let started = ContinuousClock.now
+        let decode = Task { await pool.process(file: file) }
+        try await Task.sleep(for: .milliseconds(300))
+        decode.cancel()
+        let answer = await decode.value
+        #expect(started.duration(to: .now) < .seconds(5))
+        #expect(answer.error == DecoderSlot.cancelled)
+        #expect(await pool.crashes == 0)
+    }
+
     /// The parent writes only the renditions it asked for: a child taken over by a hostile file cannot name
     /// a key that leads out of the store (Landlock denies it every file; the parent's writes must too), nor
     /// make the parent read a negative length, or buffer more than any rendition can be. `nil` names a key

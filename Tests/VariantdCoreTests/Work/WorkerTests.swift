@@ -9,8 +9,8 @@ import Variants
     import Glibc
 #endif
 
-/// `variantd work` as a process against each backend: an outcome kept until a database outage ends, and a
-/// stop during one.
+/// `variantd work` as a process against each backend: an outcome kept until a database outage ends, a
+/// stop during one, and a lease lost in the middle of a decode.
 @Suite(.postgresServer) struct WorkerTests {
     /// One test's queue, with plain SQL on connections of the test's own: how the tests cut a worker off
     /// from the database and steal its lease.
@@ -101,6 +101,16 @@ import Variants
             } else {
                 try execute("DELETE FROM test_outage")
             }
+        }
+
+        /// Hands the job's lease to another owner for an hour, as a worker that claimed it would hold it.
+        func stealLease(of id: Int64) throws {
+            let later = url == nil ? "lease_expires_at + 3600000" : "lease_expires_at + interval '1 hour'"
+            try execute(
+                """
+                UPDATE variantd_jobs SET lease_token = lease_token + 1000000, lease_owner = 'thief',
+                lease_expires_at = \(later) WHERE id = \(id)
+                """)
         }
 
         private func adminURL() throws -> String { try #require(PostgresServer.current).url("postgres") }
@@ -208,5 +218,62 @@ import Variants
         let reopened = try await database.open()
         #expect(try await reopened.job(id: id)?.state == .completed)
         #expect(try await reopened.attempts(of: id).map(\.outcome) == ["lease_expired", "completed"])
+    }
+
+    /// A lease lost mid-decode (another connection took the job) stops that decode at once: its child is
+    /// killed, nothing of the attempt is stored or written back, one `lease_lost` is logged, and the
+    /// worker goes on with the next job.
+    @Test(arguments: QueueBackend.available)
+    func aLeaseLostMidDecodeStopsTheDecode(backend: QueueBackend) async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(backend, directory: directory)
+        let queue = try await database.open()
+        let root = directory.appendingPathComponent("root")
+        let buckets = directory.appendingPathComponent("buckets")
+        try FileManager.default.createDirectory(at: buckets, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"),
+            to: root.appendingPathComponent("small.jpg"))
+        // A 4000 × 3000 noise picture rendered as a 3000-pixel AVIF: seconds of decoding and encoding.
+        let vips = Process()
+        vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        vips.arguments = [
+            "gaussnoise", root.appendingPathComponent("large.jpg").path + "[Q=80]", "4000", "3000",
+        ]
+        try vips.run()
+        vips.waitUntilExit()
+        try #require(vips.terminationStatus == 0)
+        try """
+        { "name": "slow", "allowedMimeTypes": ["image/*"],
+          "variants": { "big": { "width": 3000, "format": "avif" } } }
+        """.write(to: buckets.appendingPathComponent("slow.json"), atomically: true, encoding: .utf8)
+        let worker = try Self.work(database, root: root.path, buckets: buckets, ["--lease", "1"])
+        let id = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "slow", path: "large.jpg"), source: "large.jpg")
+        ).id
+        try await Self.waitFor("the claim", within: .seconds(30)) {
+            try await queue.job(id: id)?.state == .running
+        }
+        try database.stealLease(of: id)
+        let next = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "slow", path: "small.jpg"), source: "small.jpg")
+        ).id
+        try await Self.waitFor("the next job", within: .seconds(60)) {
+            try await queue.job(id: next)?.state == .completed
+        }
+        worker.signal(SIGTERM)
+        let finished = try await worker.finish(within: .seconds(30))
+        #expect(finished.status == 0)
+        #expect(Self.events(finished.stdout, job: id).map { $0["event"] as? String } == ["lease_lost"])
+        let job = try #require(try await queue.job(id: id))
+        #expect(job.state == .running && job.leaseOwner == "thief")
+        #expect(try await queue.attempts(of: id).map(\.outcome) == [nil])
+        // Only the next job's rendition is stored: none of the large picture's.
+        let stored = try #require(try await queue.job(id: next)?.metadata?.renditions?["big"]?.key)
+        let files = try FileManager.default.subpathsOfDirectory(
+            atPath: directory.appendingPathComponent("renditions").path)
+        #expect(files.filter { $0.hasSuffix(".avif") } == [stored])
     }
 }
