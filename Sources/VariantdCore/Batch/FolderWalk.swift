@@ -5,8 +5,9 @@ import Foundation
 /// the memory of its largest directory.
 ///
 /// Entries come in byte order of their names, directory by directory, so two walks of the same tree agree.
-/// Symbolic links are not followed (a batch reads exactly the tree under its folder), and `excluded`
-/// directories — the batch's own output when it lies inside the folder — are not entered.
+/// Symbolic links are not followed (a batch reads exactly the tree under its folder), and `excluded` entries —
+/// the batch's own output folder and quarantine files when they lie inside the folder — are left out, a
+/// directory with all it holds.
 struct FolderWalk: Sequence {
     /// A file found by the walk.
     struct File: Sendable, Equatable {
@@ -44,6 +45,7 @@ struct FolderWalk: Sequence {
                 }
                 let relative = stack[top].relativePath.isEmpty ? name : stack[top].relativePath + "/" + name
                 let absolute = walk.root + "/" + relative
+                if walk.excluded.contains(absolute) { continue }
                 let attributes: [FileAttributeKey: Any]
                 do {
                     attributes = try FileManager.default.attributesOfItem(atPath: absolute)
@@ -61,7 +63,7 @@ struct FolderWalk: Sequence {
                     return File(
                         relativePath: relative, absolutePath: absolute,
                         size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
-                case .typeDirectory where !walk.excluded.contains(absolute):
+                case .typeDirectory:
                     if let names = list(absolute) { stack.append((relative, names)) }
                 default:
                     continue

@@ -144,6 +144,9 @@ package struct BatchCommand: Subcommand {
         switch folder {
         case .folder(let path):
             var excluded = [outputURL.resolvingSymlinksInPath().path]
+            // Opened above, so there to be resolved; its companions come and go beside it.
+            excluded += Quarantine.files(
+                of: URL(fileURLWithPath: quarantineFile).resolvingSymlinksInPath().path)
             if case .folder(let store) = renditionLocation {
                 excluded.append(URL(fileURLWithPath: store).resolvingSymlinksInPath().path)
             }

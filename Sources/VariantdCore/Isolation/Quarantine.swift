@@ -34,6 +34,12 @@ final class Quarantine {
         dataDirectory + "/quarantine.sqlite3"
     }
 
+    /// The database file and the companions SQLite keeps beside it (its write-ahead log, shared memory and
+    /// rollback journal), for a walk to leave out.
+    static func files(of file: String) -> [String] {
+        [file] + ["-wal", "-shm", "-journal"].map { file + $0 }
+    }
+
     /// Opens (creating it and its folder if needed) the quarantine file; nil keeps it in memory.
     init(file: String?, capacity: Int = Quarantine.defaultCapacity) throws(QueueError) {
         self.capacity = capacity

@@ -308,6 +308,26 @@ import Variants
         }
     }
 
+    /// A quarantine file inside the walked folder, like an output folder inside it, is left out of the walk
+    /// with the companions SQLite keeps beside it: otherwise every run finds it changed and processes it as
+    /// an object again, and a resume never comes to rest.
+    @Test func aQuarantineInsideTheWalkedFolderIsLeftOutOfTheWalk() async throws {
+        let folder = try MixedFolder()
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        let arguments = [
+            "batch", "--bucket", Self.bucket, "--out", folder.output(), "--quarantine",
+            folder.input + "/docs/quarantine.sqlite3", "--json", folder.input,
+        ]
+        for _ in 0..<2 {
+            let run = try await VariantdProcess.run(arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let paths = try lines(folder.output() + "/manifest.jsonl").compactMap { $0["path"] as? String }
+        #expect(paths.sorted() == folder.expected.keys.sorted())
+        let again = try await VariantdProcess.run(arguments)
+        #expect(try summary(again.stdout)["processed"] as? Int == 0)
+    }
+
     @Test func anOutputThatCannotBeWrittenExits74() async throws {
         let folder = try MixedFolder()
         defer { try? FileManager.default.removeItem(at: folder.root) }

@@ -31,6 +31,24 @@ import VariantdTestSupport
         #expect(files.allSatisfy { $0.size == 5 && $0.absolutePath == root.path + "/" + $0.relativePath })
     }
 
+    /// An excluded file (the batch's quarantine database and its companions) is left out as an excluded
+    /// folder is, at any depth.
+    @Test func excludedFilesAreLeftOutLikeExcludedFolders() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for path in ["a.jpg", "q.sqlite3", "q.sqlite3-wal", "nested/q.sqlite3", "q.sqlite3.jpg"] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("12345".utf8).write(to: url)
+        }
+        let excluded: Set = [
+            root.path + "/q.sqlite3", root.path + "/q.sqlite3-wal", root.path + "/nested/q.sqlite3",
+        ]
+        let files = Array(FolderWalk(root: root.path, excluded: excluded, unreadable: { _ in }))
+        #expect(files.map(\.relativePath) == ["a.jpg", "q.sqlite3.jpg"])
+    }
+
     /// A name that is not UTF-8 cannot become an object path, nor be opened by the name Foundation gives
     /// it: the file, or the folder with everything in it, is reported rather than silently missing.
     @Test func namesThatAreNotUTF8AreReported() throws {
