@@ -14,11 +14,12 @@ package struct ReportCommand: Subcommand {
                                   by paths relative to it, so keep it where it can reach <out>/renditions.
 
         The page holds a summary (objects by outcome, bytes in and out), the failed files grouped by error
-        code and reason with their messages, and every object: path, type, size, dimensions, its ThumbHash
-        placeholder decoded into an inline PNG, and each rendition shown at its real size up to 256 pixels,
-        with its format, size and bytes. Images load lazily; no script runs and nothing is fetched from the
-        network. The manifest is read in two streaming passes, so memory does not grow with the lines'
-        length, and a path's last line is the one shown.
+        code and reason with their messages, the files of a type the bucket does not take (unsupported:
+        results, not failures), and every object: path, type, size, dimensions, its ThumbHash placeholder
+        decoded into an inline PNG, and each rendition shown at its real size up to 256 pixels, with its
+        format, size and bytes. Images load lazily; no script runs and nothing is fetched from the network.
+        The manifest is read in two streaming passes, so memory does not grow with the lines' length, and a
+        path's last line is the one shown.
         """
 
     let output: String
@@ -50,8 +51,11 @@ package struct ReportCommand: Subcommand {
     static func write(_ sheet: ContactSheet, announce: (String) -> Void) -> ExitStatus {
         do {
             let totals = try sheet.write()
-            let failed = totals.unreadable + totals.unsupported + totals.errors
-            announce("Report: \(sheet.html) (\(totals.objects) objects, \(failed) failed)")
+            // As the batch counts them: an unsupported type is not a failure.
+            let failed = totals.unreadable + totals.errors
+            announce(
+                "Report: \(sheet.html) (\(totals.objects) objects, \(failed) failed, "
+                    + "\(totals.unsupported) unsupported)")
             return .success
         } catch {
             Console.error("Error: the report \(sheet.html) cannot be written: \(error)")

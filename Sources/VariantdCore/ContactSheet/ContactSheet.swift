@@ -3,7 +3,8 @@ import ThumbHash
 import Variants
 
 /// A batch output folder as one self-contained HTML page to look at: a summary, the failed files grouped
-/// by error, and every object with its ThumbHash placeholder beside its renditions.
+/// by error, the files of a type the bucket does not take (not failures, as in the batch's own summary), and
+/// every object with its ThumbHash placeholder beside its renditions.
 ///
 /// It is written in two streaming passes over the manifest, holding neither the lines nor the page. The
 /// first keeps, per path, a 64-bit hash and the number of its last line (the current one, as for a
@@ -62,7 +63,8 @@ struct ContactSheet {
 
         let store = RelativePath.from(directory, to: renditions ?? output + "/renditions")
         let objects = try SpoolFile(creating: parts + "/objects.part")
-        var errors = ErrorGroups(directory: parts)
+        var errors = ErrorGroups(directory: parts, name: "errors")
+        var unsupported = ErrorGroups(directory: parts, name: "unsupported")
         var totals = Totals()
         var number = 0
         try ManifestLines.forEach(in: manifestPath) { line in
@@ -85,7 +87,11 @@ struct ContactSheet {
             case .error: totals.errors += 1
             }
             if entry.error != nil {
-                try errors.add(entry)
+                if entry.category == .unsupported {
+                    try unsupported.add(entry)
+                } else {
+                    try errors.add(entry)
+                }
                 return
             }
             totals.bytesIn += entry.size ?? 0
@@ -106,6 +112,12 @@ struct ContactSheet {
         try sheet.write("<h2 id=\"errors\">Errors (\(HTMLText.count(errors.total)))</h2>\n")
         if errors.total == 0 { try sheet.write("<p class=\"none\">No file failed.</p>\n") }
         try errors.write(into: sheet)
+        if unsupported.total > 0 {
+            try sheet.write(
+                "<h2 id=\"unsupported\">Unsupported (\(HTMLText.count(unsupported.total)))</h2>\n")
+            try sheet.write("<p class=\"where\">Types the bucket does not take: results, not failures.</p>\n")
+            try unsupported.write(into: sheet)
+        }
         try sheet.write("<h2 id=\"objects\">Objects (\(HTMLText.count(totals.ok)))</h2>\n")
         try sheet.append(contentsOf: objects.path)
         try sheet.write(ContactSheetPage.foot)

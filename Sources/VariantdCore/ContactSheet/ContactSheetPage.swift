@@ -26,6 +26,7 @@ enum ContactSheetPage {
         table.summary td { padding: 2px 18px 2px 0; font-variant-numeric: tabular-nums; }
         .group { background: #fff4f1; border: 1px solid #efc6bb; border-radius: 5px; margin: 6px 0;
                  padding: 6px 10px; }
+        .group.unsupported { background: #f4f4f0; border-color: #ddd; }
         .group summary { cursor: pointer; font-weight: 600; }
         .group ul { margin: 6px 0 2px; padding-left: 20px; }
         .group li code { margin-right: 8px; }

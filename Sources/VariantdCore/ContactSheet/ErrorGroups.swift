@@ -1,8 +1,10 @@
 import Foundation
 
-/// The failed files grouped by status, error code and reason, each group's list spooled to a file of its
-/// own so that only the groups' counts are held, whatever the number of failures. Codes and reasons are a
+/// Files with an error line grouped by status, error code and reason, each group's list spooled to a file of
+/// its own so that only the groups' counts are held, whatever the number of files. Codes and reasons are a
 /// closed set; past `limit` groups (a manifest from elsewhere), the rest share one last group.
+///
+/// The sheet keeps two: the failures, and the files of a type the bucket does not take, which are not.
 struct ErrorGroups {
     struct Key: Hashable {
         var statusCode: Int
@@ -11,12 +13,15 @@ struct ErrorGroups {
     }
 
     private let directory: String
+    /// Names the groups' part files and is their class on the page.
+    private let name: String
     private let limit: Int
     private var groups: [Key: (count: Int, file: SpoolFile)] = [:]
     private static let overflow = Key(statusCode: 0, code: "other", reason: nil)
 
-    init(directory: String, limit: Int = 64) {
+    init(directory: String, name: String, limit: Int = 64) {
         self.directory = directory
+        self.name = name
         self.limit = limit
     }
 
@@ -26,7 +31,7 @@ struct ErrorGroups {
         var key = Key(statusCode: entry.statusCode ?? 0, code: entry.error ?? "error", reason: entry.reason)
         if groups[key] == nil, groups.count >= limit - 1 { key = Self.overflow }
         if groups[key] == nil {
-            let file = try SpoolFile(creating: directory + "/errors-\(groups.count).part")
+            let file = try SpoolFile(creating: directory + "/\(name)-\(groups.count).part")
             groups[key] = (0, file)
         }
         groups[key]?.count += 1
@@ -47,7 +52,7 @@ struct ErrorGroups {
             let reason = key.reason.map { " · " + HTMLText.escaped($0) } ?? ""
             let files = group.count == 1 ? "1 file" : "\(HTMLText.count(group.count)) files"
             try sheet.write(
-                "<details class=\"group\"\(group.count <= 100 ? " open" : "")><summary><code>\(status)"
+                "<details class=\"group \(name)\"\(group.count <= 100 ? " open" : "")><summary><code>\(status)"
                     + "\(HTMLText.escaped(key.code))</code>\(reason) — \(files)</summary><ul>\n")
             try sheet.append(contentsOf: group.file.path)
             try sheet.write("</ul></details>\n")

@@ -68,11 +68,16 @@ import VariantdTestSupport
             page.range(of: #"src="../out/renditions/ab/abc/2.jpg" width="256" height="160""#))
         #expect(thumb.lowerBound < large.lowerBound)
         #expect(page.components(separatedBy: #"loading="lazy""#).count == 3)
-        // The groups come largest first, then by status: 415 before 422 when both hold one file.
-        let unsupported = try #require(page.range(of: "<code>415 unsupported_media_type</code> — 1 file"))
+        // An unsupported type is not a failure, as in the batch's progress and summary: the errors hold the
+        // unreadable picture alone, and the file the bucket does not take has a section of its own after them.
+        let errors = try #require(page.range(of: #"<h2 id="errors">Errors (1)</h2>"#))
         let unreadable = try #require(
             page.range(of: "<code>422 unreadable_picture</code> · truncated — 1 file"))
-        #expect(unsupported.lowerBound < unreadable.lowerBound)
+        let unsupportedSection = try #require(page.range(of: #"<h2 id="unsupported">Unsupported (1)</h2>"#))
+        let unsupported = try #require(page.range(of: "<code>415 unsupported_media_type</code> — 1 file"))
+        #expect(errors.lowerBound < unreadable.lowerBound)
+        #expect(unreadable.lowerBound < unsupportedSection.lowerBound)
+        #expect(unsupportedSection.lowerBound < unsupported.lowerBound)
         #expect(page.contains("<h3>d.bin</h3>"))
         // Nothing is left beside the page.
         #expect(
@@ -88,7 +93,7 @@ import VariantdTestSupport
             atPath: folder.root.path + "/elsewhere", withIntermediateDirectories: true)
         let run = try await VariantdProcess.run(["report", folder.output, "--html", html])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == "Report: \(html) (4 objects, 2 failed)\n")
+        #expect(run.stdout == "Report: \(html) (4 objects, 1 failed, 1 unsupported)\n")
         #expect(try String(contentsOfFile: html, encoding: .utf8).contains("../out/renditions/ab/abc/1.webp"))
         let empty = try await VariantdProcess.run(["report", folder.root.path + "/elsewhere"])
         #expect(empty.status == 66)
