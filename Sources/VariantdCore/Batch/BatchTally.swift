@@ -17,12 +17,21 @@ struct BatchTally: Sendable, Equatable {
     var bytes = 0
     /// Files under the folder, once the counting pass has finished.
     var total: Int?
+    /// Files the manifest records as done under this run's declaration: a resume skips about that many,
+    /// almost at once, so they are not work left.
+    var recorded = 0
 
     /// Files processed in this run (skipped ones excluded).
     var processed: Int { ok + unreadable + unsupported + errors }
 
     /// Files with a result, processed or skipped: the progress bar's numerator.
     var done: Int { processed + skipped }
+
+    /// Files still to be processed, once there is a total: neither done nor recorded by an earlier run (the
+    /// recorded files not yet reached will be skipped).
+    var remaining: Int? {
+        total.map { max(0, $0 - done - max(0, recorded - skipped)) }
+    }
 
     /// Errors of every kind: files that failed and directories that could not be listed.
     var allErrors: Int { errors + unreadableDirectories }

@@ -6,6 +6,8 @@ struct ManifestReader {
     struct Contents: Sendable {
         /// Key → how the result counts, for every line that counts as done.
         var done: [ManifestKey: ResultCategory] = [:]
+        /// How many keys of `done` each declaration fingerprint has: about the files a run under it skips.
+        var doneByDeclaration: [String: Int] = [:]
         /// Bytes up to the end of the last complete line: anything after it is a write torn by a crash,
         /// which the writer cuts off before appending.
         var completeLength: UInt64 = 0
@@ -29,9 +31,11 @@ struct ManifestReader {
             return
         }
         if let category = record.doneCategory {
-            contents.done[record.key] = category
-        } else {
-            contents.done.removeValue(forKey: record.key)
+            if contents.done.updateValue(category, forKey: record.key) == nil {
+                contents.doneByDeclaration[record.declarationSha256, default: 0] += 1
+            }
+        } else if contents.done.removeValue(forKey: record.key) != nil {
+            contents.doneByDeclaration[record.declarationSha256, default: 0] -= 1
         }
     }
 }

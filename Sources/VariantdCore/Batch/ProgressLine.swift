@@ -44,11 +44,12 @@ struct ProgressLine {
         seconds > 0 ? Double(tally.processed) / seconds : 0
     }
 
-    /// Time left at the pace so far (`m:ss` or `h:mm:ss`); `--:--` until there is a total and a pace.
+    /// Time left for the files still to process at the pace of those processed so far (`m:ss` or
+    /// `h:mm:ss`); `--:--` until there is a total and a pace. Skips, almost instant, are in neither: counted,
+    /// they would make a resume's ETA look short.
     var eta: String {
-        guard let total = tally.total, tally.done > 0, seconds > 0 else { return "--:--" }
-        let remaining = Int((Double(max(0, total - tally.done)) * seconds / Double(tally.done)).rounded())
-        return Self.clock(remaining)
+        guard let remaining = tally.remaining, tally.processed > 0, seconds > 0 else { return "--:--" }
+        return Self.clock(Int((Double(remaining) * seconds / Double(tally.processed)).rounded()))
     }
 
     static func clock(_ seconds: Int) -> String {

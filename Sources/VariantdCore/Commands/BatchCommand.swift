@@ -160,9 +160,10 @@ package struct BatchCommand: Subcommand {
             }
             source = .bucket(try StoreLocation.client(environment), location, excluded: excluded)
         }
+        let fingerprint = try DeclarationFingerprint.of(bucket)
+        progress.update { $0.recorded = earlier.doneByDeclaration[fingerprint] ?? 0 }
         let batch = BatchRun(
-            source: source, objects: objects, bucket: bucket,
-            fingerprint: try DeclarationFingerprint.of(bucket), jobs: jobs,
+            source: source, objects: objects, bucket: bucket, fingerprint: fingerprint, jobs: jobs,
             pool: pool, done: earlier.done, manifest: manifest, progress: progress,
             interrupted: { signals.received != nil })
         let display = progress.show()

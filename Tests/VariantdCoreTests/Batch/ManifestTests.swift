@@ -114,6 +114,30 @@ import Variants
         #expect(text == String(decoding: whole, as: UTF8.self) + "\nnot json\n{}\n")
     }
 
+    /// A resume's progress expects as many skips as the manifest holds keys under its declaration: a line
+    /// repeated, or retried after a transient error, counts once, and one still to be retried not at all.
+    @Test func theKeysDoneAreCountedByDeclaration() throws {
+        func line(_ path: String, _ declaration: String, _ error: VariantsError.Code? = nil) throws -> String
+        {
+            let outcome: Result<CompletionMetadata, VariantsError> =
+                .failure(VariantsError(error ?? .unsupportedMediaType, "no"))
+            return String(
+                decoding: try ManifestLine(
+                    outcome: outcome, path: path, sourceChecksum: checksum, declaration: declaration
+                ).text(), as: UTF8.self)
+        }
+        let other = String(repeating: "e", count: 64)
+        let lines = [
+            try line("a", declaration), try line("a", declaration),
+            try line("b", declaration, .internalError),
+            try line("c", declaration), try line("c", declaration, .internalError), try line("a", other),
+        ]
+        var contents = ManifestReader.Contents()
+        for text in lines { ManifestReader.add(Array(text.utf8)[...], to: &contents) }
+        #expect(contents.done.count == 2)
+        #expect(contents.doneByDeclaration == [declaration: 1, other: 1])
+    }
+
     @Test func aSecondWriterIsRefusedWhileTheFirstHoldsTheManifest() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
