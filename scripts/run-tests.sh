@@ -5,16 +5,25 @@
 #   hung: every thread of the test process is printed (gdb), with the process tree, and the run fails;
 # - a process the tests started and left running (a daemon, a decoder child, a SeaweedFS) is named — a
 #   defect to fix in that test — and stopped, so that it cannot hold CI's output pipe open after the tests
-#   have ended.
+#   have ended. Only this run's: another test run on the machine (another checkout's, or this one's) keeps
+#   its servers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 limit=${VARIANTD_TEST_LIMIT:-1800}
 checkout=$PWD
+# This run's token: the test support names its folders variantd-tests-$VARIANTD_TEST_RUN-*, and every
+# process the tests start inherits it.
+export VARIANTD_TEST_RUN="$(date +%s)-$$"
 
-# Processes started by the tests: our own binaries from this checkout's build, and test servers, whose
-# folders the test support makes under the temporary directory as variantd-tests-*.
+# Processes started by this run's tests: test servers, whose folders name the token, and our own binaries
+# from this checkout's build whose environment holds it (a decoder child's command line names no folder).
 leftovers() {
-  pgrep -f -- "^$checkout/\\.build/|variantd-tests-" | grep -v -x "$$" || true
+  {
+    pgrep -f -- "variantd-tests-$VARIANTD_TEST_RUN-"
+    for pid in $(pgrep -f -- "^$checkout/\\.build/"); do
+      grep -qxz -- "VARIANTD_TEST_RUN=$VARIANTD_TEST_RUN" "/proc/$pid/environ" 2>/dev/null && echo "$pid"
+    done
+  } | sort -un | grep -v -x "$$" || true
 }
 
 swift test --skip-build &

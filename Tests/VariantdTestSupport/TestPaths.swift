@@ -16,10 +16,12 @@ package enum TestPaths {
             .deletingLastPathComponent().appendingPathComponent("variantd").path
     }
 
-    /// A fresh temporary directory, removed by the caller.
+    /// A fresh temporary directory, removed by the caller. Under `scripts/run-tests.sh` its name holds the
+    /// run's `VARIANTD_TEST_RUN`, so that the script's end sweep stops the test servers of this run only.
     package static func temporaryDirectory() throws -> URL {
+        let run = ProcessInfo.processInfo.environment["VARIANTD_TEST_RUN"].map { $0 + "-" } ?? ""
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "variantd-tests-\(UUID().uuidString)")
+            "variantd-tests-\(run)\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
