@@ -15,15 +15,18 @@ checkout=$PWD
 # process the tests start inherits it.
 export VARIANTD_TEST_RUN="$(date +%s)-$$"
 
+# The processes whose command line matches $1 and whose environment holds this run's token.
+of_this_run() {
+  for pid in $(pgrep -f -- "$1"); do
+    grep -qxz -- "VARIANTD_TEST_RUN=$VARIANTD_TEST_RUN" "/proc/$pid/environ" 2>/dev/null && echo "$pid"
+  done
+}
+
 # Processes started by this run's tests: test servers, whose folders name the token, and our own binaries
-# from this checkout's build whose environment holds it (a decoder child's command line names no folder).
+# from this checkout's build (a decoder child's command line names no folder).
 leftovers() {
-  {
-    pgrep -f -- "variantd-tests-$VARIANTD_TEST_RUN-"
-    for pid in $(pgrep -f -- "^$checkout/\\.build/"); do
-      grep -qxz -- "VARIANTD_TEST_RUN=$VARIANTD_TEST_RUN" "/proc/$pid/environ" 2>/dev/null && echo "$pid"
-    done
-  } | sort -un | grep -v -x "$$" || true
+  { pgrep -f -- "variantd-tests-$VARIANTD_TEST_RUN-"; of_this_run "^$checkout/\\.build/"; } |
+    sort -un | grep -v -x "$$" || true
 }
 
 swift test --skip-build &
@@ -36,7 +39,7 @@ tests=$!
   wait "$sleeper"
   kill -0 "$tests" 2>/dev/null || exit 0
   echo "run-tests.sh: the tests are still running after $limit s; their threads and the process tree:" >&2
-  for pid in $(pgrep -f 'PackageTests\.xctest'); do
+  for pid in $(of_this_run 'PackageTests\.xctest'); do
     gdb -p "$pid" -batch -ex 'thread apply all bt 12' 2>&1 | grep -E '^(Thread|#)' >&2
   done
   ps -eo pid,ppid,etimes,args --forest >&2
