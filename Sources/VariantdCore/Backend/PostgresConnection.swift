@@ -39,13 +39,23 @@ final class PostgresConnection {
         PQfinish(handle)
     }
 
-    /// Whether the connection is still up; a dropped one is re-established with `reset()`.
-    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    /// Whether the connection is still up, found without a round trip: libpq learns that the server ended
+    /// the session (a restart, a failover, `pg_terminate_backend`, an idle-session timeout) only by reading,
+    /// so what the server left on the socket (its last words, then the end of the stream, each taking a
+    /// read) is read first. A dropped connection is re-established with `reset()`.
+    func isConnected() -> Bool {
+        var poller = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        while PQstatus(handle) == CONNECTION_OK, poll(&poller, 1, 0) > 0, PQconsumeInput(handle) == 1 {}
+        return PQstatus(handle) == CONNECTION_OK
+    }
 
     /// Re-establishes a dropped connection (LISTENs must be issued again).
-    func reset() {
+    func reset() throws(QueueError) {
         prepared = [:]
         PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw QueueError("PostgreSQL cannot connect: \(Self.trimmed(PQerrorMessage(handle)))")
+        }
     }
 
     /// The server's version number, e.g. 150020.

@@ -27,9 +27,9 @@ final class PostgresListener: @unchecked Sendable {
     private func listen() {
         while !stopped.load(ordering: .acquiring) {
             do throws(QueueError) {
-                if !connection.isConnected {
+                if !connection.isConnected() {
                     Thread.sleep(forTimeInterval: 1)
-                    connection.reset()
+                    try connection.reset()
                     try connection.query("LISTEN \(channel)")
                     wake.signal()
                 }

@@ -5,7 +5,8 @@ import Synchronization
 /// concurrent claims and finishes do not queue behind each other on one connection.
 ///
 /// A connection is lent to one call at a time and runs it on a Dispatch thread (a database call blocks);
-/// a dropped connection is re-established before its next use.
+/// a dropped connection, a session the server ended while the connection sat idle included, is
+/// re-established before its next use, so nothing is sent on a dead one.
 final class PostgresPool: Sendable {
     let url: String
     let size: Int
@@ -23,13 +24,26 @@ final class PostgresPool: Sendable {
     }
 
     /// Runs `body` on a connection of the pool, waiting for one to be free.
-    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T)
+    ///
+    /// A connection that breaks while `body` runs leaves its outcome unknown (a write may have committed
+    /// before the break). `rerunnable` says running `body` again then is harmless: it is run once more
+    /// from its start on the connection re-established (never a transaction's remainder on its own).
+    func run<T: Sendable>(
+        rerunnable: Bool, _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
+    )
         async throws(QueueError) -> T
     {
         let lent = try await acquire()
         let result = await Blocking.run { () throws(QueueError) in
-            if !lent.connection.isConnected { lent.connection.reset() }
-            return try body(lent.connection)
+            let connection = lent.connection
+            if !connection.isConnected() { try connection.reset() }
+            do throws(QueueError) {
+                return try body(connection)
+            } catch {
+                guard rerunnable, !connection.isConnected() else { throw error }
+                try connection.reset()
+                return try body(connection)
+            }
         }
         release(lent)
         return try result.get()

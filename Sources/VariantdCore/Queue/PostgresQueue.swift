@@ -29,7 +29,7 @@ public final class PostgresQueue: JobQueue {
         self.policy = policy
         pool = PostgresPool(url: url, size: connections)
         listener = try PostgresListener(url: url, channel: PostgresSchema.insertChannel, wake: wake)
-        try await run { connection throws(QueueError) in try Self.migrate(connection) }
+        try await run(rerunnable: true) { connection throws(QueueError) in try Self.migrate(connection) }
     }
 
     deinit {
@@ -38,7 +38,7 @@ public final class PostgresQueue: JobQueue {
 
     /// The schema versions applied, in order.
     public func schemaVersions() async throws(QueueError) -> [Int] {
-        try await run { connection throws(QueueError) in
+        try await run(rerunnable: true) { connection throws(QueueError) in
             try connection.query("SELECT version FROM variantd_schema_migrations ORDER BY version")
                 .compactMap { $0[0].flatMap { Int($0) } }
         }
@@ -47,7 +47,7 @@ public final class PostgresQueue: JobQueue {
     public func enqueue(_ job: NewJob) async throws(QueueError) -> Enqueued {
         let maxAttempts = String(policy.maxAttempts)
         let key = [job.request.bucket, job.request.path, job.version]
-        return try await run { connection throws(QueueError) in
+        return try await run(rerunnable: true) { connection throws(QueueError) in
             // The existing job may become final between the two statements; then the insert succeeds next time.
             for _ in 0..<3 {
                 let inserted = try connection.query(
@@ -80,7 +80,7 @@ public final class PostgresQueue: JobQueue {
             Self.array(jobs.map(\.version)), Self.array(jobs.map(\.source)),
             Self.array(jobs.map(\.request.declaredContentType)), String(policy.maxAttempts),
         ]
-        let added = try await run { connection throws(QueueError) in
+        let added = try await run(rerunnable: true) { connection throws(QueueError) in
             // One statement for the whole batch; a key repeated inside it conflicts with its first row.
             try connection.query(
                 """
@@ -99,7 +99,9 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func refreshStatistics() async throws(QueueError) {
-        try await run { connection throws(QueueError) in _ = try connection.query("ANALYZE variantd_jobs") }
+        try await run(rerunnable: true) { connection throws(QueueError) in
+            _ = try connection.query("ANALYZE variantd_jobs")
+        }
     }
 
     public func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError)
@@ -110,7 +112,7 @@ public final class PostgresQueue: JobQueue {
         let now = Timestamp.now.milliseconds
         let rescueDue = lastRescue.load(ordering: .relaxed) <= now - Self.milliseconds(Self.rescueInterval)
         if rescueDue { lastRescue.store(now, ordering: .relaxed) }
-        return try await run { connection throws(QueueError) in
+        return try await run(rerunnable: true) { connection throws(QueueError) in
             if rescueDue {
                 try Self.transaction(connection) { () throws(QueueError) in
                     try Self.rescue(connection, policy: policy)
@@ -142,7 +144,7 @@ public final class PostgresQueue: JobQueue {
         let parameters = [
             String(lease.jobID), String(lease.token), String(Self.milliseconds(duration)),
         ]
-        return try await run { connection throws(QueueError) -> Lease? in
+        return try await run(rerunnable: true) { connection throws(QueueError) -> Lease? in
             let rows = try connection.query(
                 """
                 UPDATE variantd_jobs SET lease_expires_at = now() + $3::bigint * interval '1 millisecond'
@@ -169,7 +171,10 @@ public final class PostgresQueue: JobQueue {
                 maxAttempts: disposition.maxAttempts(after: lease.maxAttempts), crashes: attempt.crashes,
                 outcome: nil, attempt: lease.attempt)
         }
-        let jobs = try await run { connection throws(QueueError) -> [Job?] in try Self.move(connection, moves)
+        // Not run again on a broken connection: a finish whose commit went unseen would find its leases
+        // released and answer them lost, its finished notice never sent.
+        let jobs = try await run(rerunnable: false) { connection throws(QueueError) -> [Job?] in
+            try Self.move(connection, moves)
         }
         if jobs.contains(where: { $0?.state == .available }) { wake.signal() }
         return jobs
@@ -195,7 +200,7 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func purge(finishedBefore cutoff: Timestamp, limit: Int) async throws(QueueError) -> Int {
-        try await run { connection throws(QueueError) in
+        try await run(rerunnable: true) { connection throws(QueueError) in
             // The attempt log goes with its job (ON DELETE CASCADE); rows another purger holds are skipped.
             let rows = try connection.query(
                 """
@@ -212,7 +217,8 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func stateCounts() async throws(QueueError) -> [JobState: Int] {
-        let rows = try await run { connection throws(QueueError) in try connection.query(QueueSQL.stateCounts)
+        let rows = try await run(rerunnable: true) { connection throws(QueueError) in
+            try connection.query(QueueSQL.stateCounts)
         }
         return QueueSQL.stateCounts(rows)
     }
@@ -233,7 +239,7 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func markReported(id: Int64) async throws(QueueError) {
-        try await run { connection throws(QueueError) in
+        try await run(rerunnable: true) { connection throws(QueueError) in
             _ = try connection.query(
                 "UPDATE variantd_jobs SET reported_at = now() WHERE id = $1 AND reported_at IS NULL",
                 [String(id)])
@@ -241,7 +247,7 @@ public final class PostgresQueue: JobQueue {
     }
 
     public func attempts(of id: Int64) async throws(QueueError) -> [JobAttempt] {
-        try await run { connection throws(QueueError) in
+        try await run(rerunnable: true) { connection throws(QueueError) in
             try connection.query(
                 "SELECT \(PostgresSchema.select(JobAttempt.columns)) FROM variantd_job_attempts "
                     + "WHERE job_id = $1 ORDER BY token", [String(id)]
@@ -255,18 +261,24 @@ public final class PostgresQueue: JobQueue {
 
     private func select(_ clause: String, _ parameters: [String?]) async throws(QueueError) -> [Job] {
         let sql = "SELECT \(PostgresSchema.select(Job.columns)) FROM variantd_jobs \(clause)"
-        return try await run { connection throws(QueueError) in
+        return try await run(rerunnable: true) { connection throws(QueueError) in
             try connection.query(sql, parameters).map { row throws(QueueError) in try Job(row: row) }
         }
     }
 
-    /// Runs on a connection of the pool, re-established first if it dropped.
+    /// Runs on a connection of the pool, re-established first if it dropped. `rerunnable`: `body` may run
+    /// again once when its connection broke under it, its outcome unknown (see `PostgresPool.run`). Every
+    /// call is but a finish: reads; enqueues, deduplicated by the key's unique index (a job whose insert
+    /// committed unseen is then found, answered as already queued); a migration, which looks at what is
+    /// applied under its lock; a claim, whose unseen jobs wait for their leases to expire whether it runs
+    /// again or not; and writes that a second run leaves as the first did (an extension under its lease
+    /// token, a mark of what is unmarked, a purge of what is finished).
     private func run<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
+        rerunnable: Bool, _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
     )
         async throws(QueueError) -> T
     {
-        try await pool.run(body)
+        try await pool.run(rerunnable: rerunnable, body)
     }
 
     /// A PostgreSQL array literal of texts (NULL for nil), for `unnest($n::text[])`. Written as bytes: the

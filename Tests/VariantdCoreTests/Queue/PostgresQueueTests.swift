@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Variants
 
@@ -73,7 +74,7 @@ struct PostgresQueueTests {
         let pool = PostgresPool(url: url, size: 2)
         // Six calls at once, each holding its connection a moment and counting the database's sessions.
         let counts = try await (0..<6).asyncMapConcurrently { _ in
-            try await pool.run { connection throws(QueueError) -> Int in
+            try await pool.run(rerunnable: false) { connection throws(QueueError) -> Int in
                 try connection.query("SELECT pg_sleep(0.1)")
                 let sessions = try connection.query(
                     """
@@ -85,6 +86,69 @@ struct PostgresQueueTests {
         }
         #expect(counts.count == 6 && counts.allSatisfy { (1...2).contains($0) })
         #expect(counts.contains(2))
+    }
+
+    /// A session the server ended while the pool held it idle (a failover, a restart, an idle-session
+    /// timeout, `pg_terminate_backend`) is found dead before the next statement is sent and opened again,
+    /// so that operation succeeds rather than failing with "server closed the connection unexpectedly".
+    @Test func anOperationAfterTheServerEndedThePooledSessionSucceeds() async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let queue = try await PostgresQueue(url: url)
+        _ = try await queue.enqueue(try QueueContract.job("before.jpg"))
+        try Self.endOtherSessions(of: url)
+        #expect(try await queue.stateCounts() == [.available: 1])
+        try Self.endOtherSessions(of: url)
+        #expect(try await queue.enqueue(try QueueContract.job("after.jpg")).created)
+        #expect(try await queue.stateCounts() == [.available: 2])
+        // A finish, which is never run twice, too: nothing was sent on the dead connection.
+        let claimed = try await QueueContract.claimOne(queue)
+        try Self.endOtherSessions(of: url)
+        #expect(
+            try await queue.finish(claimed.lease, with: .success(QueueContract.metadata))?.state == .completed
+        )
+    }
+
+    /// A connection that breaks while a call runs leaves the call's outcome unknown: the call is run again,
+    /// once, on the connection re-established only when it says that is harmless, and fails otherwise.
+    @Test(arguments: [true, false])
+    func aCallWhoseConnectionBrokeUnderItRunsAgainOnlyWhenRerunnable(rerunnable: Bool) async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let pool = PostgresPool(url: url, size: 1)
+        let runs = Runs()
+        let call = Task {
+            try await pool.run(rerunnable: rerunnable) { connection throws(QueueError) -> Int in
+                let run = runs.next()
+                if run == 1 { try connection.query("SELECT pg_sleep(60)") }
+                return run
+            }
+        }
+        let watcher = try PostgresConnection(url: url)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try watcher.query(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'"
+        ).first?[0] != "1" {
+            try #require(ContinuousClock.now < deadline, "the call's statement never ran")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try Self.endOtherSessions(of: url)
+        let result = await call.result
+        if rerunnable {
+            #expect(try result.get() == 2)
+        } else {
+            #expect(throws: QueueError.self) { try result.get() }
+            #expect(runs.next() == 2)
+        }
+    }
+
+    private final class Runs: Sendable {
+        private let count = Mutex(0)
+
+        func next() -> Int {
+            count.withLock { count in
+                count += 1
+                return count
+            }
+        }
     }
 
     @Test func afterABackfillTheClaimTakesTheDueIndexFirstRows() async throws {
@@ -148,5 +212,14 @@ struct PostgresQueueTests {
         let claimed = try await QueueContract.claimOne(queue)
         #expect(claimed.job.path == "plain.jpg" && claimed.job.declaredContentType == "image/jpeg")
         #expect(try await queue.jobs(in: nil, limit: 10).count == 1)
+    }
+
+    /// Ends every other session of the database, waiting until each is gone.
+    private static func endOtherSessions(of url: String) throws {
+        try PostgresConnection(url: url).query(
+            """
+            SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """)
     }
 }
