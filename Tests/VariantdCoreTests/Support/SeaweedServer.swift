@@ -108,21 +108,33 @@ final class SeaweedServer: @unchecked Sendable {
                 if let ended = started.termination {
                     lock.withLock { process = nil }
                     throw S3Error(
-                        .unavailable, "weed server", "ended (\(ended)) before it was ready: \(logTail())")
+                        .unavailable, "weed server",
+                        "\(Self.describe(ended)) before it was ready; its log ends:\n\(logTail())")
                 }
                 guard Date() < deadline else {
                     kill()
-                    throw S3Error(.unavailable, "weed server", "not ready after 60 s: \(error); \(logTail())")
+                    throw S3Error(
+                        .unavailable, "weed server",
+                        "not ready after 60 s: \(error); its log ends:\n\(logTail())")
                 }
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
     }
 
-    /// The end of the server's log, for an error that says why it did not start.
+    /// The last lines of the server's log, whole, for an error that says why it did not start.
     private func logTail() -> String {
         let log = (try? String(contentsOfFile: "\(directory)/weed.log", encoding: .utf8)) ?? ""
-        return String(log.suffix(600))
+        return log.split(separator: "\n").suffix(12).joined(separator: "\n")
+    }
+
+    /// How the server ended. The tests kill it only in `kill()`, never while it starts, so a signal then came
+    /// from another process (another test run's clean-up, say), not from SeaweedFS failing.
+    private static func describe(_ ended: SpawnedProcess.Termination) -> String {
+        switch ended {
+        case .exited(let status): "exited with status \(status)"
+        case .signalled(let signal): "was killed by signal \(signal), which these tests did not send,"
+        }
     }
 
     /// Kills the server at once (SIGKILL), as a crash or a lost machine would.
