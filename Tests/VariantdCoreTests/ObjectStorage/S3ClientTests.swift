@@ -150,11 +150,7 @@ struct S3OutageTests {
         }
         #expect(error.kind == .unavailable)
         #expect(error.variantsError.code == .storeUnavailable)
-        let restart = try ContinuousClock().measure { try server.start() }
-        // On the same data the master resumes its Raft state and, alone, must elect itself: SeaweedFS's
-        // default election timeout kept the store down for 10 to 20 s (and more, the filer and the gateway
-        // starting after); it is back in about 2 s now, 3.5 s with two cores busy beside it.
-        #expect(restart < .seconds(10), "the store took \(restart) to come back")
+        try server.start()
         #expect(try client.read(bucket: bucket, key: "k.jpg", maxBytes: 1) == [7])
     }
 }
