@@ -27,9 +27,36 @@ struct BenchWorker: Sendable {
     /// renditions stored under `renditions/`.
     var store: S3Location? = nil
     var client: S3Client? = nil
-    /// Where the timed passes are drawn from when processes side by side share them, as the product's
-    /// slots share one queue: `iterations` passes in all, over every process drawing from it.
-    var share: TicketFile? = nil
+    /// Processes side by side that share their timed passes, as the product's slots share one queue:
+    /// `iterations` passes in all, over every process drawing from `tickets`. Each draws one ticket when it
+    /// has warmed up and waits until all `parts` have, so that their timed parts begin together (a process
+    /// still warming up does work no pass counts); the tickets after those are the timed runs.
+    struct Sharing: Sendable {
+        var tickets: TicketFile
+        var parts: Int
+
+        /// The longest wait for the other processes to warm up.
+        static let patience: Duration = .seconds(300)
+
+        /// Says this process is ready and waits until every other one is.
+        func gather() throws(VariantsError) {
+            _ = try tickets.draw()
+            let deadline = ContinuousClock.now + Self.patience
+            while try tickets.drawn() < parts {
+                guard ContinuousClock.now < deadline else {
+                    throw VariantsError(.internalError, "the other bench workers did not finish warming up")
+                }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+        }
+
+        /// The next timed run's number, counting from 0.
+        func draw() throws(VariantsError) -> Int {
+            try tickets.draw() - parts
+        }
+    }
+
+    var share: Sharing? = nil
 
     /// One timed pass over one file.
     private struct Sample {
@@ -56,7 +83,7 @@ struct BenchWorker: Sendable {
 
         /// The next of `tasks` timed runs, from `share` when there is one; nil when all are taken or one
         /// has failed.
-        func claim(below tasks: Int, from share: TicketFile?) throws(VariantsError) -> Int? {
+        func claim(below tasks: Int, from share: Sharing?) throws(VariantsError) -> Int? {
             let local = state.withLock { state -> Int? in
                 defer { state.next += 1 }
                 return state.error == nil ? state.next : nil
@@ -97,6 +124,7 @@ struct BenchWorker: Sendable {
         let timedFiles = timed.map(\.file)
         let progress = Progress(files: timed.count)
         let tasks = timed.count * iterations
+        try share?.gather()
         let timedFrom = ProcessInfo.processInfo.systemUptime
         let started = ContinuousClock.now
         let threads = DispatchGroup()

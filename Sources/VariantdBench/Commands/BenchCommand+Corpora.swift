@@ -35,7 +35,7 @@ extension BenchCommand {
                     // cores gave 1.65× one core's JPEG throughput where two processes gave 2.0×. They draw
                     // the timed runs from one ticket file, as the product's slots take jobs from one queue,
                     // so a core the host slows down does less of the work instead of leaving the other idle
-                    // at the end.
+                    // at the end, and begin them together, once all have warmed up.
                     let share = FileManager.default.temporaryDirectory.appendingPathComponent(
                         "variantd-bench-tickets-\(UUID().uuidString)"
                     ).path
@@ -43,7 +43,8 @@ extension BenchCommand {
                     let arguments =
                         [
                             "bench-worker", "--mode", mode.rawValue, "--jobs", "1", "--iterations",
-                            "\(iterations * jobs)", "--warmup", "\(warmups)", "--share", share,
+                            "\(iterations * jobs)", "--warmup", "\(warmups)", "--share", share, "--parts",
+                            "\(jobs)",
                         ] + (mode == .s3 ? ["--store", store ?? ""] : []) + corpus.files
                     let parts = Mutex([Int: Result<Measurement, any Error>]())
                     DispatchQueue.concurrentPerform(iterations: jobs) { job in

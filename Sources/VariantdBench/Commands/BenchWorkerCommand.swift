@@ -10,12 +10,13 @@ package struct BenchWorkerCommand: Subcommand {
     package static let abstract = "Run one measurement for variantd bench (internal)."
     package static let usage =
         "bench-worker --mode <w1|write|decode|s3|avif|thumbhash> [--store <s3://…>] [--jobs <n>] [--iterations <n>] "
-        + "[--warmup <n>] [--share <file>] [--out <file>] [--match-bytes <n>] [<file> ...]"
+        + "[--warmup <n>] [--share <file> --parts <n>] [--out <file>] [--match-bytes <n>] [<file> ...]"
     package static let details = """
         Started by variantd bench. w1, write and decode print a Measurement of the files; avif encodes one
         file's AVIF rendition and keeps it at --out (with --match-bytes, at the quality whose file is closest to
-        that size); thumbhash prints variantd thumbhash bench's figures. With --share, workers started side by
-        side draw their timed runs from one ticket file: --iterations passes over the files between them all.
+        that size); thumbhash prints variantd thumbhash bench's figures. With --share, the --parts workers started side by
+        side draw their timed runs from one ticket file, --iterations passes over the files between them all,
+        and begin them together, once all have warmed up.
         """
 
     enum Task {
@@ -35,6 +36,7 @@ package struct BenchWorkerCommand: Subcommand {
         let store = try arguments.option("--store")
         let matchBytes = try arguments.integer("--match-bytes", in: 1...(1 << 30))
         let share = try arguments.option("--share")
+        let parts = try arguments.integer("--parts", in: 1...256) ?? 1
         let files = try arguments.positionals()
         switch mode {
         case "avif":
@@ -49,7 +51,7 @@ package struct BenchWorkerCommand: Subcommand {
             var worker = BenchWorker(mode: mode, jobs: jobs, iterations: iterations, warmups: warmups)
             if let share {
                 do {
-                    worker.share = try TicketFile(path: share)
+                    worker.share = BenchWorker.Sharing(tickets: try TicketFile(path: share), parts: parts)
                 } catch {
                     throw UsageError(error.message)
                 }

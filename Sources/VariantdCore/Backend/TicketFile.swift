@@ -26,6 +26,13 @@ package final class TicketFile: Sendable {
         return Int(end) - 1
     }
 
+    /// How many numbers have been drawn from this file so far, by every process.
+    package func drawn() throws(VariantsError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot read the ticket file") }
+        return Int(status.st_size)
+    }
+
     private static func failure(_ what: String) -> VariantsError {
         VariantsError(.internalError, "\(what): \(String(cString: strerror(errno)))")
     }

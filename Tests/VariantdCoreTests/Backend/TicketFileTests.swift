@@ -21,6 +21,7 @@ import Variants
             drawn.withLock { $0 += mine }
         }
         #expect(drawn.withLock { $0.sorted() } == Array(0..<2000))
+        #expect(try openings[0].drawn() == 2000)
         #expect(try TicketFile(path: path).draw() == 2000)
     }
 
