@@ -118,12 +118,13 @@ struct PostgresQueueTests {
         let call = Task {
             try await pool.run(rerunnable: rerunnable) { connection throws(QueueError) -> Int in
                 let run = runs.next()
-                if run == 1 { try connection.query("SELECT pg_sleep(60)") }
+                if run == 1 { try connection.query("SELECT pg_sleep(600)") }
                 return run
             }
         }
         let watcher = try PostgresConnection(url: url)
-        let deadline = ContinuousClock.now + .seconds(30)
+        // Generous: a loaded machine may take long to start the call, and nothing here waits longer than it must.
+        let deadline = ContinuousClock.now + .seconds(300)
         while try watcher.query(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'"
         ).first?[0] != "1" {

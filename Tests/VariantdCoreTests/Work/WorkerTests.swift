@@ -162,18 +162,18 @@ import Variants
             try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
         ).id
         try await database.beginOutage()
-        try await Self.waitFor("a queue error", within: .seconds(30)) {
+        try await Self.waitFor("a queue error", within: .seconds(120)) {
             Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
         }
         try await Task.sleep(for: .seconds(70))
         try database.endOutage()
         // The test's own sessions were ended too.
         let reopened = try await database.open()
-        try await Self.waitFor("the completion", within: .seconds(30)) {
+        try await Self.waitFor("the completion", within: .seconds(120)) {
             try await reopened.job(id: id)?.state == .completed
         }
         worker.signal(SIGTERM)
-        let finished = try await worker.finish(within: .seconds(30))
+        let finished = try await worker.finish(within: .seconds(60))
         #expect(finished.status == 0)
         let events = Self.events(finished.stdout, job: id)
         #expect(events.filter { $0["event"] as? String == "lease_lost" }.isEmpty)
@@ -201,7 +201,7 @@ import Variants
             try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
         ).id
         try await database.beginOutage()
-        try await Self.waitFor("a queue error", within: .seconds(30)) {
+        try await Self.waitFor("a queue error", within: .seconds(120)) {
             Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
         }
         worker.signal(SIGTERM)
@@ -253,18 +253,18 @@ import Variants
         let id = try await queue.enqueue(
             try NewJob(request: ObjectRequest(bucket: "slow", path: "large.jpg"), source: "large.jpg")
         ).id
-        try await Self.waitFor("the claim", within: .seconds(30)) {
+        try await Self.waitFor("the claim", within: .seconds(120)) {
             try await queue.job(id: id)?.state == .running
         }
         try database.stealLease(of: id)
         let next = try await queue.enqueue(
             try NewJob(request: ObjectRequest(bucket: "slow", path: "small.jpg"), source: "small.jpg")
         ).id
-        try await Self.waitFor("the next job", within: .seconds(60)) {
+        try await Self.waitFor("the next job", within: .seconds(180)) {
             try await queue.job(id: next)?.state == .completed
         }
         worker.signal(SIGTERM)
-        let finished = try await worker.finish(within: .seconds(30))
+        let finished = try await worker.finish(within: .seconds(60))
         #expect(finished.status == 0)
         #expect(Self.events(finished.stdout, job: id).map { $0["event"] as? String } == ["lease_lost"])
         let job = try #require(try await queue.job(id: id))
