@@ -27,6 +27,12 @@ struct HTTPRequest: Sendable {
 }
 
 extension HTTPRequest {
+    /// The method to route by: `HEAD` goes wherever `GET` does (RFC 9110 §9.1), and libmicrohttpd sends the
+    /// `GET` answer's status and headers without its body.
+    var routedMethod: String {
+        method == "HEAD" ? "GET" : method
+    }
+
     /// Refuses a target with an escaped NUL: libmicrohttpd decodes the path and the query values into C
     /// strings, which a NUL would end early, so `a.jpg%00.png` would be read as `a.jpg` — another object
     /// than the one named.

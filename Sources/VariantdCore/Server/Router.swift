@@ -17,7 +17,7 @@ struct Router: HTTPResponder {
     let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
-        switch (request.method, request.path) {
+        switch (request.routedMethod, request.path) {
         case ("GET", "/livez"):
             return .now(.json(["status": "ok"]))
         case ("GET", "/readyz"):
@@ -27,9 +27,7 @@ struct Router: HTTPResponder {
                 .text(metrics.render(gauges), contentType: PrometheusText.contentType))
         case ("POST", "/v1/jobs"):
             return submit(request)
-        case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix),
-            ("HEAD", _) where request.path.hasPrefix(RenderRequest.prefix),
-            ("POST", RenderRequest.postPath):
+        case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix), ("POST", RenderRequest.postPath):
             return render.respond(to: request)
         case (_, RenderRequest.postPath):
             return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes POST")))

@@ -9,7 +9,7 @@ struct WorkStatusRouter: HTTPResponder {
     let stop: InterruptSignal
 
     func respond(to request: HTTPRequest) -> HTTPReply {
-        switch (request.method, request.path) {
+        switch (request.routedMethod, request.path) {
         case ("GET", "/livez"):
             return .now(.json(["status": "ok"]))
         case ("GET", "/readyz"):

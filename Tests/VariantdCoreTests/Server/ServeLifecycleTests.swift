@@ -138,6 +138,19 @@ import Variants
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
+    /// Load balancers and uptime checks probe with `HEAD`, which a server must take wherever it takes `GET`
+    /// (RFC 9110 §9.1): the same status and headers, no body.
+    @Test func headIsAnsweredWhereGetIs() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try fixture.start()
+        for path in ["/livez", "/readyz", "/metrics"] {
+            let get = try daemon.send("GET", path)
+            let head = try daemon.send("HEAD", path, curlOptions: ["--head"])
+            #expect(head.status == 200 && head.contentType == get.contentType, "\(path): \(head.text)")
+        }
+    }
+
     @Test func healthAndMetricsEndpoints() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }

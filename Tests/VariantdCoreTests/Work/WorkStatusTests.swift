@@ -45,6 +45,9 @@ import Variants
         #expect(try worker.metric("variantd_work_lease_losses_total") == 0)
         #expect(try worker.metric("variantd_work_callback_failures_total") == 0)
         #expect(try worker.metric("variantd_decoder_crashes_total") == 0)
+        for path in ["/livez", "/readyz", "/metrics"] {
+            #expect(try worker.send("HEAD", path, curlOptions: ["--head"]).status == 200, "\(path)")
+        }
         #expect(try worker.send("POST", "/metrics").status == 400)
 
         worker.signal(SIGTERM)
