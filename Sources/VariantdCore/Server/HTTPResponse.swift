@@ -33,6 +33,15 @@ struct HTTPResponse: Sendable {
         self.error(AnswerError(error), headers: headers)
     }
 
+    /// `405 method_not_allowed` for a known path asked with another method, with the `Allow` RFC 9110 §15.5.6
+    /// requires; a path that takes `GET` takes `HEAD` too.
+    static func methodNotAllowed(_ path: String, takes method: String) -> HTTPResponse {
+        let allowed = method == "GET" ? "GET, HEAD" : method
+        return error(
+            .service(ServiceError(.methodNotAllowed, "\(path) takes \(allowed)")),
+            headers: [("Allow", allowed)])
+    }
+
     static func text(_ text: String, contentType: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }

@@ -29,13 +29,11 @@ struct Router: HTTPResponder {
             return submit(request)
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix), ("POST", RenderRequest.postPath):
             return render.respond(to: request)
-        case (_, RenderRequest.postPath):
-            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes POST")))
-        case (_, _) where request.path.hasPrefix(RenderRequest.prefix):
-            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes GET or HEAD")))
-        case (_, "/livez"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/jobs"):
-            let allowed = request.path == "/v1/jobs" ? "POST" : "GET"
-            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes \(allowed)")))
+        case (_, RenderRequest.postPath), (_, "/v1/jobs"):
+            return .now(.methodNotAllowed(request.path, takes: "POST"))
+        case (_, _) where request.path.hasPrefix(RenderRequest.prefix),
+            (_, "/livez"), (_, "/readyz"), (_, "/metrics"):
+            return .now(.methodNotAllowed(request.path, takes: "GET"))
         default:
             return .now(.error(VariantsError(.notFound, "no route for \(request.method) \(request.path)")))
         }

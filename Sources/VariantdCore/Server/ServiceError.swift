@@ -12,11 +12,14 @@ struct ServiceError: Error, Sendable, Equatable, Encodable {
         /// object store (`store_unavailable`) cannot be reached now: nothing is wrong with the input; retry
         /// after `Retry-After`.
         case transformBusy = "transform_busy"
+        /// A known path asked with a method it does not take (answered with `Allow`).
+        case methodNotAllowed = "method_not_allowed"
 
         var statusCode: Int {
             switch self {
             case .unauthorized: 401
             case .forbidden: 403
+            case .methodNotAllowed: 405
             case .transformBusy: 503
             }
         }

@@ -22,7 +22,7 @@ struct WorkStatusRouter: HTTPResponder {
                 return .text(metrics.render(gauges), contentType: PrometheusText.contentType)
             }
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"):
-            return .now(.error(VariantsError(.invalidRequest, "\(request.path) takes GET")))
+            return .now(.methodNotAllowed(request.path, takes: "GET"))
         default:
             return .now(.error(VariantsError(.notFound, "no route for \(request.method) \(request.path)")))
         }

@@ -96,7 +96,8 @@ final class DaemonProcess {
             return Reply(
                 curlStatus: curl.terminationStatus, status: Int(fields.first ?? "") ?? 0,
                 retryAfter: fields.count > 1 ? fields[1] : "", contentType: fields.count > 2 ? fields[2] : "",
-                authenticate: fields.count > 3 ? fields[3] : "", body: Array(body))
+                authenticate: fields.count > 3 ? fields[3] : "", allow: fields.count > 4 ? fields[4] : "",
+                body: Array(body))
         }
     }
 
@@ -106,6 +107,7 @@ final class DaemonProcess {
         var retryAfter: String
         var contentType: String
         var authenticate: String
+        var allow: String
         var body: [UInt8]
 
         var text: String { String(decoding: body, as: UTF8.self) }
@@ -130,7 +132,8 @@ final class DaemonProcess {
         let bodyPath = directory.appendingPathComponent("reply-\(UUID().uuidString)").path
         var arguments = [
             "-sS", "--max-time", "60", "-o", bodyPath, "-X", method,
-            "-w", "%{http_code}\n%header{retry-after}\n%header{content-type}\n%header{www-authenticate}",
+            "-w",
+            "%{http_code}\n%header{retry-after}\n%header{content-type}\n%header{www-authenticate}\n%header{allow}",
         ]
         if let authorization, !isUnix { arguments += ["-H", "Authorization: \(authorization)"] }
         var requestPath = bodyFile

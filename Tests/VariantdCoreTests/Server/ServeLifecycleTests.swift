@@ -151,6 +151,29 @@ import Variants
         }
     }
 
+    /// A known path asked with a method it does not take is `405` with the `Allow` RFC 9110 §15.5.6 requires,
+    /// so a client tells a wrong method from a malformed request and learns the right one.
+    @Test func aWrongMethodIs405WithAllow() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.addRenderBuckets()
+        let daemon = try fixture.start()
+        for (method, path, allow) in [
+            ("POST", "/livez", "GET, HEAD"), ("DELETE", "/readyz", "GET, HEAD"),
+            ("PUT", "/metrics", "GET, HEAD"),
+            ("GET", "/v1/jobs", "POST"), ("GET", "/v1/render", "POST"),
+            ("PUT", "/v1/render/pics/2026/gradient.jpg", "GET, HEAD"),
+            ("POST", "/v1/render/pics/2026/gradient.jpg", "GET, HEAD"),
+        ] {
+            let reply = try daemon.send(method, path)
+            #expect(
+                reply.status == 405 && reply.error == "method_not_allowed", "\(method) \(path): \(reply.text)"
+            )
+            #expect(reply.json["statusCode"] as? Int == 405 && reply.allow == allow, "\(method) \(path)")
+        }
+        #expect(try daemon.send("PUT", "/v1/elsewhere").status == 404)
+    }
+
     @Test func healthAndMetricsEndpoints() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
