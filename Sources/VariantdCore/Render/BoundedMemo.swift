@@ -11,6 +11,10 @@ final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.capacity = capacity
     }
 
+    var count: Int {
+        entries.withLock { $0.count }
+    }
+
     subscript(key: Key) -> Value? {
         entries.withLock { $0[key] }
     }

@@ -2,7 +2,9 @@ import Variants
 
 /// The options of query strings already read, so a cache hit does not run the declaration's validator and
 /// hash the canonical settings again: clients use a few fixed sizes. Only options read without error and
-/// without `format=auto` are kept, since the latter's answer depends on the `Accept` header too.
+/// without `format=auto` are kept, since the latter's answer depends on the `Accept` header too, and only
+/// short ones: any client may spell a size at length (`width=64.000…`), and 4,096 URLs of 50 KB each would
+/// hold 200 MB.
 final class TransformMemo: Sendable {
     /// A transform as read, with the spec key that names its renditions.
     struct Entry: Sendable {
@@ -17,9 +19,16 @@ final class TransformMemo: Sendable {
 
     private let entries: BoundedMemo<Options, Entry>
 
+    /// The most bytes of names and values a remembered query has: every option at its longest spelled
+    /// plainly fits, and the whole memo stays within a few megabytes.
+    static let maximumRememberedBytes = 512
+
     init(capacity: Int = 4096) {
         entries = BoundedMemo(capacity: capacity)
     }
+
+    /// How many query forms are remembered.
+    var count: Int { entries.count }
 
     /// The transform the options ask for: remembered, or read (and remembered unless it varies with `Accept`).
     ///
@@ -31,7 +40,10 @@ final class TransformMemo: Sendable {
         if let remembered = entries[key] { return (remembered, false) }
         let transform = try Transform(query: options, accept: accept)
         let entry = Entry(spec: transform.spec, specKey: RenditionKey.specKey(of: transform.spec))
-        if !transform.variesWithAccept { entries.remember(entry, for: key) }
+        let bytes = options.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        if !transform.variesWithAccept, bytes <= Self.maximumRememberedBytes {
+            entries.remember(entry, for: key)
+        }
         return (entry, transform.variesWithAccept)
     }
 }
