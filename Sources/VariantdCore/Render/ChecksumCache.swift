@@ -23,16 +23,21 @@ final class ChecksumCache<Identity: Equatable & Sendable>: Sendable {
 
 extension ChecksumCache where Identity == FileIdentity {
     /// The remembered checksum while the file's identity holds; nil when it would have to be read.
-    func rememberedChecksum(ofFile path: String) -> String? {
-        FileIdentity(path: path).flatMap { checksum(of: path, identity: $0) }
+    ///
+    /// - Parameter name: What the checksum is remembered under, when the caller names one file by several
+    ///   paths; `path` itself otherwise.
+    func rememberedChecksum(ofFile path: String, as name: String? = nil) -> String? {
+        FileIdentity(path: path).flatMap { checksum(of: name ?? path, identity: $0) }
     }
 
     /// The lowercase hex SHA-256 of the file at `path`, or nil when it is not a readable regular file.
     ///
-    /// - Parameter real: Where to read it when the caller resolved `path`'s symbolic links; the checksum is
-    ///   remembered under `path` only when both name the same file from before the read to after it.
-    func checksum(ofFile path: String, readingFrom real: String? = nil) -> String? {
-        if let remembered = rememberedChecksum(ofFile: path) { return remembered }
+    /// - Parameters:
+    ///   - name: As for `rememberedChecksum(ofFile:as:)`.
+    ///   - real: Where to read it when the caller resolved `path`'s symbolic links; the checksum is
+    ///     remembered only when both name the same file from before the read to after it.
+    func checksum(ofFile path: String, as name: String? = nil, readingFrom real: String? = nil) -> String? {
+        if let remembered = rememberedChecksum(ofFile: path, as: name) { return remembered }
         let real = real ?? path
         guard let before = FileIdentity(path: real), let checksum = SourceChecksum.of(real) else {
             return nil
@@ -40,7 +45,7 @@ extension ChecksumCache where Identity == FileIdentity {
         // Kept only when nothing changed while hashing, and not in the clock tick of the last write.
         if FileIdentity(path: real) == before, FileIdentity(path: path) == before, !before.isRecent(within: 1)
         {
-            remember(checksum, of: path, identity: before)
+            remember(checksum, of: name ?? path, identity: before)
         }
         return checksum
     }
