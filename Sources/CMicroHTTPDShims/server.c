@@ -300,33 +300,12 @@ void mh_exchange_values(mh_exchange *exchange, mh_value_kind kind, mh_value_visi
     MHD_get_connection_values(exchange->connection, which, visit_value, &target);
 }
 
-static ssize_t no_body(void *context, uint64_t position, char *buffer, size_t size) {
-    (void)context, (void)position, (void)buffer, (void)size;
-    return MHD_CONTENT_READER_END_OF_STREAM;
-}
-
-/* A response of unknown size states Content-Length nowhere; HTTP/1.0-compatible mode keeps libmicrohttpd
- * from stating chunked encoding instead, so the end is the connection's close. */
-static struct MHD_Response *response_without_length(void) {
-    struct MHD_Response *response =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64, no_body, NULL, NULL);
-    if (response != NULL &&
-        MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END) != MHD_YES) {
-        MHD_destroy_response(response);
-        return NULL;
-    }
-    return response;
-}
-
 int mh_respond(mh_exchange *exchange, const mh_response *answer) {
-    struct MHD_Response *response;
-    if (answer->file_descriptor >= 0)
-        response = MHD_create_response_from_fd64(answer->file_size, answer->file_descriptor);
-    else if (answer->length_unknown)
-        response = response_without_length();
-    else
-        response = MHD_create_response_from_buffer(answer->body_length, (void *)answer->body,
-                                                   MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *response =
+        answer->file_descriptor >= 0
+            ? MHD_create_response_from_fd64(answer->file_size, answer->file_descriptor)
+            : MHD_create_response_from_buffer(answer->body_length, (void *)answer->body,
+                                              MHD_RESPMEM_MUST_COPY);
     if (response == NULL && answer->file_descriptor >= 0) close(answer->file_descriptor);
     int result = response == NULL ? -1 : 0;
     for (size_t index = 0; response != NULL && index < answer->header_count; index++) {

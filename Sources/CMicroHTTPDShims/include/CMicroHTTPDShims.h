@@ -51,8 +51,6 @@ typedef struct mh_response {
     size_t body_length;
     int file_descriptor;            /* >= 0: the body is this file's first file_size bytes, not body */
     uint64_t file_size;
-    int length_unknown;             /* nonzero: no body and no length stated (a 304 whose 200 is not known:
-                                     * no Content-Length, no chunked encoding; the connection closes after) */
 } mh_response;
 
 /* Called once per request on an I/O thread when its headers are in, before any body byte is read (the

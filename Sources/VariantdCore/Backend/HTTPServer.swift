@@ -123,9 +123,7 @@ private final class Context: Sendable {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
         guard response.file != nil || response.spooled != nil else {
-            exchange.respond(
-                status: response.status, headers: headers, body: response.body,
-                lengthUnknown: !response.statesLength)
+            exchange.respond(status: response.status, headers: headers, body: response.body)
             return
         }
         guard let file = Self.open(response) else {
@@ -159,11 +157,10 @@ private final class Context: Sendable {
 private struct Exchange: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// Answers with `body`, or with an open file that libmicrohttpd reads while sending and then closes, or
-    /// (`lengthUnknown`) with no body and no length stated.
+    /// Answers with `body`, or with an open file that libmicrohttpd reads while sending and then closes.
     func respond(
         status: Int, headers: [(name: String, value: String)], body: [UInt8],
-        file: (descriptor: Int32, size: UInt64)? = nil, lengthUnknown: Bool = false
+        file: (descriptor: Int32, size: UInt64)? = nil
     ) {
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
@@ -175,8 +172,7 @@ private struct Exchange: @unchecked Sendable {
                     status: UInt32(status), headers: headerBuffer.baseAddress,
                     header_count: headerBuffer.count,
                     body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
-                    file_descriptor: file?.descriptor ?? -1, file_size: file?.size ?? 0,
-                    length_unknown: lengthUnknown ? 1 : 0)
+                    file_descriptor: file?.descriptor ?? -1, file_size: file?.size ?? 0)
                 _ = mh_respond(pointer, &answer)
             }
         }

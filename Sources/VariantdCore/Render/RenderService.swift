@@ -140,10 +140,6 @@ struct RenderService: Sendable {
         if let existing {
             made = existing
             record.outcome = .hit
-        } else if let condition = request.headers["if-none-match"], Self.matchesAny(condition) {
-            // `*` is false when there is a current representation (RFC 9110 §13.1.2), and the source found
-            // has one, rendered or not: nothing is rendered just to say so.
-            return notModified(asked, record: &record)
         } else {
             let renditions = renditions
             let (result, joined) = await flights.render(
@@ -278,7 +274,10 @@ struct RenderService: Sendable {
         _ made: RenderFlights.Made, to request: HTTPRequest, _ asked: Asked, record: inout RenderRecord
     ) -> HTTPResponse {
         let tag = "\"\(made.checksum)\""
-        var headers = [("ETag", tag)] + cacheHeaders(asked)
+        var headers: [(name: String, value: String)] = [
+            ("ETag", tag), ("Cache-Control", asked.isPublic ? "public, max-age=\(maxAge)" : "private"),
+        ]
+        if asked.variesWithAccept { headers.append(("Vary", "Accept")) }
         // A 304 is given the rendition too: libmicrohttpd never sends a 304's body but states its length,
         // which must be the 200's (RFC 9110 §8.6), not the 0 of an empty one.
         var status = 200
@@ -300,33 +299,12 @@ struct RenderService: Sendable {
         }
     }
 
-    /// A `304` for `If-None-Match: *` before the rendition exists: without its tag and length, which only a
-    /// render would give (a `Content-Length: 0` would tell a cache refreshing its headers that it is empty).
-    private func notModified(_ asked: Asked, record: inout RenderRecord) -> HTTPResponse {
-        record.outcome = .notModified
-        record.status = 304
-        return HTTPResponse(status: 304, headers: cacheHeaders(asked), body: [], statesLength: false)
-    }
-
-    /// `Cache-Control`, and `Vary` when the format follows `Accept`: on a `200` and on a `304` alike.
-    private func cacheHeaders(_ asked: Asked) -> [(name: String, value: String)] {
-        var headers = [("Cache-Control", asked.isPublic ? "public, max-age=\(maxAge)" : "private")]
-        if asked.variesWithAccept { headers.append(("Vary", "Accept")) }
-        return headers
-    }
-
     /// `If-None-Match` by weak comparison, as RFC 9110 asks: `*`, or any listed tag with or without `W/`.
     static func matches(_ condition: String, _ tag: String) -> Bool {
-        candidates(condition).contains { $0 == "*" || $0 == tag || $0 == "W/" + tag }
-    }
-
-    /// Whether `If-None-Match` is `*`, which any current representation matches.
-    static func matchesAny(_ condition: String) -> Bool {
-        candidates(condition).contains("*")
-    }
-
-    private static func candidates(_ condition: String) -> [String] {
-        condition.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        condition.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
     }
 
     /// Errors that refuse a request before any render ran, as opposed to a render that failed.

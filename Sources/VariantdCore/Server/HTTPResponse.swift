@@ -9,9 +9,6 @@ struct HTTPResponse: Sendable {
     var file: String? = nil
     /// A spool file sent the same way.
     var spooled: SpooledFile? = nil
-    /// False for a `304` whose `200` length is not known: `Content-Length` may only state that length (RFC
-    /// 9110 §8.6), so none is stated, and the connection closes after it.
-    var statesLength = true
 
     /// A JSON body in the wire form.
     static func json(
