@@ -65,11 +65,6 @@ vv_image_get_info(VipsImage *image, vv_image_info *info)
         info->interlaced = interlaced != 0;
     info->has_icc = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
     info->is_cmyk = image->Type == VIPS_INTERPRETATION_CMYK;
-    int *delays = NULL;
-    int count = 0;
-    if (vips_image_get_typeof(image, "delay") && !vips_image_get_array_int(image, "delay", &delays, &count))
-        for (int i = 0; i < count; i++)
-            info->duration += delays[i] > 0 ? delays[i] : 0;
 }
 
 static void

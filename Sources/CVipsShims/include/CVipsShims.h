@@ -92,7 +92,6 @@ typedef struct vv_image_info {
     int interlaced;     /* 1 for progressive JPEG and interlaced PNG/GIF */
     int has_icc;        /* 1 when an ICC profile is attached */
     int is_cmyk;        /* 1 when the pixels are CMYK */
-    int duration;       /* milliseconds: the sum of the frames' delays; 0 for a still picture */
 } vv_image_info;
 
 void vv_image_get_info(VipsImage *image, vv_image_info *info);

@@ -108,8 +108,6 @@ struct VipsHeader: Sendable, Equatable {
     var interlaced: Bool
     var hasICCProfile: Bool
     var isCMYK: Bool
-    /// Milliseconds, all frames' delays together; 0 for a still picture.
-    var duration: Int
 }
 
 /// Owns one libvips image reference; each operation returns a new owner, so a released image cannot be
@@ -178,7 +176,7 @@ final class VipsImage {
             width: Int(info.width), height: Int(info.height), bands: Int(info.bands),
             bitsPerSample: Int(info.bits), orientation: Int(info.orientation), hasAlpha: info.has_alpha != 0,
             pages: Int(info.pages), interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
-            isCMYK: info.is_cmyk != 0, duration: Int(info.duration))
+            isCMYK: info.is_cmyk != 0)
     }
 
     /// For an image loaded with all its frames: one frame's height, the loop count (0: forever) and each

@@ -18,5 +18,11 @@ struct DecodedPicture {
         var delays: [Int]
         /// Times the animation plays; 0 is forever.
         var loop: Int
+
+        /// How long each of `frames` frames shows, from the delays the file declares (there may be fewer):
+        /// browsers show a frame declared 10 ms or shorter, or not at all, for 100 ms; so do we.
+        static func shownDelays(_ declared: [Int], frames: Int) -> [Int] {
+            (0..<frames).map { $0 < declared.count && declared[$0] > 10 ? declared[$0] : 100 }
+        }
     }
 }

@@ -69,10 +69,13 @@ struct OpenedPicture {
                 info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
             describedProfile = type == .png ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
             toneMapping = nil
+            // The frames last as long as they show, which is how long the WebP renditions play them.
+            let shown = DecodedPicture.Animation.shownDelays(
+                image.animation(frames: info.pages).delays, frames: info.pages)
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
-                duration: info.duration, progressive: info.interlaced)
+                duration: info.pages > 1 ? shown.reduce(0, +) : 0, progressive: info.interlaced)
         }
         try limits.checkPixels(
             width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
@@ -190,9 +193,8 @@ struct OpenedPicture {
             .resized(toWidth: width, height: height).convertedToSRGB(intent: intent).image
             frames.append(try frame.materialized().autorotated())
         }
-        // Browsers show a frame declared 10 ms or shorter for 100 ms; so do we.
-        let shown = (0..<count).map { $0 < delays.count && delays[$0] > 10 ? delays[$0] : 100 }
-        return DecodedPicture.Animation(frames: frames, delays: shown, loop: loop)
+        return DecodedPicture.Animation(
+            frames: frames, delays: DecodedPicture.Animation.shownDelays(delays, frames: count), loop: loop)
     }
 
     /// How much a HEIF grid may be averaged down tile by tile: the largest power of two that keeps at least

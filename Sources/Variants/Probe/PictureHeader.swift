@@ -9,7 +9,8 @@ public struct PictureHeader: Sendable, Equatable, Codable {
     public var hasAlpha: Bool
     public var bitDepth: Int
     public var frames: Int
-    /// Milliseconds an animation's frames last together; 0 for a still picture.
+    /// Milliseconds an animation's frames last together, each as it shows (see
+    /// `DecodedPicture.Animation.shownDelays`); 0 for a still picture.
     public var duration: Int = 0
     /// Progressive JPEG or interlaced PNG: far more memory to decode at a given size.
     public var progressive: Bool
