@@ -148,10 +148,12 @@ struct OpenedPicture {
             let embedded = loaded.iccProfile
             let profile = embedded.flatMap(ICCProfile.init)
             // Bytes that are not even an ICC profile are not handed to lcms (libvips would quietly put sRGB in
-            // their place).
+            // their place), except for CMYK pixels, which become RGB only through a profile: libvips then takes
+            // its print profile, as for CMYK without one.
             let unusable = embedded != nil && profile == nil
             let intent: ICCProfile.Intent? =
-                unusable || profile?.isSRGB == true ? nil : profile?.intent ?? .perceptual
+                unusable && !loaded.header.isCMYK || profile?.isSRGB == true
+                ? nil : profile?.intent ?? .perceptual
             let converted: (image: VipsImage, profile: VipsImage.ProfileOutcome)
             if convertsBeforeReducing || profile?.isLUTBased == true {
                 let full = try loaded.convertedToSRGB(intent: intent)

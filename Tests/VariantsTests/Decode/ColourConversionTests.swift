@@ -179,6 +179,44 @@ import Testing
         #expect(clean.colourProfile == nil)
     }
 
+    /// A CMYK JPEG whose profile is not even ICC renders as if it had none: through libvips' print profile
+    /// with the same intent, pixel for pixel.
+    @Test func cmykWithUnusableProfileRendersAsWithout() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-icc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("cmyk.jpg")
+        try Self.vips([
+            "icc_transform", Samples.root.appendingPathComponent("pictures/gradient.jpg").path, output.path,
+            "cmyk", "--input-profile", "srgb",
+        ])
+        let tagged = [UInt8](try Data(contentsOf: output))
+        var broken = tagged
+        let signature = try #require(
+            broken.indices.dropLast(4).first { broken[$0..<$0 + 4].elementsEqual("acsp".utf8) })
+        broken.replaceSubrange(signature..<signature + 4, with: "xxxx".utf8)
+        // The same file without its APP2 ICC segments.
+        var bare = Array(tagged.prefix(2))
+        var offset = 2
+        while offset + 4 <= tagged.count, tagged[offset] == 0xFF, tagged[offset + 1] != 0xDA {
+            let end = offset + 2 + (Int(tagged[offset + 2]) << 8 | Int(tagged[offset + 3]))
+            if tagged[offset + 1] != 0xE2 { bare += tagged[offset..<end] }
+            offset = end
+        }
+        bare += tagged[offset...]
+
+        var timings = StageTimings()
+        let ignored = try pipeline.process(
+            broken, request: ObjectRequest(bucket: "c", path: "broken.jpg"), bucket: bucket, timings: &timings
+        )
+        let plain = try pipeline.process(
+            bare, request: ObjectRequest(bucket: "c", path: "bare.jpg"), bucket: bucket, timings: &timings)
+        #expect(ignored.colourProfile == "ignored")
+        #expect(plain.colourProfile == nil)
+        #expect(ignored.renditions?["look"]?.checksumSha256 == plain.renditions?["look"]?.checksumSha256)
+    }
+
     @Test func sRGBProfilesAreRecognisedAndOthersAreNot() throws {
         let srgb = try LcmsReference.rgbProfile(
             white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: nil)
