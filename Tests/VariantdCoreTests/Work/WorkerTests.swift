@@ -205,9 +205,8 @@ import Variants
             Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
         }
         worker.signal(SIGTERM)
-        let stopping = ContinuousClock.now
+        // The outage lasts until the worker has ended: that it ends at all is the stop not waiting for it.
         let stopped = try await worker.finish(within: .seconds(120))
-        #expect(stopping.duration(to: .now) < .seconds(15), "the stop waited for the database")
         #expect(stopped.status == 0)
         #expect(
             Self.events(stopped.stdout, job: id).map { $0["event"] as? String }.last == "outcome_unwritten")
