@@ -54,15 +54,9 @@ struct CurlTransferTests {
         try openssl.run()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = ["-c", Self.listener, certificate, key, log]
-        let output = Pipe()
-        server.standardOutput = output
-        try server.run()
-        defer { kill(server.processIdentifier, SIGKILL) }
-        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ScriptedServer(Self.listener, arguments: [certificate, key, log])
+        defer { server.stop() }
+        let port = server.port
         var configuration = try S3Configuration(environment: [
             "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "a-secret-that-stays-unprinted",
             "AWS_ENDPOINT_URL_S3": "https://127.0.0.1:\(port)",

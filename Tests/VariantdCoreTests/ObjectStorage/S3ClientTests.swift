@@ -261,15 +261,9 @@ struct S3ClientRetryTests {
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("requests.log").path
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = ["-c", Self.store, log, answers]
-        let output = Pipe()
-        server.standardOutput = output
-        try server.run()
-        defer { kill(server.processIdentifier, SIGKILL) }
-        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ScriptedServer(Self.store, arguments: [log, answers])
+        defer { server.stop() }
+        let port = server.port
         var configuration = try S3Configuration(environment: [
             "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "a-secret",
             "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:\(port)",

@@ -40,15 +40,9 @@ import Variants
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("requests.jsonl").path
-        let receiver = Process()
-        receiver.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        receiver.arguments = ["-c", Self.receiver, log]
-        let output = Pipe()
-        receiver.standardOutput = output
-        try receiver.run()
-        defer { kill(receiver.processIdentifier, SIGKILL) }
-        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let receiver = try ScriptedServer(Self.receiver, arguments: [log])
+        defer { receiver.stop() }
+        let port = receiver.port
         let secretFile = directory.appendingPathComponent("secret").path
         try "s3cret\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
         let path = directory.appendingPathComponent("queue.sqlite3").path
