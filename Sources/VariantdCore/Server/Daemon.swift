@@ -6,6 +6,8 @@ struct Daemon: Sendable {
     let configuration: ServeConfiguration
 
     func run() async throws -> ExitStatus {
+        let startup = StartupPhase()
+        let signals = SignalEvent.stream(startup: startup)
         let environment = ProcessInfo.processInfo.environment
         let objects: any ObjectStore
         let sources: any RenderSources
@@ -27,7 +29,6 @@ struct Daemon: Sendable {
         } catch {
             throw StartupError("The job queue cannot be opened: \(error.message)")
         }
-        let signals = SignalEvent.stream()
         let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
         let metrics = ServerMetrics()
         do {
@@ -57,6 +58,7 @@ struct Daemon: Sendable {
                 "listen": .string(server.address.description), "slots": .integer(configuration.slots),
                 "queueDepth": .integer(configuration.queueDepth), "buckets": .integer(registry.count),
             ])
+        startup.end()
         for await signal in signals {
             switch signal {
             case .reload:

@@ -6,8 +6,9 @@ enum SignalEvent: Sendable {
     case reload
 
     /// Starts listening for the signals (and ignores SIGPIPE: a closed client or child pipe is an error
-    /// to handle, not a reason to die). Call before the daemon accepts work.
-    static func stream() -> AsyncStream<SignalEvent> {
+    /// to handle, not a reason to die). Call before anything slow: until `startup` is over, a stop signal
+    /// ends the process at once and a reload waits in the stream.
+    static func stream(startup: StartupPhase) -> AsyncStream<SignalEvent> {
         SignalStream.ignoreBrokenPipes()
         let numbers = SignalStream.watch([
             SignalStream.terminate, SignalStream.interrupt, SignalStream.hangUp,
@@ -15,6 +16,9 @@ enum SignalEvent: Sendable {
         return AsyncStream { continuation in
             let relay = Task {
                 for await number in numbers {
+                    if number != SignalStream.hangUp, !startup.isOver {
+                        ExitStatus(stoppedBy: number).endProcess()
+                    }
                     continuation.yield(number == SignalStream.hangUp ? .reload : .terminate)
                 }
                 continuation.finish()

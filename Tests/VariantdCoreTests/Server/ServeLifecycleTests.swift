@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import VariantdCore
+import VariantdTestSupport
 import Variants
+
+@testable import VariantdCore
 
 #if canImport(Glibc)
     import Glibc
@@ -117,6 +119,57 @@ import Variants
         let failed = try daemon.waitForLog(event: "reload", after: 1)
         #expect(failed["error"] != nil && failed["kept"] as? Int == 2)
         #expect(try daemon.job(job).status == 200)
+    }
+
+    /// A daemon still starting, its SQLite queue held by another writer (a worker migrating it, for one),
+    /// and a serve started over it with `--listen unix:`; the lock is the test's to release.
+    private func startingBehindALockedQueue(_ fixture: ServeFixture) async throws -> (
+        daemon: VariantdProcess, lock: SQLiteConnection, socket: String
+    ) {
+        let queue = fixture.directory.appendingPathComponent("queue.sqlite3").path
+        let lock = try SQLiteConnection(path: queue)
+        try lock.execute("PRAGMA journal_mode=WAL; BEGIN EXCLUSIVE; CREATE TABLE held (a)")
+        let socket = fixture.directory.appendingPathComponent("variantd.sock").path
+        let daemon = try VariantdProcess([
+            "serve", "--listen", "unix:" + socket, "--root", fixture.root.path, "--out", fixture.out.path,
+            "--buckets", fixture.buckets.path, "--queue", "sqlite:" + queue,
+        ])
+        try await Task.sleep(for: .seconds(1))
+        return (daemon, lock, socket)
+    }
+
+    /// `systemctl reload` right after `start` (a configuration tool's handler) sends SIGHUP while the daemon
+    /// may still wait for its queue; that signal's default action ended the process, which systemd counts as
+    /// a clean exit and does not restart. The reload is now kept and done once the daemon listens.
+    @Test func aReloadDuringStartUpIsDoneOnceListening() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let (daemon, lock, socket) = try await startingBehindALockedQueue(fixture)
+        daemon.signal(SIGHUP)
+        try await Task.sleep(for: .milliseconds(300))
+        try lock.execute("ROLLBACK")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        daemon.signal(SIGTERM)
+        let finished = try await daemon.finish(within: .seconds(30))
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(finished.stderr.contains(#""event":"listening""#), "\(finished.stderr)")
+        #expect(finished.stderr.contains(#""buckets":1,"event":"reload""#), "\(finished.stderr)")
+    }
+
+    /// Catching signals from the start must not make a stop wait for a start-up that hangs.
+    @Test func aStopDuringStartUpEndsTheProcessAtOnce() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let (daemon, lock, _) = try await startingBehindALockedQueue(fixture)
+        defer { try? lock.execute("ROLLBACK") }
+        let sent = ContinuousClock.now
+        daemon.signal(SIGTERM)
+        let finished = try await daemon.finish(within: .seconds(30))
+        #expect(ContinuousClock.now - sent < .seconds(5), "waited for the queue's 10 s busy timeout")
+        #expect(finished.status == 143, "\(finished.stderr)")
     }
 
     @Test func unixSocketNeedsNoSecretAndIsPrivate() throws {
