@@ -7,11 +7,11 @@ import Variants
 /// queue worker).
 final class BucketRegistry: Sendable {
     let directory: String?
-    private let state: Mutex<(buckets: [String: BucketSpec], stamp: [String])>
+    private let state: Mutex<(buckets: [String: BucketSpec], stamp: [String: FileIdentity])>
 
     init(directory: String?) throws(UsageError) {
         self.directory = directory
-        let stamp = directory.map(Self.stamp) ?? []
+        let stamp = directory.map(Self.stamp) ?? [:]
         state = Mutex((try directory.map(Self.load) ?? [:], stamp))
     }
 
@@ -37,15 +37,15 @@ final class BucketRegistry: Sendable {
         return try reload()
     }
 
-    /// Name, size and modification time of every declaration file: what a change of the files changes.
-    private static func stamp(_ directory: String) -> [String] {
+    /// What `stat` says of every declaration file, through symbolic links: a linked declaration changes
+    /// with its target, and a copy renamed into place with its old size and time has another inode.
+    private static func stamp(_ directory: String) -> [String: FileIdentity] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.sorted().filter { $0.hasSuffix(".json") }.map { name in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
-            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
-            return "\(name) \(size) \(modified)"
+        var stamp: [String: FileIdentity] = [:]
+        for name in names where name.hasSuffix(".json") {
+            stamp[name] = FileIdentity(path: directory + "/" + name)
         }
+        return stamp
     }
 
     private static func load(_ directory: String) throws(UsageError) -> [String: BucketSpec] {

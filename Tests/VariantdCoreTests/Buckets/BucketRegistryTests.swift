@@ -31,4 +31,46 @@ import Variants
         #expect(throws: UsageError.self) { try registry.reloadIfChanged() }
         #expect(registry.count == 2 && registry.bucket(named: "b") != nil)
     }
+
+    /// Declarations kept elsewhere and linked in (a Kubernetes ConfigMap volume swaps its `..data` link on
+    /// every update; a checkout of a configuration repository): the link itself never changes, its target does.
+    @Test func reloadsWhenALinkedDeclarationsTargetChanges() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = FileManager.default
+        for (version, width) in [("v1", 10), ("v2", 20)] {
+            let folder = directory.appendingPathComponent(version)
+            try files.createDirectory(at: folder, withIntermediateDirectories: true)
+            try declaration("a", width: width).write(
+                to: folder.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        }
+        try files.createSymbolicLink(atPath: directory.path + "/..data", withDestinationPath: "v1")
+        try files.createSymbolicLink(atPath: directory.path + "/a.json", withDestinationPath: "..data/a.json")
+        let registry = try BucketRegistry(directory: directory.path)
+        #expect(registry.bucket(named: "a")?.variant(named: "v")?.width == 10)
+
+        try files.createSymbolicLink(atPath: directory.path + "/..data.new", withDestinationPath: "v2")
+        #expect(rename(directory.path + "/..data.new", directory.path + "/..data") == 0)
+        #expect(try registry.reloadIfChanged() == 1)
+        #expect(registry.bucket(named: "a")?.variant(named: "v")?.width == 20)
+    }
+
+    /// `install -p`, `cp -p` and `rsync -t` keep the modification time of the copy they rename into place;
+    /// a new declaration of the same length was then taken for the old one.
+    @Test func reloadsWhenAFileIsReplacedKeepingItsSizeAndTime() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a.json")
+        let copy = directory.appendingPathComponent("a.json.new")
+        let time: [FileAttributeKey: Any] = [.modificationDate: Date(timeIntervalSince1970: 1_767_225_600)]
+        try declaration("a", width: 10).write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes(time, ofItemAtPath: file.path)
+        let registry = try BucketRegistry(directory: directory.path)
+
+        try declaration("a", width: 20).write(to: copy, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes(time, ofItemAtPath: copy.path)
+        #expect(rename(copy.path, file.path) == 0)
+        #expect(try registry.reloadIfChanged() == 1)
+        #expect(registry.bucket(named: "a")?.variant(named: "v")?.width == 20)
+    }
 }
