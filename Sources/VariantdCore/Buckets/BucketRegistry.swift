@@ -30,11 +30,19 @@ final class BucketRegistry: Sendable {
         return fresh.count
     }
 
-    /// Reloads when a declaration file was added, removed or modified since the last load; nil when
-    /// nothing changed.
+    /// Reloads when a declaration file was added, removed or modified since the last try; nil when
+    /// nothing changed. A failed try is not made again until the files change once more, so an invalid
+    /// edit is reported once, not at every check.
     func reloadIfChanged() throws(UsageError) -> Int? {
-        guard let directory, Self.stamp(directory) != state.withLock({ $0.stamp }) else { return nil }
-        return try reload()
+        guard let directory else { return nil }
+        let stamp = Self.stamp(directory)
+        guard stamp != state.withLock({ $0.stamp }) else { return nil }
+        do {
+            return try reload()
+        } catch {
+            state.withLock { $0.stamp = stamp }
+            throw error
+        }
     }
 
     /// What `stat` says of every declaration file, through symbolic links: a linked declaration changes

@@ -73,4 +73,22 @@ import Variants
         #expect(try registry.reloadIfChanged() == 1)
         #expect(registry.bucket(named: "a")?.variant(named: "v")?.width == 20)
     }
+
+    /// The worker checks every second and logs each failed reload: an invalid edit left in place wrote
+    /// `buckets_reload_failed` 86,400 times a day. It is reported once, and again only when the files change.
+    @Test func anInvalidEditFailsOnceUntilTheFilesChangeAgain() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try declaration("a", width: 10).write(
+            to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        let registry = try BucketRegistry(directory: directory.path)
+        let broken = directory.appendingPathComponent("b.json")
+        try "{".write(to: broken, atomically: true, encoding: .utf8)
+        #expect(throws: UsageError.self) { try registry.reloadIfChanged() }
+        #expect(try registry.reloadIfChanged() == nil)
+        #expect(registry.count == 1)
+
+        try declaration("b", width: 20).write(to: broken, atomically: true, encoding: .utf8)
+        #expect(try registry.reloadIfChanged() == 2)
+    }
 }
