@@ -39,7 +39,7 @@ package struct WorkCommand: Subcommand {
           -h, --help              Show help information.
 
         Prints one JSON line per finished attempt. SIGTERM or SIGINT stops claiming; jobs in flight are
-        finished and written back before the exit (status 0).
+        finished and written back before the exit (status 0). SIGHUP reads --buckets again at once.
         """
 
     let location: QueueLocation
@@ -112,7 +112,8 @@ package struct WorkCommand: Subcommand {
             onFirst: { _ in
                 Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")
             },
-            onSecond: { ExitStatus(stoppedBy: $0).endProcess() })
+            onSecond: { ExitStatus(stoppedBy: $0).endProcess() },
+            onHangUp: { [buckets = configuration.buckets] in Worker.reloadBuckets(buckets) })
         if let file = configuration.quarantine {
             do {
                 _ = try Quarantine(file: file)

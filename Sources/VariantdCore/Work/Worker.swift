@@ -106,6 +106,16 @@ struct Worker: Sendable {
         await pool.shutdown()
     }
 
+    /// Reads the bucket declarations again at once (SIGHUP: `systemctl reload`, as for the daemon); a broken
+    /// set keeps the previous one.
+    static func reloadBuckets(_ buckets: BucketRegistry) {
+        do {
+            log(WorkEvent(event: "buckets_reloaded", message: "\(try buckets.reload()) bucket declarations"))
+        } catch {
+            log(WorkEvent(event: "buckets_reload_failed", message: error.message))
+        }
+    }
+
     /// Reloads the bucket declarations when their files change; a broken edit keeps the previous ones.
     private func watchBuckets() async {
         while !Task.isCancelled {
@@ -274,6 +284,10 @@ struct Worker: Sendable {
     }
 
     private func log(_ event: WorkEvent) {
+        Self.log(event)
+    }
+
+    private static func log(_ event: WorkEvent) {
         if let line = try? WireJSON.line(event) { Console.out(line) }
     }
 }

@@ -219,6 +219,40 @@ import Variants
         #expect(try await reopened.attempts(of: id).map(\.outcome) == ["lease_expired", "completed"])
     }
 
+    /// SIGHUP (`systemctl reload`) reads the declarations again at once, as it does for the daemon, where
+    /// its default action would end the worker, a death systemd counts as a clean exit and leaves stopped.
+    @Test func aHangUpReloadsTheDeclarationsAndTheWorkerGoesOn() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(.sqlite, directory: directory)
+        let queue = try await database.open()
+        let buckets = directory.appendingPathComponent("buckets")
+        try FileManager.default.createDirectory(at: buckets, withIntermediateDirectories: true)
+        let declaration = buckets.appendingPathComponent("b.json")
+        try #"{ "name": "b", "variants": { "small": { "width": 10, "format": "png" } } }"#
+            .write(to: declaration, atomically: true, encoding: .utf8)
+        let worker = try Self.work(database, buckets: buckets, [])
+        let first = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
+        ).id
+        try await Self.waitFor("a first job", within: .seconds(120)) {
+            try await queue.job(id: first)?.state == .completed
+        }
+        worker.signal(SIGHUP)
+        try await Self.waitFor("the reload", within: .seconds(120)) {
+            worker.printed.contains("buckets_reloaded")
+        }
+        let id = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "b", path: "h.jpg"), source: "pictures/gradient.jpg")
+        ).id
+        try await Self.waitFor("the job after the reload", within: .seconds(120)) {
+            try await queue.job(id: id)?.state == .completed
+        }
+        worker.signal(SIGTERM)
+        let finished = try await worker.finish(within: .seconds(60))
+        #expect(finished.status == 0)
+    }
+
     /// A lease lost mid-decode (another connection took the job) stops that decode at once: its child is
     /// killed, nothing of the attempt is stored or written back, one `lease_lost` is logged, and the
     /// worker goes on with the next job.
