@@ -33,7 +33,14 @@ import Variants
             child.signal(SIGKILL)
             _ = child.waitForExit()
         }
-        let held = try Self.descriptors(of: child.processID)
+        // The child's own start-up opens files for a moment (the loader reads its libraries): a descriptor
+        // handed down would still be there once it sleeps.
+        var held = try Self.descriptors(of: child.processID)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while held.keys.sorted() != [0, 1, 2], ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            held = try Self.descriptors(of: child.processID)
+        }
         #expect(held.keys.sorted() == [0, 1, 2], "\(held)")
         #expect(held.values.allSatisfy { $0 == "/dev/null" }, "\(held)")
         #expect(foreign.fileHandleForWriting.fileDescriptor > 2)

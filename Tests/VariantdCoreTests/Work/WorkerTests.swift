@@ -269,7 +269,9 @@ import Variants
         try FileManager.default.copyItem(
             at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"),
             to: root.appendingPathComponent("small.jpg"))
-        // A 4000 × 3000 noise picture rendered as a 3000-pixel AVIF: seconds of decoding and encoding.
+        // A 4000 × 3000 noise picture rendered as a 3000-pixel AVIF and two PNGs of noise near 4000 pixels, which
+        // deflate cannot shrink: several seconds of encoding (the AVIF alone takes under one), so the lease is
+        // taken while the job is still running.
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
         vips.arguments = [
@@ -280,7 +282,8 @@ import Variants
         try #require(vips.terminationStatus == 0)
         try """
         { "name": "slow", "allowedMimeTypes": ["image/*"],
-          "variants": { "big": { "width": 3000, "format": "avif" } } }
+          "variants": { "big": { "width": 3000, "format": "avif" }, "wide": { "width": 4000, "format": "png" },
+                        "wider": { "width": 3900, "format": "png" } } }
         """.write(to: buckets.appendingPathComponent("slow.json"), atomically: true, encoding: .utf8)
         let worker = try Self.work(database, root: root.path, buckets: buckets, ["--lease", "1"])
         let id = try await queue.enqueue(
