@@ -165,10 +165,10 @@ import Variants
         defer { fixture.remove() }
         let (daemon, lock, _) = try await startingBehindALockedQueue(fixture)
         defer { try? lock.execute("ROLLBACK") }
-        let sent = ContinuousClock.now
         daemon.signal(SIGTERM)
         let finished = try await daemon.finish(within: .seconds(30))
-        #expect(ContinuousClock.now - sent < .seconds(5), "waited for the queue's 10 s busy timeout")
+        // The queue stays locked until the daemon has ended: had the stop waited for it, the queue's 10 s busy
+        // timeout would have ended the start-up with its own error instead.
         #expect(finished.status == 143, "\(finished.stderr)")
     }
 
