@@ -106,27 +106,24 @@ struct Worker: Sendable {
         await pool.shutdown()
     }
 
-    /// Reads the bucket declarations again at once (SIGHUP: `systemctl reload`, as for the daemon); a broken
-    /// set keeps the previous one.
-    static func reloadBuckets(_ buckets: BucketRegistry) {
+    /// Reads the bucket declarations again — at once (SIGHUP: `systemctl reload`, as for the daemon), or
+    /// `onlyIfChanged` their files — and says so; a broken set keeps the previous one.
+    static func reloadBuckets(_ buckets: BucketRegistry, onlyIfChanged: Bool = false) {
         do {
-            log(WorkEvent(event: "buckets_reloaded", message: "\(try buckets.reload()) bucket declarations"))
+            guard let count = onlyIfChanged ? try buckets.reloadIfChanged() : try buckets.reload() else {
+                return
+            }
+            log(WorkEvent(event: "buckets_reloaded", message: "\(count) bucket declarations"))
         } catch {
             log(WorkEvent(event: "buckets_reload_failed", message: error.message))
         }
     }
 
-    /// Reloads the bucket declarations when their files change; a broken edit keeps the previous ones.
+    /// Reloads the bucket declarations when their files change.
     private func watchBuckets() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.bucketCheck)
-            do {
-                if let count = try configuration.buckets.reloadIfChanged() {
-                    log(WorkEvent(event: "buckets_reloaded", message: "\(count) bucket declarations"))
-                }
-            } catch {
-                log(WorkEvent(event: "buckets_reload_failed", message: error.message))
-            }
+            Self.reloadBuckets(configuration.buckets, onlyIfChanged: true)
         }
     }
 
