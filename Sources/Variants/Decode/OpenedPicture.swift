@@ -69,13 +69,17 @@ struct OpenedPicture {
                 info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
             describedProfile = type == .png ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
             toneMapping = nil
-            // The frames last as long as they show, which is how long the WebP renditions play them.
-            let shown = DecodedPicture.Animation.shownDelays(
-                image.animation(frames: info.pages).delays, frames: info.pages)
+            // The frames last as long as they show, which is how long the WebP renditions play them; a still
+            // picture's delays are not read.
+            let duration =
+                info.pages > 1
+                ? DecodedPicture.Animation.shownDelays(
+                    image.animation(frames: info.pages).delays, frames: info.pages
+                ).reduce(0, +) : 0
             header = PictureHeader(
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
-                duration: info.pages > 1 ? shown.reduce(0, +) : 0, progressive: info.interlaced)
+                duration: duration, progressive: info.interlaced)
         }
         try limits.checkPixels(
             width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
