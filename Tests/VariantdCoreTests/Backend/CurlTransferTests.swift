@@ -56,12 +56,8 @@ struct CurlTransferTests {
         try #require(openssl.terminationStatus == 0)
         let server = try ScriptedServer(Self.listener, arguments: [certificate, key, log])
         defer { server.stop() }
-        let port = server.port
-        var configuration = try S3Configuration(environment: [
-            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "a-secret-that-stays-unprinted",
-            "AWS_ENDPOINT_URL_S3": "https://127.0.0.1:\(port)",
-        ])
-        configuration.retry = S3RetryPolicy(attempts: 4, base: .milliseconds(10), cap: .milliseconds(20))
+        let configuration = try server.s3Configuration(
+            scheme: "https", secret: "a-secret-that-stays-unprinted")
         let error = try #require(throws: S3Error.self) {
             try S3Client(configuration).read(bucket: "bkt", key: "a.jpg", maxBytes: 1 << 20)
         }

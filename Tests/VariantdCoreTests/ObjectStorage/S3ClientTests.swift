@@ -263,13 +263,7 @@ struct S3ClientRetryTests {
         let log = folder.appendingPathComponent("requests.log").path
         let server = try ScriptedServer(Self.store, arguments: [log, answers])
         defer { server.stop() }
-        let port = server.port
-        var configuration = try S3Configuration(environment: [
-            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "a-secret",
-            "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:\(port)",
-        ])
-        configuration.retry = S3RetryPolicy(attempts: 4, base: .milliseconds(10), cap: .milliseconds(20))
-        let client = S3Client(configuration)
+        let client = S3Client(try server.s3Configuration())
         let result = Result { () throws(S3Error) in
             try client.read(bucket: "bkt", key: "a.jpg", maxBytes: 1 << 20)
         }

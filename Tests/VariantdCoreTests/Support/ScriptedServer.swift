@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import VariantdCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -20,6 +22,17 @@ final class ScriptedServer {
         try process.run()
         port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A client's configuration for this server as an S3 endpoint over `scheme`, trying four times 10–20 ms
+    /// apart, so that a test of retries takes milliseconds.
+    func s3Configuration(scheme: String = "http", secret: String = "a-secret") throws -> S3Configuration {
+        var configuration = try S3Configuration(environment: [
+            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": secret,
+            "AWS_ENDPOINT_URL_S3": "\(scheme)://127.0.0.1:\(port)",
+        ])
+        configuration.retry = S3RetryPolicy(attempts: 4, base: .milliseconds(10), cap: .milliseconds(20))
+        return configuration
     }
 
     /// Ends the script; call it in a `defer`, since the server must outlive every request of the test.
