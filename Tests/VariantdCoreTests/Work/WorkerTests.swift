@@ -148,6 +148,24 @@ import Variants
             ] + extra)
     }
 
+    /// A worker that has run one job and failed to write its outcome back: the database went down (sessions
+    /// ended and new ones refused, or finishes refused on SQLite) before it could.
+    private static func outageAtTheFinish(_ database: Database, lease: Int) async throws
+        -> (worker: VariantdProcess, job: Int64)
+    {
+        let queue = try await database.open()
+        try database.prepareOutage()
+        let worker = try work(database, buckets: database.directory, ["--lease", String(lease)])
+        let id = try await queue.enqueue(
+            try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
+        ).id
+        try await database.beginOutage()
+        try await waitFor("a queue error", within: .seconds(120)) {
+            events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
+        }
+        return (worker, id)
+    }
+
     /// A finished job's outcome outlives an outage longer than a minute (a failover, a restart): it is kept
     /// and written once the database answers, with one attempt spent, never thrown away as a lost lease.
     @Test(arguments: QueueBackend.available)
@@ -155,16 +173,7 @@ import Variants
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try Database(backend, directory: directory)
-        let queue = try await database.open()
-        try database.prepareOutage()
-        let worker = try Self.work(database, buckets: directory, ["--lease", "10"])
-        let id = try await queue.enqueue(
-            try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
-        ).id
-        try await database.beginOutage()
-        try await Self.waitFor("a queue error", within: .seconds(120)) {
-            Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
-        }
+        let (worker, id) = try await Self.outageAtTheFinish(database, lease: 10)
         try await Task.sleep(for: .seconds(70))
         try database.endOutage()
         // The test's own sessions were ended too.
@@ -194,16 +203,7 @@ import Variants
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try Database(backend, directory: directory)
-        let queue = try await database.open()
-        try database.prepareOutage()
-        let worker = try Self.work(database, buckets: directory, ["--lease", "2"])
-        let id = try await queue.enqueue(
-            try NewJob(request: ObjectRequest(bucket: "b", path: "g.jpg"), source: "pictures/gradient.jpg")
-        ).id
-        try await database.beginOutage()
-        try await Self.waitFor("a queue error", within: .seconds(120)) {
-            Self.events(worker.printed, job: id).contains { $0["event"] as? String == "queue_error" }
-        }
+        let (worker, id) = try await Self.outageAtTheFinish(database, lease: 2)
         worker.signal(SIGTERM)
         // The outage lasts until the worker has ended: that it ends at all is the stop not waiting for it.
         let stopped = try await worker.finish(within: .seconds(120))
