@@ -3,9 +3,9 @@ import Variants
 
 /// Finds the benchmark's source files and sorts them into corpora by their sniffed type.
 enum CorpusDiscovery {
-    /// The shared third-party corpus beside the checkout, when this workplace has one.
+    /// The third-party test corpus, when it lies beside the checkout; a plain clone has none.
     static let sharedCorpus = "../shared/corpus"
-    /// The repository's own small pictures, used when the shared corpus is absent.
+    /// The repository's own small pictures, used when the third-party corpus is absent.
     static let samples = "Samples/pictures"
 
     /// `--corpus DIR`: every picture under DIR. Without it, the real photos (`photos/`: jpeg, heic, 200mp)

@@ -1,7 +1,7 @@
 import Variants
 
-/// The standard job every tool in the benchmark runs on each source (issue 8's W1): read, hash, sniff, probe,
-/// decode with orientation, ThumbHash from a ≤ 100 × 100 rendition, and three variants, metadata stripped.
+/// W1, the standard job every tool in the benchmark runs on each source: read, hash, sniff, probe, decode
+/// with orientation, ThumbHash from a ≤ 100 × 100 rendition, and three variants, metadata stripped.
 enum W1Workload {
     /// The bucket declaration, as text so it goes through `BucketSpec(parsing:)` like any other bucket; no
     /// byte limit, because the corpus includes a 200-megapixel photo.

@@ -7,7 +7,7 @@ package enum TestPaths {
 
     package static let samples = packageRoot.appendingPathComponent("Samples")
 
-    /// `../shared` beside the checkout; absent in a clone made outside this workplace.
+    /// `../shared` beside the checkout, the third-party test corpus; absent in a plain clone.
     package static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
     /// The `variantd` executable `swift test` built next to the test bundle.

@@ -17,9 +17,9 @@ package struct BenchCommand: Subcommand {
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
                                   200mp, png, webp, avif, gif, and animated: GIF and WebP with more than
-                                  one frame, whose WebP renditions are animated). Default:
-                                  ../shared/corpus's photos/ and format folders when present, else
-                                  Samples/pictures.
+                                  one frame, whose WebP renditions are animated). Default: the
+                                  third-party test corpus when it lies beside the checkout
+                                  (docs/Benchmarks.md), else Samples/pictures.
           --only <names>          Comma-separated corpora to measure (e.g. jpeg,heic).
           --jobs <n>              Concurrent pipelines for the multi-core run (default: the core count).
           --iterations <n>        Timed passes over each corpus (default 3), after --warmup passes

@@ -18,7 +18,7 @@ package struct ThumbHashCommand<Bench: ThumbHashBenchAction>: Subcommand {
         """
         ACTIONS:
           vectors <dir>         Print the grader's candidate JSON lines for a vector folder
-                                (manifest.json + cases/); check them with oracle.py check.
+                                (manifest.json + cases/), one per case, for the vectors' grader.
           encode <file>         Print the base64 hash of raw RGBA8 pixels (not premultiplied).
           decode <hash>         Print a base64 hash's size, average colour, aspect ratio and alpha as JSON.
           bench                 Time encode and decode per operation on 100x100 inputs (use a release build).

@@ -1,8 +1,8 @@
 public import Foundation
 import ThumbHash
 
-/// A folder of reference vectors (`manifest.json` and `cases/`, as `oracle.py gen` writes them) and the
-/// candidate lines `oracle.py check` grades.
+/// A folder of ThumbHash reference vectors (`manifest.json` and `cases/`) and the candidate lines their
+/// grader checks, one per case.
 ///
 /// The command and the tests share this so that what the tests grade is exactly what the CLI prints.
 public struct VectorSuite: Sendable {

@@ -26,7 +26,7 @@ import Variants
         .appendingPathComponent("variantd-corpus-\(UUID().uuidString)").path
 
     @Test(
-        .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
+        .enabled(if: Corpus.isAvailable, "no ../shared/corpus beside the checkout (a plain clone)"),
         arguments: Corpus.rows)
     func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
         let request = ObjectRequest(bucket: "corpus", path: row.path)

@@ -95,7 +95,7 @@ import Variants
     }
 
     @Test(
-        .enabled(if: Corpus.isAvailable, "../shared/corpus is absent (a clone outside the workplace)"),
+        .enabled(if: Corpus.isAvailable, "no ../shared/corpus beside the checkout (a plain clone)"),
         arguments: Corpus.rows.filter { $0.path.hasPrefix("hostile/") })
     func hostileCorpusFileGetsATypedAnswer(row: Corpus.Row) async throws {
         let bytes = [UInt8](try Data(contentsOf: Corpus.url(row)))

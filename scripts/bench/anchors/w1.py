@@ -1,4 +1,4 @@
-"""W1 (issue 8) done by a tool users would pick instead of variantd, timed the way `variantd bench-worker` times it.
+"""The standard job (W1) done by a tool users would pick instead of variantd, timed as `variantd bench-worker` times it.
 
 usage: w1.py TOOL ITERATIONS WARMUPS FILE...   (TOOL: pyvips, pillow, vipsthumbnail, imagemagick)
 
