@@ -4,7 +4,7 @@ import ThumbHash
 /// Times ThumbHash encode and decode per operation on 100x100 inputs, and optionally the Rust crate
 /// (`thumbhash-rs`, through its Python binding) on the same pixels in the same run.
 ///
-/// Each figure is the median over several rounds, so one noisy round on a shared machine does not decide it.
+/// Each figure is the median over several rounds, so one noisy round on a busy machine does not decide it.
 struct ThumbHashBenchmark {
     /// Milliseconds per operation for each workload.
     struct Figures: Codable, Sendable {

@@ -20,7 +20,7 @@ final class PostgresConnection {
     }
 
     private let handle: OpaquePointer
-    /// Statement text → name of its prepared form in this session.
+    /// Statement text → name of its prepared form on this connection.
     private var prepared: [String: String] = [:]
 
     /// Connects with a libpq connection string or a `postgres://` URL.
@@ -99,7 +99,7 @@ final class PostgresConnection {
         }
     }
 
-    /// The name `sql` is prepared under in this session, preparing it on first use.
+    /// The name `sql` is prepared under on this connection, preparing it on first use.
     private func statementName(_ sql: String, parameters: Int) throws(QueueError) -> String {
         if let name = prepared[sql] { return name }
         let name = "variantd_\(prepared.count)"

@@ -6,7 +6,7 @@ import VariantdTestSupport
 #endif
 
 /// Debian's headless Chromium (installed by scripts/setup.sh), run once per call with a fresh profile in a
-/// temporary folder, without a sandbox (the tests run as root), its output in files, killed past a deadline.
+/// temporary folder, with `--no-sandbox` (the tests run as root), its output in files, killed past a deadline.
 enum Chromium {
     static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
         FileManager.default.isExecutableFile(atPath: $0)
