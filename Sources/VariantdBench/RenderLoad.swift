@@ -61,7 +61,7 @@ struct RenderLoad: Sendable {
         let store = try RenditionFolder(root: daemon.root.path)
         let spec = try Transform(query: [("width", "600"), ("format", "webp")], accept: nil).spec
         guard let checksum = SourceChecksum.of(daemon.root.path + "/" + stored),
-            let rendition = store.key(sourceChecksum: checksum, specKey: RenditionKey.specKey(of: spec))
+            let rendition = store.listing(ofSource: checksum)[RenditionKey.specKey(of: spec)]
         else { throw BenchDaemon.Failure(description: "the hit's rendition is not in the store") }
         let size = store.existing(rendition)?.count ?? 0
 

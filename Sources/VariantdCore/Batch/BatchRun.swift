@@ -93,7 +93,8 @@ struct BatchRun: Sendable {
         }
         if let category = recorded(path, checksum) { return .skipped(category) }
         let request = ObjectRequest(bucket: bucket.name, path: path)
-        let answer = await pool.process(request, upload: .bytes(bytes), checksum: checksum, bucket: bucket)
+        let answer = await pool.process(
+            request, upload: .bytes(bytes), bucket: bucket, options: DecodeOptions(checksum: checksum))
         return .answered(answer.outcome, sourceChecksum: checksum, bytesRead: bytes.count)
     }
 

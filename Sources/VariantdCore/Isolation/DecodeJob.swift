@@ -13,16 +13,19 @@ public struct DecodeJob: Sendable, Codable, Equatable {
     /// Renditions already stored for these bytes, for the child to check and reuse; nil when renditions are
     /// not kept (the child then renders and checks them without answering their bytes).
     public var stored: [DecodePart]?
+    /// Whether the child computes the ThumbHash (`Pipeline.process`'s `placeholder`).
+    public var placeholder: Bool
 
     public init(
         request: ObjectRequest, bucket: BucketSpec?, sourceSize: Int, sourceChecksum: String,
-        stored: [DecodePart]?
+        stored: [DecodePart]?, placeholder: Bool = true
     ) {
         self.request = request
         self.bucket = bucket
         self.sourceSize = sourceSize
         self.sourceChecksum = sourceChecksum
         self.stored = stored
+        self.placeholder = placeholder
     }
 }
 
@@ -45,6 +48,13 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
     public var timings: StageTimings
     /// The child's peak resident set so far, in KiB (nil when it died before answering).
     public var peakResidentKiB: Int?
+    /// The renditions this answer made and the pool stored, so that a caller can send one without
+    /// reading it back from the store. Never on the wire: the child's bytes follow its reply line.
+    public var made: [RenditionFile] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case metadata, error, timings, peakResidentKiB
+    }
 
     public init(
         _ outcome: Result<CompletionMetadata, VariantsError>, timings: StageTimings,

@@ -83,25 +83,29 @@ public actor DecoderPool {
     /// Processes the stored object `source` for a bucket: this process reads it and the renditions stored
     /// for its bytes, a child decodes and renders, and this process stores the new renditions before
     /// answering.
-    public func process(_ request: ObjectRequest, source: String, bucket: BucketSpec?) async -> DecodeAnswer {
+    public func process(
+        _ request: ObjectRequest, source: String, bucket: BucketSpec?,
+        options: DecodeOptions = DecodeOptions()
+    ) async -> DecodeAnswer {
         let objects = objects
-        return await process(request, bucket: bucket, checksum: nil) { maxBytes throws(VariantsError) in
+        return await process(request, bucket: bucket, options: options) { maxBytes throws(VariantsError) in
             try objects.read(source, maxBytes: maxBytes)
         }
     }
 
     /// Processes an object whose bytes are in hand rather than in the object store: an upload, or a render
-    /// source just downloaded to be hashed, whose `checksum` is then taken instead of hashing it again.
+    /// source just read to be hashed, whose checksum `options` then carries.
     func process(
-        _ request: ObjectRequest, upload: RequestBody, checksum: String? = nil, bucket: BucketSpec?
+        _ request: ObjectRequest, upload: RequestBody, bucket: BucketSpec?,
+        options: DecodeOptions = DecodeOptions()
     ) async -> DecodeAnswer {
-        await process(request, bucket: bucket, checksum: checksum) { maxBytes throws(VariantsError) in
+        await process(request, bucket: bucket, options: options) { maxBytes throws(VariantsError) in
             try upload.bytes(maxBytes: maxBytes)
         }
     }
 
     private func process(
-        _ request: ObjectRequest, bucket: BucketSpec?, checksum: String?,
+        _ request: ObjectRequest, bucket: BucketSpec?, options: DecodeOptions,
         read: @escaping @Sendable (Int) throws(VariantsError) -> [UInt8]
     ) async -> DecodeAnswer {
         let slot = await checkOut()
@@ -109,8 +113,8 @@ public actor DecoderPool {
         let (renditions, maxBytes) = (renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
             LoadedObject.load(
-                request: request, bucket: bucket, renditions, maxBytes: maxBytes, checksum: checksum,
-                read: read)
+                request: request, bucket: bucket, renditions, maxBytes: maxBytes, options: options, read: read
+            )
         }
         let object: LoadedObject
         switch loaded {
@@ -192,23 +196,26 @@ struct LoadedObject: Sendable {
         return !name.contains("/") && specKeys.contains(RenditionKey.specKey(ofFileName: name))
     }
 
-    /// Reads the object's bytes with `read` (given the most it may have) and the renditions already stored
-    /// for them; hashes the bytes unless their `checksum` is known.
+    /// Reads the object's bytes with `read` (given the most it may have) and, unless the options say none
+    /// are there, the renditions already stored for them; hashes the bytes unless their checksum is known.
     static func load(
         request: ObjectRequest, bucket: BucketSpec?, _ renditions: (any RenditionStore)?, maxBytes: Int,
-        checksum: String?, read: (Int) throws(VariantsError) -> [UInt8]
+        options: DecodeOptions, read: (Int) throws(VariantsError) -> [UInt8]
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
             let source = try timings.measure(.read) { () throws(VariantsError) in try read(maxBytes) }
-            let checksum = checksum ?? timings.measure(.hash) { SHA256.hex(source) }
+            let checksum = options.checksum ?? timings.measure(.hash) { SHA256.hex(source) }
             let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
             let stored = timings.measure(.read) {
-                renditions.map { $0.stored(sourceChecksum: checksum, specKeys: specKeys) }
+                renditions.map {
+                    options.looksUpStored ? $0.stored(sourceChecksum: checksum, specKeys: specKeys) : []
+                }
             }
             let job = DecodeJob(
                 request: request, bucket: bucket, sourceSize: source.count, sourceChecksum: checksum,
-                stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) })
+                stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) },
+                placeholder: options.placeholder)
             return .success(
                 LoadedObject(
                     job: job, source: source, stored: stored ?? [], specKeys: specKeys, timings: timings))
@@ -305,7 +312,10 @@ final class DecoderSlot: @unchecked Sendable {
                     outcome = .failure(error)
                 }
             }
-            return DecodeAnswer(outcome, timings: timings, peakResidentKiB: reply.answer.peakResidentKiB)
+            var answer = DecodeAnswer(
+                outcome, timings: timings, peakResidentKiB: reply.answer.peakResidentKiB)
+            if case .success = outcome { answer.made = files }
+            return answer
         } catch {
             child = nil
             timings.add(.decode, started.duration(to: .now))

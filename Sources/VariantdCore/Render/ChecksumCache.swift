@@ -1,3 +1,5 @@
+import Variants
+
 /// SHA-256 digests of stored things, kept while their identity stays the same (`FileIdentity` for files,
 /// `S3ObjectIdentity` for objects), so a cache hit does not read and hash a large source again, yet an
 /// overwritten one is hashed anew.
@@ -38,11 +40,33 @@ extension ChecksumCache where Identity == FileIdentity {
     ///     remembered only when both name the same file from before the read to after it.
     func checksum(ofFile path: String, as name: String? = nil, readingFrom real: String? = nil) -> String? {
         if let remembered = rememberedChecksum(ofFile: path, as: name) { return remembered }
-        let real = real ?? path
-        guard let before = FileIdentity(path: real), let checksum = SourceChecksum.of(real) else {
-            return nil
+        return hashing(path, as: name, readingFrom: real ?? path) { SourceChecksum.of($0) }
+    }
+
+    /// The file's bytes and their SHA-256 from one read, remembered as `checksum(ofFile:)` remembers it, for a
+    /// caller that goes on to decode them; nil when it is not a readable regular file of at most `maxBytes`.
+    func bytesAndChecksum(
+        ofFile path: String, as name: String? = nil, readingFrom real: String, maxBytes: Int
+    )
+        -> (checksum: String, bytes: [UInt8])?
+    {
+        var bytes: [UInt8] = []
+        let checksum = hashing(path, as: name, readingFrom: real) { real in
+            guard let read = try? SourceFile.read(real, maxBytes: maxBytes) else { return nil }
+            bytes = read
+            return SHA256.hex(read)
         }
-        // Kept only when nothing changed while hashing, and not in the clock tick of the last write.
+        return checksum.map { ($0, bytes) }
+    }
+
+    /// Hashes with `hash`, and remembers the checksum only when nothing changed while hashing, and not in the
+    /// clock tick of the last write.
+    private func hashing(
+        _ path: String, as name: String?, readingFrom real: String, hash: (String) -> String?
+    )
+        -> String?
+    {
+        guard let before = FileIdentity(path: real), let checksum = hash(real) else { return nil }
         if FileIdentity(path: real) == before, FileIdentity(path: path) == before, !before.isRecent(within: 1)
         {
             remember(checksum, of: name ?? path, identity: before)

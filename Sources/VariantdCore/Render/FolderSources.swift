@@ -16,12 +16,20 @@ struct FolderSources: RenderSources {
         checksums.rememberedChecksum(ofFile: folder.path + "/" + source, as: Self.name(of: source))
     }
 
+    /// A source not remembered is read once: the bytes hashed go on to the decoder, so a miss reads and hashes
+    /// it once; one over the hand-over limit is hashed as it streams and read again by the decoder pool.
     func checksum(of source: String) throws(VariantsError) -> HashedSource {
+        let (path, name) = (folder.path + "/" + source, Self.name(of: source))
+        if let remembered = checksums.rememberedChecksum(ofFile: path, as: name) {
+            return HashedSource(checksum: remembered)
+        }
         let real = try folder.resolve(source)
-        guard
-            let checksum = checksums.checksum(
-                ofFile: folder.path + "/" + source, as: Self.name(of: source), readingFrom: real)
-        else {
+        if let read = checksums.bytesAndChecksum(
+            ofFile: path, as: name, readingFrom: real, maxBytes: HashedSource.handOverLimit)
+        {
+            return HashedSource(checksum: read.checksum, bytes: read.bytes)
+        }
+        guard let checksum = checksums.checksum(ofFile: path, as: name, readingFrom: real) else {
             throw VariantsError(.notFound, "no readable object at '\(source)'")
         }
         return HashedSource(checksum: checksum)

@@ -6,7 +6,6 @@ struct HashedSource: Sendable {
     static let handOverLimit = 32 << 20
 
     var checksum: String
-    /// Nil when the checksum was remembered, the source is a local file (read again from the page cache) or
-    /// it is over `handOverLimit`.
+    /// Nil when the checksum was remembered or the source is over `handOverLimit`.
     var bytes: [UInt8]?
 }

@@ -125,31 +125,41 @@ struct RenderService: Sendable {
         return RenderFlights.Made(key: key, checksum: etag, size: Int(identity.size), body: .file(path: path))
     }
 
-    /// The slow path: the source hashed when its identity changed, the rendition found or rendered once.
+    /// The slow path: the source hashed when its identity changed, its renditions listed once, and the
+    /// rendition found or rendered once.
     private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord)
         async throws(AnswerError)
         -> HTTPResponse
     {
-        let looked = await Blocking.run { () throws(VariantsError) -> (HashedSource, RenderFlights.Made?) in
+        let generation = flights.generation
+        let looked = await Blocking.run { () throws(VariantsError) -> (HashedSource, Lookup) in
             let source = try sources.checksum(of: asked.render.source)
-            return (source, try stored(source.checksum, asked.specKey))
+            return (source, try lookUp(source.checksum, asked.specKey))
         }
-        let (source, existing) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
+        let (source, lookup) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
         let checksum = source.checksum
         let made: RenderFlights.Made
-        if let existing {
-            made = existing
+        switch lookup {
+        case .found(let found):
+            made = found
             record.outcome = .hit
-        } else {
+        case .missing(let listed):
             let renditions = renditions
             let (result, joined) = await flights.render(
                 source: checksum, specKey: asked.specKey, exempt: asked.declared,
-                stored: { () throws(VariantsError) in try renditions.specKeys(ofSource: checksum) },
+                listed: (listed, generation),
+                stored: { () throws(VariantsError) in Set(try renditions.listing(ofSource: checksum).keys) },
                 work: { await renderInChild(asked.render, asked.spec, source: source) })
             made = try result.get()
             record.outcome = joined ? .shared : .miss
         }
         return reply(made, to: request, asked, record: &record)
+    }
+
+    /// A rendition in the store, or the spec keys stored beside it when it is not there.
+    private enum Lookup: Sendable {
+        case found(RenderFlights.Made)
+        case missing(Set<String>)
     }
 
     private func failure(_ error: AnswerError, record: inout RenderRecord) -> HTTPResponse {
@@ -194,13 +204,15 @@ struct RenderService: Sendable {
         }
     }
 
-    /// The stored rendition, if any: under the key found before, or else the one the store lists. Blocks.
-    private func stored(_ checksum: String, _ specKey: String) throws(VariantsError) -> RenderFlights.Made? {
+    /// The stored rendition under the key found before, or else the one the store lists; the listing, a
+    /// source's one per miss, also counts its transforms for the cap. Blocks.
+    private func lookUp(_ checksum: String, _ specKey: String) throws(VariantsError) -> Lookup {
         if let key = found.key(sourceChecksum: checksum, specKey: specKey), let made = try made(key) {
-            return made
+            return .found(made)
         }
-        guard let key = try renditions.key(sourceChecksum: checksum, specKey: specKey) else { return nil }
-        return try made(key)
+        let listing = try renditions.listing(ofSource: checksum)
+        if let key = listing[specKey], let made = try made(key) { return .found(made) }
+        return .missing(Set(listing.keys))
     }
 
     /// The rendition under `key` ready to send, remembered for the next hit; nil when it is not there. Blocks.
@@ -227,26 +239,23 @@ struct RenderService: Sendable {
     }
 
     /// Renders one transform in a decoder child, through the same admission as jobs, from the bytes just
-    /// hashed when the source handed them on.
+    /// hashed when the source handed them on, and answers with the bytes the child made. The store was
+    /// listed just before: another process that makes the same rendition meanwhile writes the same bytes
+    /// under the same key.
     private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, source: HashedSource) async
         -> Result<RenderFlights.Made, AnswerError>
     {
-        // Another process sharing the store may have made it since this request missed.
-        let specKey = RenditionKey.specKey(of: spec)
-        switch await Blocking.run({ () throws(VariantsError) in try stored(source.checksum, specKey) }) {
-        case .success(let found?): return .success(found)
-        case .success(nil): break
-        case .failure(let error): return .failure(AnswerError(error))
-        }
         if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
         let request = ObjectRequest(bucket: render.bucket, path: render.path)
         let bucket = BucketSpec.rendering(spec, in: render.bucket)
+        let options = DecodeOptions(
+            checksum: source.bytes == nil ? nil : source.checksum, looksUpStored: false, placeholder: false)
         let answer =
             if let bytes = source.bytes {
-                await pool.process(request, upload: .bytes(bytes), checksum: source.checksum, bucket: bucket)
+                await pool.process(request, upload: .bytes(bytes), bucket: bucket, options: options)
             } else {
-                await pool.process(request, source: render.source, bucket: bucket)
+                await pool.process(request, source: render.source, bucket: bucket, options: options)
             }
         metrics.countRenderMade()
         metrics.setDecoderCrashes(await pool.crashes)
@@ -260,13 +269,15 @@ struct RenderService: Sendable {
                         VariantsError(
                             .unsupportedMediaType, "\(metadata.contentType) objects are not pictures")))
             }
-            switch await Blocking.run({ () throws(VariantsError) in try made(rendition.key) }) {
-            case .success(let made?): return .success(made)
-            case .success(nil):
+            guard let file = answer.made.first(where: { $0.key == rendition.key }) else {
                 return .failure(
-                    .pipeline(VariantsError(.internalError, "the rendition was not found in the store")))
-            case .failure(let error): return .failure(AnswerError(error))
+                    .pipeline(VariantsError(.internalError, "the decoder answered no rendition")))
             }
+            found.remember(rendition.key)
+            return .success(
+                RenderFlights.Made(
+                    key: rendition.key, checksum: rendition.checksumSha256, size: file.bytes.count,
+                    body: .bytes(file.bytes)))
         }
     }
 

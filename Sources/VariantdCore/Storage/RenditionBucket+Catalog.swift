@@ -8,16 +8,10 @@ extension RenditionBucket: RenditionCatalog {
     /// request costs at most this much memory (a spool file on disk costs about a millisecond more).
     static let inMemoryBody = 1 << 20
 
-    /// From one listing of the source's prefix: every process using the bucket counts the same keys.
-    func specKeys(ofSource checksum: String) throws(VariantsError) -> Set<String> {
-        Set(
-            try names(under: RenditionKey.directory(ofSource: checksum) + "/").map(
-                RenditionKey.specKey(ofFileName:)))
-    }
-
-    func key(sourceChecksum checksum: String, specKey: String) throws(VariantsError) -> String? {
-        let directory = RenditionKey.directory(ofSource: checksum)
-        return try names(under: directory + "/" + specKey + ".").first.map { directory + "/" + $0 }
+    /// From one ListObjectsV2 of the source's prefix: every process using the bucket counts the same keys.
+    func listing(ofSource checksum: String) throws(VariantsError) -> [String: String] {
+        RenditionKey.listing(
+            try names(under: RenditionKey.directory(ofSource: checksum) + "/"), ofSource: checksum)
     }
 
     func file(of key: String) -> String? { nil }

@@ -21,9 +21,12 @@ public struct Pipeline: Sendable {
 
     /// Processes the bytes of one object for a bucket; without a bucket nothing is refused by policy and
     /// no variant is rendered. A caller that hashed the bytes already passes their `checksum`.
+    ///
+    /// - Parameter placeholder: Whether the ThumbHash is computed; an on-demand rendition has no use for
+    ///   it. The decode is sized for it either way, so a rendition's pixels do not depend on who asked.
     public func process(
         _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec? = nil, checksum: String? = nil,
-        timings: inout StageTimings
+        placeholder: Bool = true, timings: inout StageTimings
     ) throws(VariantsError) -> CompletionMetadata {
         let byteLimit = min(limits.maxInputBytes, bucket?.fileSizeLimit ?? .max)
         guard bytes.count <= byteLimit else {
@@ -71,6 +74,7 @@ public struct Pipeline: Sendable {
                 plans, ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
                 timings: &timings)
         }
+        guard placeholder else { return metadata }
         metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
                 return try ThumbHashRendition.encode(from: ladder)

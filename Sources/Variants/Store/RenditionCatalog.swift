@@ -6,16 +6,12 @@
 /// the same count, and it survives restarts. A folder answers from the file system; an object-storage
 /// bucket from ListObjectsV2 and GET, blocking the calling thread.
 public protocol RenditionCatalog: RenditionStore {
-    /// The spec keys stored for one source: its distinct transforms, declared variants included.
+    /// The renditions stored for one source, from one listing: the key of each by its spec key. Its size is
+    /// the source's count of distinct transforms, declared variants included.
     ///
     /// - Throws: `store_unavailable` when the store cannot be reached (the count cannot be known); the daemon
     ///   answers it `503 transform_busy`.
-    func specKeys(ofSource checksum: String) throws(VariantsError) -> Set<String>
-
-    /// The key of the stored rendition of one spec of a source, if there is one.
-    ///
-    /// - Throws: as `specKeys`.
-    func key(sourceChecksum: String, specKey: String) throws(VariantsError) -> String?
+    func listing(ofSource checksum: String) throws(VariantsError) -> [String: String]
 
     /// The file a rendition would be in when the store is a folder, found without touching the disk; nil for
     /// object storage. What a cache hit sends without waiting on anything.
@@ -23,7 +19,7 @@ public protocol RenditionCatalog: RenditionStore {
 
     /// How a stored rendition is sent; nil when it is not there (any more).
     ///
-    /// - Throws: as `specKeys`.
+    /// - Throws: as `listing`.
     func body(of key: String) throws(VariantsError) -> RenditionBody?
 }
 

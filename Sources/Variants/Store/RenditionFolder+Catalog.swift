@@ -1,14 +1,8 @@
 import Foundation
 
 extension RenditionFolder: RenditionCatalog {
-    public func specKeys(ofSource checksum: String) -> Set<String> {
-        Set(names(ofSource: checksum).map(RenditionKey.specKey(ofFileName:)))
-    }
-
-    public func key(sourceChecksum checksum: String, specKey: String) -> String? {
-        names(ofSource: checksum).first { $0.hasPrefix(specKey + ".") }.map {
-            RenditionKey.directory(ofSource: checksum) + "/" + $0
-        }
+    public func listing(ofSource checksum: String) -> [String: String] {
+        RenditionKey.listing(names(ofSource: checksum), ofSource: checksum)
     }
 
     public func file(of key: String) -> String? {

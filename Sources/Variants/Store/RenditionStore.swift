@@ -39,6 +39,14 @@ public enum RenditionKey {
         String(name.prefix { $0 != "." })
     }
 
+    /// The keys of a source's renditions by spec key, from the file names listed in its directory.
+    public static func listing(_ names: [String], ofSource checksum: String) -> [String: String] {
+        let directory = directory(ofSource: checksum)
+        return Dictionary(
+            names.map { (specKey(ofFileName: $0), directory + "/" + $0) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
     /// Where every rendition of one source sits.
     public static func directory(ofSource checksum: String) -> String {
         "\(checksum.prefix(2))/\(checksum)"

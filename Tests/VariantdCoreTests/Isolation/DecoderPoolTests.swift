@@ -53,9 +53,34 @@ import Variants
         #expect(hashed.timings.byStage[.hash] != nil)
 
         let handed = await pool.process(
-            request, upload: .bytes(bytes), checksum: SHA256.hex(bytes), bucket: nil)
+            request, upload: .bytes(bytes), bucket: nil, options: DecodeOptions(checksum: SHA256.hex(bytes)))
         #expect(try handed.outcome.get().checksumSha256 == SHA256.hex(bytes))
         #expect(handed.timings.byStage[.hash] == nil)
+    }
+
+    /// An on-demand rendition wants no placeholder: the child skips the ThumbHash, and the rendition's bytes
+    /// are the same as when it computes one, since the decode is sized for the placeholder either way.
+    @Test func aRenditionWithoutAPlaceholderHasTheSameBytes() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = DecoderPool.overFiles(
+            .init(executable: TestPaths.variantd, size: 1),
+            renditions: try RenditionFolder(root: directory.path))
+        defer { Task { await pool.shutdown() } }
+        let bytes = try Array(
+            Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
+        let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
+        let spec = try Transform(query: [("width", "24"), ("format", "webp")], accept: nil).spec
+        let bucket = BucketSpec.rendering(spec, in: "b")
+
+        let with = await pool.process(
+            request, upload: .bytes(bytes), bucket: bucket, options: DecodeOptions(looksUpStored: false))
+        let without = await pool.process(
+            request, upload: .bytes(bytes), bucket: bucket,
+            options: DecodeOptions(looksUpStored: false, placeholder: false))
+        #expect(try with.outcome.get().thumbhash != nil && with.timings.byStage[.thumbhash] != nil)
+        #expect(try without.outcome.get().thumbhash == nil && without.timings.byStage[.thumbhash] == nil)
+        #expect(!without.made.isEmpty && without.made.map(\.bytes) == with.made.map(\.bytes))
     }
 
     @Test func renditionsAreStoredByTheParentAndReusedForTheSameBytes() async throws {
