@@ -192,11 +192,19 @@ package final class S3Client: Sendable {
         let signing = SigV4Signing(
             accessKey: configuration.accessKey, secretKey: configuration.secretKey,
             region: configuration.region)
+        let operation: S3Traffic.Operation =
+            switch method {
+            case .get: key.isEmpty ? .list : .get
+            case .head: .head
+            case .put: .put
+            case .delete: .delete
+            }
         var attempt = 1
         while true {
             let failure: S3Error
             do {
                 let outcome = try transfer.perform(exchange, signing: signing)
+                S3Traffic.shared.count(operation, receivedBytes: outcome.received)
                 if (200..<300).contains(outcome.status) { return outcome }
                 failure = Self.error(outcome, method: method, subject: subject)
             } catch {

@@ -143,6 +143,7 @@ final class ServerMetrics: Sendable {
         for metric in single {
             text.single(metric.name, metric.type, metric.help, metric.value)
         }
+        text.objectStorage(.shared)
         return text.text
     }
 }

@@ -79,6 +79,7 @@ final class WorkerMetrics: Sendable {
                 "variantd_process_resident_memory_bytes", "gauge", "Resident memory of the worker process.",
                 resident)
         }
+        text.objectStorage(.shared)
         return text.text
     }
 }

@@ -109,6 +109,49 @@ struct RenderOverS3Tests {
         #expect(try daemon.render(Self.gradient + "?width=64&format=webp").etag == after.etag)
     }
 
+    /// What each request costs the store, from the daemon's own count of them: a miss is one HEAD and one
+    /// GET of the source, one listing of its renditions and one PUT, answered from the bytes made; a hit,
+    /// later too, is a HEAD of the source and a GET of the rendition, no byte of the source downloaded.
+    @Test func aMissAndAHitStayWithinTheirStoreRequests() throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let original = try picture("gradient.jpg")
+        try client.put(
+            bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: original, contentType: "image/jpeg")
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let daemon = try start(
+            fixture, root: "s3://\(bucket)/objects", out: "s3://\(bucket)/renditions", server: server)
+        func requests() throws -> [String: Double] {
+            var counts: [String: Double] = [:]
+            for operation in ["head", "get", "put", "list"] {
+                counts[operation] = try daemon.metric(
+                    line: "variantd_s3_requests_total{operation=\"\(operation)\"}")
+            }
+            counts["bytes"] = try daemon.metric(line: "variantd_s3_received_bytes_total")
+            return counts
+        }
+
+        let miss = try daemon.render(Self.gradient + "?width=64&format=webp")
+        #expect(miss.status == 200, "\(miss.json)")
+        let afterMiss = try requests()
+        #expect(afterMiss["head"] == 1 && afterMiss["get"] == 1 && afterMiss["list"] == 1)
+        #expect(afterMiss["put"] == 1)
+        // The source and the listing's few hundred bytes of XML; never the rendition read back.
+        let missBytes = try #require(afterMiss["bytes"])
+        #expect(missBytes >= Double(original.count) && missBytes < Double(original.count + miss.body.count))
+
+        for _ in 0..<3 {
+            let hit = try daemon.render(Self.gradient + "?width=64&format=webp")
+            #expect(hit.status == 200 && hit.body == miss.body)
+        }
+        let afterHits = try requests()
+        #expect(afterHits["head"] == 4 && afterHits["get"] == 4 && afterHits["list"] == 1)
+        #expect(afterHits["put"] == 1)
+        #expect(afterHits["bytes"] == missBytes + Double(3 * miss.body.count))
+    }
+
     /// A first miss downloads the source once: the bytes hashed go on to the decoder; a remembered checksum,
     /// or a source over the hand-over limit, comes without bytes.
     @Test func theBytesDownloadedToHashASourceAreHandedOn() throws {
