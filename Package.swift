@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .target(name: "CSpawn"),
+        .target(name: "CLandlock"),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
@@ -57,7 +58,7 @@ let package = Package(
             name: "VariantdCore",
             dependencies: [
                 "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
-                "CSeccomp", "CSpawn", "CCurlShims",
+                "CSeccomp", "CLandlock", "CSpawn", "CCurlShims",
             ],
             swiftSettings: swiftSettings
         ),
@@ -69,13 +70,15 @@ let package = Package(
             name: "variantd", dependencies: ["VariantdCore", "VariantdBench"], swiftSettings: swiftSettings),
         // What the test targets share: where the built binary and the samples are, and the binary as a process.
         .target(name: "VariantdTestSupport", path: "Tests/VariantdTestSupport", swiftSettings: swiftSettings),
+        // Test-only: ptrace, to see from outside what each thread of a sealed decoder child may do.
+        .target(name: "CThreadProbe", path: "Tests/CThreadProbe"),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantsTests", dependencies: ["Variants", "CLcms2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantdCoreTests",
-            dependencies: ["VariantdCore", "Variants", "variantd", "VariantdTestSupport"],
+            dependencies: ["VariantdCore", "Variants", "variantd", "VariantdTestSupport", "CThreadProbe"],
             exclude: ["CLI/HelpText"],
             swiftSettings: swiftSettings
         ),

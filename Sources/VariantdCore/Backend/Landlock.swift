@@ -1,25 +1,57 @@
-internal import CSeccomp
+internal import CLandlock
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Landlock, where the kernel offers it: a decoder child that has loaded its libraries gives up the whole
-/// filesystem. The calls go straight to the kernel (glibc has no wrappers), through `CSeccomp`'s shim.
+/// filesystem, on every thread. The calls go straight to the kernel (glibc has no wrappers), through the
+/// `CLandlock` shim.
+///
+/// `landlock_restrict_self` binds the calling thread and the threads it starts afterwards, not the threads
+/// that already run — and by the time a child seals itself, libdispatch (which runs every line of Swift, the
+/// main thread parked) and libvips have started theirs. Sealing before any other thread exists cannot work
+/// here: libvips starts a worker as it initialises, and loading the libraries and plugins opens about a
+/// hundred files, which would have to stay readable for good. So every thread is restricted instead: by the
+/// kernel in one step where it can (`TSYNC`, ABI 8), else by a round that has each thread restrict itself in
+/// a signal handler and ends only when a pass over `/proc/self/task` finds no thread left. A thread that
+/// cannot be reached fails the seal, and the child never decodes.
 enum Landlock {
-    /// Denies every filesystem right this kernel's Landlock can handle, to the calling thread and to every
-    /// thread it starts afterwards. Returns the ABI version enforced, or nil when the kernel has no Landlock.
+    /// The first ABI version whose `landlock_restrict_self` can bind every thread of the process at once.
+    static let processWideVersion = 8
+
+    /// The ABI version the kernel offers, or nil when it offers none.
+    static var version: Int? {
+        try? offeredVersion()
+    }
+
+    /// Denies every filesystem right this kernel's Landlock can handle, to every thread of the process and
+    /// every thread started afterwards. Returns the ABI version enforced, or nil when the kernel has no
+    /// Landlock.
     static func denyFileSystem() throws(ConfinementError) -> Int? {
-        let abi = cs_landlock_abi()
+        guard let abi = try offeredVersion() else { return nil }
+        let ruleset = cl_landlock_deny_ruleset(handledRights(abi: abi))
+        guard ruleset >= 0 else { throw ConfinementError("Landlock: no ruleset (errno \(errno))") }
+        defer { close(ruleset) }
+        if abi >= processWideVersion {
+            let error = cl_landlock_restrict_process(ruleset)
+            guard error == 0 else { throw ConfinementError("Landlock: restricting failed (errno \(error))") }
+        } else {
+            var thread: Int32 = 0
+            let error = cl_landlock_restrict_every_thread(ruleset, &thread)
+            guard error == 0 else {
+                throw ConfinementError("Landlock: thread \(thread) was left unrestricted (errno \(error))")
+            }
+        }
+        return abi
+    }
+
+    /// nil when the kernel has no Landlock (built without it, or not enabled at boot).
+    private static func offeredVersion() throws(ConfinementError) -> Int? {
+        let abi = cl_landlock_abi()
         guard abi > 0 else {
             if errno == ENOSYS || errno == EOPNOTSUPP { return nil }
             throw ConfinementError("Landlock: the ABI query failed (errno \(errno))")
-        }
-        let ruleset = cs_landlock_deny_ruleset(handledRights(abi: Int(abi)))
-        guard ruleset >= 0 else { throw ConfinementError("Landlock: no ruleset (errno \(errno))") }
-        defer { close(ruleset) }
-        guard cs_landlock_restrict_self(ruleset) == 0 else {
-            throw ConfinementError("Landlock: restricting failed (errno \(errno))")
         }
         return Int(abi)
     }

@@ -25,6 +25,9 @@ enum SyscallFilter {
         "getcpu",
         // Signals to itself, time, identity, randomness, resource accounting.
         "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "restart_syscall",
+        // Where libdispatch parks the main thread for good; a signal it handles (the Landlock round sends
+        // one to every thread) makes it call again.
+        "rt_sigsuspend",
         "clock_gettime", "clock_getres", "gettimeofday", "clock_nanosleep", "nanosleep",
         "getpid", "gettid", "getuid", "geteuid", "getgid", "getegid", "getrandom", "getrusage", "uname",
         // The machine's memory and load, read-only: a library on the alpha and animation paths asks for

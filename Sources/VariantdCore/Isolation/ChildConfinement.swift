@@ -26,7 +26,8 @@ enum ChildConfinement {
 
     /// Gives up for good what decoding never needs, once start-up has loaded every library, plugin and
     /// codec: no new privileges, no filesystem at all (Landlock, where the kernel offers it), and only the
-    /// system calls of `SyscallFilter` — any other kills the process with SIGSYS.
+    /// system calls of `SyscallFilter` — any other kills the process with SIGSYS. Both bind every thread,
+    /// those libdispatch and libvips started during the warm-up included.
     static func seal() throws(ConfinementError) {
         try SyscallFilter.forbidNewPrivileges()
         _ = try Landlock.denyFileSystem()

@@ -9,8 +9,9 @@ import Variants
     import Glibc
 #endif
 
-/// Sealed decoder children: the kernel holds the filter, a sealed child still decodes, and a child that
-/// reaches for a file or the network after sealing dies by SIGSYS while its parent answers the job.
+/// Sealed decoder children: the kernel holds the filter and Landlock on every thread, a sealed child still
+/// decodes, and a child that reaches for a file or the network after sealing dies by SIGSYS while its parent
+/// answers the job.
 @Suite struct ChildConfinementTests {
     private let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
@@ -18,19 +19,45 @@ import Variants
         let child = try ChildProcess(
             executable: TestPaths.variantd, arguments: ["decoder-child", "--confined"])
         defer { child.terminate() }
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture)))
-        let job = DecodeJob(
-            request: ObjectRequest(bucket: "b", path: "gradient.jpg"), bucket: nil, sourceSize: bytes.count,
-            sourceChecksum: SHA256.hex(bytes), stored: nil)
-        let deadline = ContinuousClock.now + .seconds(60)
-        try child.send([try WireJSON.encode(job) + [0x0A], bytes], deadline: deadline)
-        let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
-        let metadata = try reply.answer.outcome.get()
+        let metadata = try decode("pictures/gradient.jpg", in: child)
         #expect(metadata.width == 320 && metadata.height == 200)
         // Still waiting for its next job: the kernel reports the filter and the lost privileges.
         let status = try String(contentsOfFile: "/proc/\(child.processID)/status", encoding: .utf8)
         #expect(status.contains("NoNewPrivs:\t1"))
         #expect(status.contains("Seccomp:\t2"), "seccomp mode 2 is a filter")
+    }
+
+    /// Every thread, libvips' and libdispatch's included, read from outside the child: the kernel's seccomp
+    /// lines in its status, and Landlock by what it may do — each thread is made to open `/` with its filter
+    /// suspended, and the kernel refuses.
+    @Test(
+        .enabled(if: Landlock.version != nil, "the kernel offers no Landlock"),
+        .enabled(
+            if: ThreadProbe.isAvailable, "tracing a thread past its filter takes CAP_SYS_ADMIN on x86-64"))
+    func everyThreadOfASealedChildIsUnderTheFilterAndLandlock() throws {
+        let child = try ChildProcess(
+            executable: TestPaths.variantd, arguments: ["decoder-child", "--confined"])
+        defer { child.terminate() }
+        _ = try decode("pictures/gradient.jpg", in: child)
+        let tasks = "/proc/\(child.processID)/task"
+        let threads = try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap(Int32.init)
+        #expect(threads.count > 1, "a decoder child runs libdispatch's and libvips' threads beside its own")
+        let filters = try ProcessStatus.field("Seccomp_filters", of: "/proc/self/status")
+        for thread in threads {
+            let status = "\(tasks)/\(thread)/status"
+            let name = try ProcessStatus.field("Name", of: status)
+            #expect(try ProcessStatus.field("Seccomp", of: status) == "2", "thread \(thread) (\(name))")
+            #expect(
+                try ProcessStatus.field("Seccomp_filters", of: status) == String((Int(filters) ?? 0) + 1),
+                "thread \(thread) (\(name)) holds the child's filter")
+            #expect(try ProcessStatus.field("NoNewPrivs", of: status) == "1", "thread \(thread) (\(name))")
+            #expect(
+                try ThreadProbe.openRoot(in: thread) == -Int(EACCES),
+                "thread \(thread) (\(name)) opened / : Landlock does not bind it")
+        }
+        // Each thread went back to the call it was making: the child decodes its next job.
+        let next = try decode("pictures/orientation-6.jpg", in: child)
+        #expect(next.width == 200 && next.height == 320)
     }
 
     @Test(arguments: [ConfinementViolation.open, .socket])
@@ -63,5 +90,17 @@ import Variants
         let answer = await pool.process(file: picture)
         #expect(answer.error?.code == .internalError)
         #expect(await pool.crashes == 0)
+    }
+
+    /// One job through `child`: a sample's bytes in, its metadata out.
+    private func decode(_ sample: String, in child: ChildProcess) throws -> CompletionMetadata {
+        let bytes = try [UInt8](Data(contentsOf: TestPaths.samples.appendingPathComponent(sample)))
+        let job = DecodeJob(
+            request: ObjectRequest(bucket: "b", path: sample), bucket: nil, sourceSize: bytes.count,
+            sourceChecksum: SHA256.hex(bytes), stored: nil)
+        let deadline = ContinuousClock.now + .seconds(60)
+        try child.send([try WireJSON.encode(job) + [0x0A], bytes], deadline: deadline)
+        let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
+        return try reply.answer.outcome.get()
     }
 }
