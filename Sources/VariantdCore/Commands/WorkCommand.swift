@@ -114,6 +114,9 @@ package struct WorkCommand: Subcommand {
             },
             onSecond: { ExitStatus(stoppedBy: $0).endProcess() },
             onHangUp: { [buckets = configuration.buckets] in Worker.reloadBuckets(buckets) })
+        if let warning = ChildConfinement.landlockWarning {
+            Console.out(try WireJSON.line(WorkEvent(event: "landlock_unavailable", message: warning)))
+        }
         if let file = configuration.quarantine {
             do {
                 _ = try Quarantine(file: file)

@@ -34,6 +34,15 @@ enum ChildConfinement {
         try SyscallFilter.install()
     }
 
+    /// What `serve` and `work` log once at start-up when the kernel offers no Landlock (built without it, or
+    /// not enabled at boot): their decoder children are then kept from the filesystem by the seccomp filter
+    /// alone. nil when it offers Landlock.
+    static var landlockWarning: String? {
+        guard Landlock.version == nil else { return nil }
+        return "the kernel offers no Landlock: decoder children are kept from the filesystem by their "
+            + "seccomp filter alone (boot with Landlock among the LSMs, lsm=…,landlock)"
+    }
+
     /// Hands the memory freed by a job back to the kernel when it is more than the allocator keeps for the
     /// next picture: glibc keeps freed heap pages mapped, so without this a child's resident set stays at its
     /// largest picture's for the rest of its life.

@@ -8,6 +8,9 @@ struct Daemon: Sendable {
     func run() async throws -> ExitStatus {
         let startup = StartupPhase()
         let signals = SignalEvent.stream(startup: startup)
+        if let warning = ChildConfinement.landlockWarning {
+            EventLog.event("landlock_unavailable", ["message": .string(warning)])
+        }
         let environment = ProcessInfo.processInfo.environment
         let objects: any ObjectStore
         let sources: any RenderSources

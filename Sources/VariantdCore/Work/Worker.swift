@@ -290,7 +290,7 @@ struct Worker: Sendable {
 }
 
 /// One JSON line `variantd work` prints per event: a finished attempt, a lost lease, an outcome given up at a
-/// stop, a queue or callback failure.
+/// stop, a queue or callback failure, a kernel without Landlock at start-up.
 struct WorkEvent: Encodable {
     var event: String
     var job: Int64?

@@ -92,6 +92,53 @@ import Variants
         #expect(await pool.crashes == 0)
     }
 
+    /// On a kernel without Landlock, `serve` says so once at start-up, and its children, sealed by seccomp
+    /// alone, still decode.
+    @Test func serveSaysAtStartUpWhenTheKernelOffersNoLandlock() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try fixture.start(launcher: KernelWithoutLandlock.launcher)
+        let warning = try daemon.waitForLog(event: "landlock_unavailable")
+        #expect((warning["message"] as? String)?.hasPrefix("the kernel offers no Landlock") == true)
+        let reply = try daemon.job(ServeFixture.job("up/gradient.jpg"))
+        #expect(reply.status == 200 && reply.json["width"] as? Int == 320, "\(reply.text)")
+        #expect(daemon.log.filter { $0["event"] as? String == "landlock_unavailable" }.count == 1)
+    }
+
+    @Test(.enabled(if: Landlock.version != nil, "the kernel offers no Landlock"))
+    func serveSaysNothingOfLandlockWhenTheKernelOffersIt() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try fixture.start()
+        #expect(try daemon.job(ServeFixture.job("up/gradient.jpg")).status == 200)
+        #expect(!daemon.log.contains { $0["event"] as? String == "landlock_unavailable" })
+    }
+
+    /// `work` says it too, in its own log, and its job still completes.
+    @Test func workSaysAtStartUpWhenTheKernelOffersNoLandlock() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("queue.sqlite3").path
+        let queue = try await SQLiteQueue(path: path)
+        _ = try await queue.enqueue(
+            try NewJob(
+                request: ObjectRequest(bucket: "post-images", path: "g.jpg"), source: "pictures/gradient.jpg")
+        )
+        let worker = try DaemonProcess(
+            [
+                "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
+                TestPaths.samples.appendingPathComponent("buckets").path, "--out",
+                directory.appendingPathComponent("r").path, "--workers", "1", "--listen", "127.0.0.1:0",
+                "--quarantine", directory.appendingPathComponent("quarantine.sqlite3").path,
+            ], directory: directory, secret: false, command: "work", launcher: KernelWithoutLandlock.launcher)
+        let warning = try worker.waitForLog(event: "landlock_unavailable")
+        #expect((warning["message"] as? String)?.hasPrefix("the kernel offers no Landlock") == true)
+        let finished = try worker.waitForLog(event: "job_finished", timeout: .seconds(60))
+        #expect(finished["state"] as? String == "completed", "\(finished)")
+        worker.signal(SIGTERM)
+        #expect(worker.waitForExit() == 0)
+    }
+
     /// One job through `child`: a sample's bytes in, its metadata out.
     private func decode(_ sample: String, in child: ChildProcess) throws -> CompletionMetadata {
         let bytes = try [UInt8](Data(contentsOf: TestPaths.samples.appendingPathComponent(sample)))

@@ -18,16 +18,17 @@ final class DaemonProcess {
     let isUnix: Bool
 
     /// Starts the daemon with `arguments` after `command` and waits (at most 20 s) for its listening line;
-    /// `environment` is added to the test process's own. `work` logs its JSON lines on stdout, `serve` on
-    /// stderr.
+    /// `environment` is added to the test process's own; `launcher`, when given, is the program and arguments
+    /// that start the daemon's own command line. `work` logs its JSON lines on stdout, `serve` on stderr.
     init(
         _ arguments: [String], directory: URL, secret: Bool = true, command: String = "serve",
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:], launcher: [String] = []
     ) throws {
         self.directory = directory
         isUnix = arguments.contains { $0.hasPrefix("unix:") }
-        process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
-        process.arguments = [command] + arguments
+        let line = launcher + [TestPaths.variantd, command] + arguments
+        process.executableURL = URL(fileURLWithPath: line[0])
+        process.arguments = Array(line.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["VARIANTD_SECRET"] = secret ? Self.secret : nil
         environment.merge(extra) { $1 }

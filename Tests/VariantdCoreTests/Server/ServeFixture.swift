@@ -43,11 +43,11 @@ struct ServeFixture {
     }
 
     /// The daemon on an ephemeral loopback port, over this fixture.
-    func start(_ extra: [String] = [], secret: Bool = true) throws -> DaemonProcess {
+    func start(_ extra: [String] = [], secret: Bool = true, launcher: [String] = []) throws -> DaemonProcess {
         try DaemonProcess(
             ["--listen", "127.0.0.1:0", "--root", root.path, "--out", out.path, "--buckets", buckets.path]
                 + extra,
-            directory: directory, secret: secret)
+            directory: directory, secret: secret, launcher: launcher)
     }
 
     func remove() {
