@@ -8,12 +8,14 @@ import Variants
     import Glibc
 #endif
 
-/// One HTTP exchange as the object-storage client asks for it: no libcurl type appears here.
+/// One HTTP exchange as the object-storage client and the callback reporter ask for it: no libcurl type
+/// appears here.
 struct HTTPExchange: Sendable {
     enum Method: String, Sendable {
         case get = "GET"
         case head = "HEAD"
         case put = "PUT"
+        case post = "POST"
         case delete = "DELETE"
     }
 
@@ -96,8 +98,8 @@ final class CurlTransfer: Sendable {
         self.timeouts = timeouts
     }
 
-    /// Runs one exchange to its end on the calling thread (blocking).
-    func perform(_ exchange: HTTPExchange, signing: SigV4Signing) throws(TransferFailure) -> HTTPOutcome {
+    /// Runs one exchange to its end on the calling thread (blocking), signed when `signing` is given.
+    func perform(_ exchange: HTTPExchange, signing: SigV4Signing?) throws(TransferFailure) -> HTTPOutcome {
         guard let handle = idle.withLock({ $0.popLast() }) ?? EasyHandle() else {
             throw .network("libcurl could not create a handle")
         }
@@ -121,7 +123,7 @@ final class CurlTransfer: Sendable {
             curl_easy_cleanup(raw)
         }
 
-        func perform(_ exchange: HTTPExchange, signing: SigV4Signing, timeouts: Timeouts)
+        func perform(_ exchange: HTTPExchange, signing: SigV4Signing?, timeouts: Timeouts)
             throws(TransferFailure) -> HTTPOutcome
         {
             curl_easy_reset(raw)
@@ -177,7 +179,7 @@ final class CurlTransfer: Sendable {
 
         /// Every option of the exchange; libcurl's answer to each is returned, so that none goes unchecked.
         private func configure(
-            _ exchange: HTTPExchange, state: TransferState, signing: SigV4Signing, timeouts: Timeouts
+            _ exchange: HTTPExchange, state: TransferState, signing: SigV4Signing?, timeouts: Timeouts
         ) -> [CURLcode] {
             var codes = [
                 vs_curl_set_pointer(raw, CURLOPT_URL, exchange.url),
@@ -189,10 +191,14 @@ final class CurlTransfer: Sendable {
                 vs_curl_set_pointer(raw, CURLOPT_PROTOCOLS_STR, "http,https"),
                 // A key may hold `./` or `../`; the URL is sent and signed exactly as the client encoded it.
                 vs_curl_set_long(raw, CURLOPT_PATH_AS_IS, 1),
-                vs_curl_set_pointer(raw, CURLOPT_AWS_SIGV4, "aws:amz:\(signing.region):s3"),
-                vs_curl_set_pointer(raw, CURLOPT_USERNAME, signing.accessKey),
-                vs_curl_set_pointer(raw, CURLOPT_PASSWORD, signing.secretKey),
             ]
+            if let signing {
+                codes += [
+                    vs_curl_set_pointer(raw, CURLOPT_AWS_SIGV4, "aws:amz:\(signing.region):s3"),
+                    vs_curl_set_pointer(raw, CURLOPT_USERNAME, signing.accessKey),
+                    vs_curl_set_pointer(raw, CURLOPT_PASSWORD, signing.secretKey),
+                ]
+            }
             switch exchange.method {
             case .get:
                 codes.append(vs_curl_set_long(raw, CURLOPT_HTTPGET, 1))
@@ -201,6 +207,9 @@ final class CurlTransfer: Sendable {
             case .put:
                 codes.append(vs_curl_set_long(raw, CURLOPT_UPLOAD, 1))
                 codes.append(vs_curl_set_offset(raw, CURLOPT_INFILESIZE_LARGE, state.uploadSize))
+            case .post:
+                codes.append(vs_curl_set_long(raw, CURLOPT_POST, 1))
+                codes.append(vs_curl_set_offset(raw, CURLOPT_POSTFIELDSIZE_LARGE, state.uploadSize))
             case .delete:
                 codes.append(vs_curl_set_pointer(raw, CURLOPT_CUSTOMREQUEST, "DELETE"))
             }

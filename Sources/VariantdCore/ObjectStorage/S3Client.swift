@@ -197,6 +197,7 @@ package final class S3Client: Sendable {
             case .get: key.isEmpty ? .list : .get
             case .head: .head
             case .put: .put
+            case .post: .post
             case .delete: .delete
             }
         var attempt = 1

@@ -8,7 +8,7 @@ package final class S3Traffic: Sendable {
 
     /// What a request did; a listing is a GET of the bucket, told apart here.
     package enum Operation: String, CaseIterable, Sendable {
-        case head, get, put, delete, list
+        case head, get, put, post, delete, list
     }
 
     private let requests = Mutex<[Operation: Int]>([:])
@@ -34,7 +34,7 @@ extension PrometheusText {
         guard !counts.isEmpty else { return }
         family(
             "variantd_s3_requests_total", "counter",
-            "Requests answered by object storage (each retry counts), by operation (head, get, put, delete, list).",
+            "Requests answered by object storage (each retry counts), by operation (head, get, put, post, delete, list).",
             S3Traffic.Operation.allCases.compactMap { operation in
                 counts[operation].map {
                     "variantd_s3_requests_total{operation=\"\(operation.rawValue)\"} \($0)"

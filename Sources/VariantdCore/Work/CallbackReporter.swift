@@ -1,10 +1,7 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Posts a final job to the storage server's callback URL, signed and retried.
+/// Posts a final job to the storage server's callback URL, signed and retried, through libcurl like every
+/// other request the product sends.
 ///
 /// The body is the job's JSON. `Variantd-Signature: sha256=<hex>` is the HMAC-SHA256 of
 /// `"<Variantd-Timestamp>.<body>"` under the shared secret; `Idempotency-Key: variantd-job-<id>` is the same
@@ -14,8 +11,16 @@ struct CallbackReporter: Sendable {
     let secret: [UInt8]?
     var tries = 5
     var firstDelay: Duration = .milliseconds(500)
+    /// A receiver gets 10 s to accept the connection, and is cut off after 10 s under 1 KiB/s.
+    private let transfer = CurlTransfer(timeouts: CurlTransfer.Timeouts(connect: 10, stalled: 10))
 
-    /// Whether the receiver acknowledged the job with a 2xx answer within the tries.
+    init(url: URL, secret: [UInt8]?) {
+        self.url = url
+        self.secret = secret
+    }
+
+    /// Whether the receiver acknowledged the job with a 2xx answer within the tries; a cancelled task (the
+    /// worker stopping its sweep) makes no further try, and a request in flight ends on its own timeouts.
     func report(_ job: Job) async -> Bool {
         guard let body = try? WireJSON.encode(job) else { return false }
         var delay = firstDelay
@@ -23,27 +28,30 @@ struct CallbackReporter: Sendable {
             if await post(body, job: job) { return true }
             guard attempt < tries else { break }
             try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { break }
             delay *= 2
         }
         return false
     }
 
     private func post(_ body: [UInt8], job: Job) async -> Bool {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body)
         let timestamp = String(Timestamp.now.milliseconds / 1000)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(String(job.id), forHTTPHeaderField: "Variantd-Job-Id")
-        request.setValue("variantd-job-\(job.id)", forHTTPHeaderField: "Idempotency-Key")
-        request.setValue(timestamp, forHTTPHeaderField: "Variantd-Timestamp")
+        var headers = [
+            "Content-Type: application/json", "Variantd-Job-Id: \(job.id)",
+            "Idempotency-Key: variantd-job-\(job.id)", "Variantd-Timestamp: \(timestamp)",
+        ]
         if let secret {
             let signature = HMAC.sha256Hex(key: secret, message: Array((timestamp + ".").utf8) + body)
-            request.setValue("sha256=\(signature)", forHTTPHeaderField: "Variantd-Signature")
+            headers.append("Variantd-Signature: sha256=\(signature)")
         }
-        guard let (_, response) = try? await URLSession.shared.data(for: request),
-            let status = (response as? HTTPURLResponse)?.statusCode
-        else { return false }
-        return (200..<300).contains(status)
+        let exchange = HTTPExchange(
+            method: .post, url: url.absoluteString, headers: headers, upload: .bytes(body),
+            download: .digest)
+        let transfer = transfer
+        let answer = await Blocking.run { () throws(TransferFailure) in
+            try transfer.perform(exchange, signing: nil)
+        }
+        guard case .success(let outcome) = answer else { return false }
+        return (200..<300).contains(outcome.status)
     }
 }
