@@ -1,9 +1,5 @@
 package import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Debian's headless Chromium (installed by scripts/setup.sh), run once per call with a fresh profile in a
 /// temporary folder, with `--no-sandbox` (the tests run as root), its output in files, killed past a deadline.
 package enum Chromium {
@@ -53,7 +49,6 @@ package enum Chromium {
         }
     }
 
-    /// Waits with `Task.sleep`, not blocking a thread of the cooperative pool other tests share.
     private static func run(_ arguments: [String], within limit: Duration) async throws -> (
         stdout: String, stderr: String
     ) {
@@ -74,13 +69,7 @@ package enum Chromium {
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         try process.run()
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        guard try await process.exited(within: limit) else {
             throw Failed(description: "chromium did not finish within \(limit)")
         }
         guard process.terminationStatus == 0 else {
