@@ -68,14 +68,16 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "variantd", dependencies: ["VariantdCore", "VariantdBench"], swiftSettings: swiftSettings),
-        // What the test targets share: where the built binary and the samples are, and the binary as a process.
+        // What the test targets share: where the built binary and the samples are, the binary as a process and
+        // headless Chromium.
         .target(name: "VariantdTestSupport", path: "Tests/VariantdTestSupport", swiftSettings: swiftSettings),
         // Test-only: ptrace, to see from outside what each thread of a sealed decoder child may do.
         .target(name: "CThreadProbe", path: "Tests/CThreadProbe"),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "VariantsTests", dependencies: ["Variants", "CLcms2"], swiftSettings: swiftSettings),
+            name: "VariantsTests", dependencies: ["Variants", "CLcms2", "VariantdTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants", "variantd", "VariantdTestSupport", "CThreadProbe"],

@@ -8,7 +8,8 @@
 # (libspng, both ways), WebP, GIF (libvips' own decoder; we never write GIF, so no cgif), lcms, EXIF and
 # Highway's SIMD kernels. No HEIF (libheif is called directly), TIFF, PDF, SVG, ImageMagick, OpenSlide, JPEG XL,
 # JPEG 2000, FITS, Matlab, …: a loader that is not built cannot be reached by hostile input. After Debian's
-# patches come ours, in scripts/patches (each says why in its header); they change speed, never pixels.
+# patches come ours, in scripts/patches (each says why in its header): two change speed, never pixels; the GIF
+# one composes frames as browsers do (an area disposed to background becomes transparent).
 #
 # Idempotent: a stamp in the prefix records what was built; when it matches, this takes well under a second.
 set -euo pipefail

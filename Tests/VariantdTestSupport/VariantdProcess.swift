@@ -69,16 +69,9 @@ package final class VariantdProcess {
 
     /// Waits for the exit (killing the process past the limit) and returns what it printed.
     package func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        guard try await process.exited(within: limit) else {
             throw TimedOut(arguments: process.arguments ?? [])
         }
-        process.waitUntilExit()
         return Finished(
             status: process.terminationStatus,
             stdout: try String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8),
