@@ -15,7 +15,8 @@ struct CallbackReporter: Sendable {
     var tries = 5
     var firstDelay: Duration = .milliseconds(500)
 
-    /// Whether the receiver acknowledged the job with a 2xx answer within the tries.
+    /// Whether the receiver acknowledged the job with a 2xx answer within the tries; a cancelled task (the
+    /// worker stopping its sweep) makes no further try.
     func report(_ job: Job) async -> Bool {
         guard let body = try? WireJSON.encode(job) else { return false }
         var delay = firstDelay
@@ -23,6 +24,7 @@ struct CallbackReporter: Sendable {
             if await post(body, job: job) { return true }
             guard attempt < tries else { break }
             try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { break }
             delay *= 2
         }
         return false
@@ -41,8 +43,11 @@ struct CallbackReporter: Sendable {
             let signature = HMAC.sha256Hex(key: secret, message: Array((timestamp + ".").utf8) + body)
             request.setValue("sha256=\(signature)", forHTTPHeaderField: "Variantd-Signature")
         }
-        guard let (_, response) = try? await URLSession.shared.data(for: request),
-            let status = (response as? HTTPURLResponse)?.statusCode
+        // Apart from the caller's task, so a stop never cancels a request in flight: FoundationNetworking on
+        // Linux traps when a request is cancelled just as its connection fails, which ended the worker with
+        // SIGILL. The request ends on its own, within its timeout.
+        let answer = await Task { try? await URLSession.shared.data(for: request) }.value
+        guard let (_, response) = answer, let status = (response as? HTTPURLResponse)?.statusCode
         else { return false }
         return (200..<300).contains(status)
     }
