@@ -128,6 +128,20 @@ vv_image_get_icc(VipsImage *image, const void **profile)
 }
 
 int
+vv_image_icc_fits(VipsImage *image)
+{
+    const void *profile = NULL;
+    size_t length = vv_image_get_icc(image, &profile);
+    return length > 0 && vips_icc_is_compatible_profile(image, profile, length);
+}
+
+void
+vv_image_remove_icc(VipsImage *image)
+{
+    vips_image_remove(image, VIPS_META_ICC_NAME);
+}
+
+int
 vv_image_get_animation(VipsImage *image, int *page_height, int *loop, int *delays, int capacity)
 {
     int *values = NULL;

@@ -67,6 +67,50 @@ package final class VariantdProcess {
         (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
     }
 
+    /// What it has printed on its standard error so far.
+    package var printedErrors: String {
+        (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+    }
+
+    /// Waits on the calling thread until its standard output (`errors`: its standard error) holds `text`;
+    /// false when it ended or `limit` passed first. For a test that must act while the process runs on
+    /// deadlines of its own: an `await` could wait longer than those for a thread of the cooperative pool
+    /// other tests share.
+    package func waitUntilPrinted(
+        _ text: String, errors: Bool = false, within limit: Duration = .seconds(120)
+    ) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let running = process.isRunning
+            if (errors ? printedErrors : printed).contains(text) { return true }
+            guard running else { return false }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// Waits on the calling thread until the process has taken signal `number` off its pending ones (the
+    /// kernel has run its handler, or its default action), or has ended; false when `limit` passed first.
+    package func waitUntilDelivered(_ number: Int32, within limit: Duration = .seconds(120)) -> Bool {
+        let bit = UInt64(1) << (number - 1)
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { return true }
+            if let pending = sharedPendingSignals, pending & bit == 0 { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+
+    /// The signals sent to the process that no thread has taken yet (`ShdPnd`), as a mask of bit `number - 1`.
+    private var sharedPendingSignals: UInt64? {
+        let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let line = status?.split(separator: "\n").first { $0.hasPrefix("ShdPnd:") }
+        return line.flatMap {
+            UInt64($0.dropFirst("ShdPnd:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        }
+    }
+
     /// Waits for the exit (killing the process past the limit) and returns what it printed.
     package func finish(within limit: Duration = .seconds(300)) async throws -> Finished {
         guard try await process.exited(within: limit) else {

@@ -118,6 +118,13 @@ void vv_image_take_description(VipsImage *image, VipsImage *source);
 /* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
 size_t vv_image_get_icc(VipsImage *image, const void **profile);
 
+/* Whether libvips would convert through the attached ICC profile rather than a stand-in of its own: lcms
+ * opens it, libvips converts its colour space, and its channels are the image's (grey, RGB or CMYK). */
+int vv_image_icc_fits(VipsImage *image);
+
+/* Removes the attached ICC profile, if any. */
+void vv_image_remove_icc(VipsImage *image);
+
 /* Applies the EXIF orientation and removes the tag. An upright image is handed back itself (a new
  * reference), not wrapped in a copy operation: a decode already in memory stays there. */
 int vv_autorotate(VipsImage *in, VipsImage **out, vv_error *error);

@@ -8,6 +8,8 @@ struct Daemon: Sendable {
     func run() async throws -> ExitStatus {
         let startup = StartupPhase()
         let signals = SignalEvent.stream(startup: startup)
+        // From this line on the signals are caught; start-up ends with `listening`.
+        EventLog.event("starting")
         if let warning = ChildConfinement.landlockWarning {
             EventLog.event("landlock_unavailable", ["message": .string(warning)])
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The daemon's structured log: one JSON object per line on stderr (`"event"` says which kind: `job`,
-/// `landlock_unavailable`, `listening`, `reload`, `draining`, `stopped`).
+/// `landlock_unavailable`, `starting`, `listening`, `reload`, `draining`, `stopped`).
 enum EventLog {
     static func write(_ entry: some Encodable) {
         guard let line = try? WireJSON.line(entry) else { return }

@@ -224,6 +224,15 @@ final class VipsImage {
         return Array(UnsafeRawBufferPointer(start: profile, count: length))
     }
 
+    /// Whether libvips would convert through the attached profile: lcms reads it, its colour space is one
+    /// libvips converts, and it describes the pixels' channels (grey, RGB or CMYK). For any other, libvips
+    /// quietly converts through a stand-in of its own (sRGB, grey or its print profile).
+    var iccProfileFits: Bool { vv_image_icc_fits(pointer) != 0 }
+
+    func removeICCProfile() {
+        vv_image_remove_icc(pointer)
+    }
+
     /// What became of an embedded profile when converting to sRGB.
     enum ProfileOutcome: Sendable, Equatable {
         /// None was applied: there was none, or the caller asked to skip an sRGB one.

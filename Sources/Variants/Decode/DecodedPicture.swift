@@ -5,7 +5,8 @@ struct DecodedPicture {
     /// The displayed size of the full picture, which `image` may be a reduction of.
     let width: Int
     let height: Int
-    /// The picture carried a colour profile lcms could not use; its pixels were taken as sRGB.
+    /// The picture carried a colour profile that could not be used on its pixels; they were converted as if
+    /// it had none.
     let profileIgnored: Bool
     /// The picture was HDR (PQ or HLG) and was tone-mapped to SDR.
     let toneMapped: ToneMapping.Transfer?

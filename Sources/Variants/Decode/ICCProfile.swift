@@ -4,7 +4,7 @@ import Foundation
 /// rendering intent it asks for, whether it converts through lookup tables, and whether it is plain sRGB.
 ///
 /// Only facts are read here; the conversion itself is lcms' (through libvips), which also decides whether a
-/// profile is usable at all.
+/// profile is usable on a picture's pixels (`usable(in:)`).
 struct ICCProfile: Sendable, Equatable {
     /// ICC rendering intents, in the header's numbering (libvips uses the same).
     enum Intent: Int, Sendable {
@@ -22,6 +22,14 @@ struct ICCProfile: Sendable, Equatable {
     /// A matrix/TRC RGB profile whose primaries and curves are sRGB's: converting through it changes nothing
     /// but costs time, so it is skipped.
     let isSRGB: Bool
+
+    /// The profile attached to `image` when it can be used on its pixels; nil when there is none, or when it
+    /// is not an ICC profile at all, lcms cannot read it, or it describes other pixels (grey on RGB, RGB on
+    /// grey or CMYK, CMYK on RGB).
+    static func usable(in image: VipsImage) -> ICCProfile? {
+        guard image.iccProfileFits else { return nil }
+        return image.iccProfile.flatMap(ICCProfile.init)
+    }
 
     /// nil when the bytes are not an ICC profile at all (no `acsp` signature or a tag table past the end).
     init?(_ bytes: [UInt8]) {

@@ -65,8 +65,7 @@ struct OpenedPicture {
             }
             backend = .vips(loader, image)
             let info = image.header
-            convertsBeforeReducing =
-                info.isCMYK || image.iccProfile.flatMap(ICCProfile.init)?.isLUTBased == true
+            convertsBeforeReducing = info.isCMYK || ICCProfile.usable(in: image)?.isLUTBased == true
             describedProfile = type == .png ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
             toneMapping = nil
             // The frames last as long as they show, which is how long the WebP renditions play them; a still
@@ -149,15 +148,9 @@ struct OpenedPicture {
             if let describedProfile, loaded.iccProfile == nil {
                 loaded.attachICCProfile(describedProfile.bytes)
             }
-            let embedded = loaded.iccProfile
-            let profile = embedded.flatMap(ICCProfile.init)
-            // Bytes that are not even an ICC profile are not handed to lcms (libvips would quietly put sRGB in
-            // their place), except for CMYK pixels, which become RGB only through a profile: libvips then takes
-            // its print profile, as for CMYK without one.
-            let unusable = embedded != nil && profile == nil
-            let intent: ICCProfile.Intent? =
-                unusable && !loaded.header.isCMYK || profile?.isSRGB == true
-                ? nil : profile?.intent ?? .perceptual
+            let ignored = Self.dropUnusableProfile(loaded)
+            let profile = ICCProfile.usable(in: loaded)
+            let intent: ICCProfile.Intent? = profile?.isSRGB == true ? nil : profile?.intent ?? .perceptual
             let converted: (image: VipsImage, profile: VipsImage.ProfileOutcome)
             if convertsBeforeReducing || profile?.isLUTBased == true {
                 let full = try loaded.convertedToSRGB(intent: intent)
@@ -169,7 +162,7 @@ struct OpenedPicture {
             let image = try converted.image.materialized().autorotated()
             var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
-                profileIgnored: unusable || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
+                profileIgnored: ignored || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader, _) = backend {
                 decoded.animation = try? animation(
@@ -189,6 +182,7 @@ struct OpenedPicture {
         throws(BackendError) -> DecodedPicture.Animation
     {
         let strip = try VipsImage.load(loader, bytes: bytes, allFrames: true).materialized()
+        Self.dropUnusableProfile(strip)
         let (frameHeight, loop, delays) = strip.animation(frames: header.frames)
         let count = frameHeight > 0 ? strip.height / frameHeight : 0
         var frames: [VipsImage] = []
@@ -201,6 +195,16 @@ struct OpenedPicture {
         }
         return DecodedPicture.Animation(
             frames: frames, delays: DecodedPicture.Animation.shownDelays(delays, frames: count), loop: loop)
+    }
+
+    /// Removes an embedded profile that cannot be used on `image`'s pixels (`ICCProfile.usable(in:)`), so
+    /// they convert exactly as a picture's without one would (CMYK through libvips' print profile) where
+    /// libvips would pick a stand-in of its own; whether it did.
+    @discardableResult
+    private static func dropUnusableProfile(_ image: VipsImage) -> Bool {
+        guard image.iccProfile != nil, ICCProfile.usable(in: image) == nil else { return false }
+        image.removeICCProfile()
+        return true
     }
 
     /// How much a HEIF grid may be averaged down tile by tile: the largest power of two that keeps at least

@@ -79,7 +79,10 @@ import Variants
 
     /// Reports left over by a worker that died are retried beside the claim loop, never in it: with the
     /// receiver down each one takes its tries and backoff (7.5 s, 45 s for these six), and a new job must not
-    /// wait behind them, nor a SIGTERM.
+    /// wait behind them, nor a SIGTERM. The worker's own lines tell, in the order it printed them: a new job
+    /// enqueued once the sweep has given up on one report is done, and the stop made, before all six are.
+    /// Nothing awaits between the worker's lines and the test's answers to them, so a cooperative pool held by
+    /// other tests cannot let the sweep run on meanwhile.
     @Test func anUnreachableCallbackHoldsUpNeitherNewJobsNorTheStop() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -97,32 +100,34 @@ import Variants
         try SQLiteConnection(path: path).execute(
             "UPDATE variantd_jobs SET finished_at = finished_at - 600000")
         let port = try #require(try LoopbackPorts.free(1).first)
-        let worker = Process()
-        worker.executableURL = URL(fileURLWithPath: TestPaths.variantd)
-        worker.arguments = [
+        let worker = try VariantdProcess([
             "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
             directory.path, "--out", directory.appendingPathComponent("r").path, "--workers", "1",
             "--callback", "http://127.0.0.1:\(port)/done",
-        ]
-        worker.standardOutput = FileHandle.nullDevice
-        try worker.run()
-        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
-        try await Task.sleep(for: .seconds(1))
-        let id = try await queue.enqueue(
-            try NewJob(request: ObjectRequest(bucket: "b", path: "new.jpg"), source: "pictures/gradient.jpg")
-        ).id
-        let enqueued = ContinuousClock.now
-        while try await queue.job(id: id)?.state != .completed, enqueued.duration(to: .now) < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(100))
+        ])
+        try #require(worker.waitUntilPrinted(#""event":"callback_failed""#), "\(worker.printed)")
+        let enqueue = try VariantdProcess([
+            "enqueue", "--queue", "sqlite:\(path)", "--bucket", "b", "--path", "pictures/gradient.jpg",
+        ])
+        try #require(worker.waitUntilPrinted(#""state":"completed""#), "\(worker.printed)")
+        worker.signal(SIGTERM)
+        let added = try await enqueue.finish(within: .seconds(120))
+        let finished = try await worker.finish(within: .seconds(120))
+        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["id"] as? Int
+        )
+        let events = finished.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(enqueued.duration(to: .now) < .seconds(15), "the new job waited behind the old reports")
-        kill(worker.processIdentifier, SIGTERM)
-        let stopping = ContinuousClock.now
-        while worker.isRunning, stopping.duration(to: .now) < .seconds(60) {
-            try await Task.sleep(for: .milliseconds(100))
+        let oldReportsGivenUp = events.filter {
+            $0["event"] as? String == "callback_failed" && $0["job"] as? Int != id
         }
-        // The new job's own report may still be trying (7.5 s of backoff); the old ones are dropped.
-        #expect(stopping.duration(to: .now) < .seconds(25), "the stop waited behind the old reports")
+        let done = try #require(events.firstIndex { $0["job"] as? Int == id && $0["state"] != nil })
+        let givenUpBefore = events[..<done].filter { $0["event"] as? String == "callback_failed" }
+        #expect(givenUpBefore.count < 6, "the new job waited behind the old reports")
+        // The new job's own report may still have been trying at the stop; the old ones left are dropped.
+        #expect(oldReportsGivenUp.count < 6, "the stop waited behind the old reports")
     }
 
     @Test func stopsCleanlyOnSIGTERM() async throws {

@@ -239,7 +239,7 @@ import Variants
         let job = try daemon.start(
             "POST", "/v1/jobs",
             body: Array(try JSONSerialization.data(withJSONObject: ServeFixture.job("up/large.jpg"))))
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)
         while try daemon.metric("variantd_jobs_in_flight") != 1, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }

@@ -17,7 +17,7 @@ final class DaemonProcess {
     private(set) var address = ""
     let isUnix: Bool
 
-    /// Starts the daemon with `arguments` after `command` and waits (at most 20 s) for its listening line;
+    /// Starts the daemon with `arguments` after `command` and waits (at most 120 s) for its listening line;
     /// `environment` is added to the test process's own; `launcher`, when given, is the program and arguments
     /// that start the daemon's own command line. `work` logs its JSON lines on stdout, `serve` on stderr.
     init(
@@ -58,7 +58,7 @@ final class DaemonProcess {
 
     /// Waits for a log line with `event`, beyond the ones already seen `after` times.
     @discardableResult
-    func waitForLog(event: String, after count: Int = 0, timeout: Duration = .seconds(20)) throws -> [String:
+    func waitForLog(event: String, after count: Int = 0, timeout: Duration = .seconds(120)) throws -> [String:
         Any]
     {
         let deadline = ContinuousClock.now + timeout

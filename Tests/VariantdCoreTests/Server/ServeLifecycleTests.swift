@@ -41,7 +41,8 @@ import Variants
     }
 
     /// A daemon of one slot with `--grace` seconds to drain, and `count` jobs of large pictures posted to it,
-    /// returned once one of them waits behind the one running (or after 20 s): a stop then finds both.
+    /// returned once one of them waits behind the one running (or after 120 s, however loaded the machine):
+    /// a stop then finds both.
     private func jobsRunningAndWaiting(_ count: Int, grace: Int, in fixture: ServeFixture) throws
         -> (daemon: DaemonProcess, calls: [DaemonProcess.Call])
     {
@@ -54,7 +55,7 @@ import Variants
                     try JSONSerialization.data(
                         withJSONObject: ServeFixture.job("up/large-\(index).jpg", id: "d\(index)"))))
         }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while try (daemon.metric("variantd_queue_depth") ?? 0) < 1, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -122,9 +123,12 @@ import Variants
     }
 
     /// A daemon still starting, its SQLite queue held by another writer (a worker migrating it, for one),
-    /// and a serve started over it with `--listen unix:`; the lock is the test's to release.
-    private func startingBehindALockedQueue(_ fixture: ServeFixture) async throws -> (
-        daemon: VariantdProcess, lock: SQLiteConnection, socket: String
+    /// and a serve started over it with `--listen unix:`, returned once it has said it is starting (its
+    /// signals are caught from then on). The lock is the test's to release; the daemon waits for it, through
+    /// five tries of the queue's 10 s busy timeout. Nothing here awaits while the daemon waits: the signal is
+    /// sent without waiting for a thread of the cooperative pool, which other tests may hold for as long.
+    private func startingBehindALockedQueue(_ fixture: ServeFixture) throws -> (
+        daemon: VariantdProcess, lock: SQLiteConnection
     ) {
         let queue = fixture.directory.appendingPathComponent("queue.sqlite3").path
         let lock = try SQLiteConnection(path: queue)
@@ -134,8 +138,8 @@ import Variants
             "serve", "--listen", "unix:" + socket, "--root", fixture.root.path, "--out", fixture.out.path,
             "--buckets", fixture.buckets.path, "--queue", "sqlite:" + queue,
         ])
-        try await Task.sleep(for: .seconds(1))
-        return (daemon, lock, socket)
+        try #require(daemon.waitUntilPrinted(#""event":"starting""#, errors: true), "\(daemon.printedErrors)")
+        return (daemon, lock)
     }
 
     /// `systemctl reload` right after `start` (a configuration tool's handler) sends SIGHUP while the daemon
@@ -144,18 +148,15 @@ import Variants
     @Test func aReloadDuringStartUpIsDoneOnceListening() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let (daemon, lock, socket) = try await startingBehindALockedQueue(fixture)
+        let (daemon, lock) = try startingBehindALockedQueue(fixture)
         daemon.signal(SIGHUP)
-        try await Task.sleep(for: .milliseconds(300))
+        // The queue stays locked until the daemon has taken the signal: it came during start-up.
+        #expect(daemon.waitUntilDelivered(SIGHUP), "SIGHUP still pending")
         try lock.execute("ROLLBACK")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        #expect(daemon.waitUntilPrinted(#""event":"listening""#, errors: true), "\(daemon.printedErrors)")
         daemon.signal(SIGTERM)
-        let finished = try await daemon.finish(within: .seconds(30))
+        let finished = try await daemon.finish(within: .seconds(120))
         #expect(finished.status == 0, "\(finished.stderr)")
-        #expect(finished.stderr.contains(#""event":"listening""#), "\(finished.stderr)")
         #expect(finished.stderr.contains(#""buckets":1,"event":"reload""#), "\(finished.stderr)")
     }
 
@@ -163,12 +164,12 @@ import Variants
     @Test func aStopDuringStartUpEndsTheProcessAtOnce() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let (daemon, lock, _) = try await startingBehindALockedQueue(fixture)
+        let (daemon, lock) = try startingBehindALockedQueue(fixture)
         defer { try? lock.execute("ROLLBACK") }
         daemon.signal(SIGTERM)
-        let finished = try await daemon.finish(within: .seconds(30))
-        // The queue stays locked until the daemon has ended: had the stop waited for it, the queue's 10 s busy
-        // timeout would have ended the start-up with its own error instead.
+        let finished = try await daemon.finish(within: .seconds(120))
+        // The queue stays locked until the daemon has ended: had the stop waited for it, the queue's busy
+        // timeout would have ended the start-up with its own error (exit 74) instead.
         #expect(finished.status == 143, "\(finished.stderr)")
     }
 

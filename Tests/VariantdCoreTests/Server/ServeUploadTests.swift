@@ -51,7 +51,7 @@ import Variants
     /// Nothing left of any spool file: none open in the daemon (once the answered job has let go of its
     /// body, a moment after the answer), none named in the spool folder.
     private func expectNoSpool(_ daemon: DaemonProcess, _ fixture: ServeFixture) throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !Self.openSpoolFiles(daemon).isEmpty, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -217,6 +217,63 @@ import Testing
         #expect(ignored.renditions?["look"]?.checksumSha256 == plain.renditions?["look"]?.checksumSha256)
     }
 
+    /// A profile whose channels are not the picture's is not applied (libvips would quietly convert through a
+    /// stand-in of its own: sRGB, grey or its print profile), and the metadata says so: the renditions are
+    /// exactly those of the same picture without it. A WebP cannot store grey, so a grey profile on its RGB
+    /// pixels is the common case.
+    @Test(arguments: [
+        "grey on RGB WebP", "Adobe RGB on grey JPEG", "CMYK on RGB JPEG", "Adobe RGB on CMYK JPEG",
+    ])
+    func aProfileForOtherPixelsIsIgnoredAndSaid(fixture: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "variantd-icc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gradient = Samples.root.appendingPathComponent("pictures/gradient.jpg").path
+        let adobe = try write(
+            LcmsReference.rgbProfile(
+                white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+                gamma: 563 / 256), in: folder)
+        let (source, profile, format): (String, String, String)
+        switch fixture {
+        case "grey on RGB WebP":
+            (source, profile, format) = (
+                gradient, try write(LcmsReference.greyProfile(gamma: 2.2), in: folder), "webp"
+            )
+        case "Adobe RGB on grey JPEG":
+            source = folder.appendingPathComponent("grey.png").path
+            try Self.vips(["colourspace", gradient, source, "b-w"])
+            (profile, format) = (adobe, "jpg")
+        case "CMYK on RGB JPEG":
+            (source, profile, format) = (gradient, "cmyk", "jpg")  // libvips' built-in print profile
+        default:
+            source = folder.appendingPathComponent("cmyk.jpg").path
+            try Self.vips(["icc_transform", gradient, source, "cmyk", "--input-profile", "srgb"])
+            (profile, format) = (adobe, "jpg")
+        }
+        // The same pixels saved twice, once tagged with the profile and once without any.
+        let lossless = format == "webp" ? "lossless," : ""
+        let tagged = folder.appendingPathComponent("tagged.\(format)").path
+        let bare = folder.appendingPathComponent("bare.\(format)").path
+        try Self.vips(["copy", source, "\(tagged)[\(lossless)profile=\(profile)]"])
+        try Self.vips(["copy", source, "\(bare)[\(lossless)strip]"])
+        let taggedBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tagged)))
+        try #require(
+            try VipsImage.load(format == "webp" ? .webp : .jpeg, bytes: taggedBytes).iccProfile != nil)
+
+        var timings = StageTimings()
+        let ignored = try pipeline.process(
+            taggedBytes, request: ObjectRequest(bucket: "c", path: "tagged.\(format)"), bucket: bucket,
+            timings: &timings)
+        let plain = try pipeline.process(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: bare))),
+            request: ObjectRequest(bucket: "c", path: "bare.\(format)"), bucket: bucket, timings: &timings)
+        #expect(ignored.colourProfile == "ignored")
+        #expect(plain.colourProfile == nil)
+        let look = try #require(ignored.renditions?["look"])
+        #expect(look.checksumSha256 == plain.renditions?["look"]?.checksumSha256)
+    }
+
     @Test func sRGBProfilesAreRecognisedAndOthersAreNot() throws {
         let srgb = try LcmsReference.rgbProfile(
             white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: nil)
