@@ -85,7 +85,7 @@ package struct DecoderChildCommand: Subcommand {
             let outcome = Result { () throws(VariantsError) in
                 try rendering.process(
                     source, request: job.request, bucket: job.bucket, checksum: job.sourceChecksum,
-                    placeholder: job.placeholder, timings: &timings)
+                    wanted: job.wanted, placeholder: job.placeholder, timings: &timings)
             }
             let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
             let answer = DecodeAnswer(

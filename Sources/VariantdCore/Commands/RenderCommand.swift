@@ -26,6 +26,8 @@ package struct RenderCommand: Subcommand {
           --animated <true|false> Keep an animated GIF's or WebP's frames in a WebP (default true).
           --progressive <true|false>
                                   A progressive JPEG (default false).
+          --bucket <file>         The bucket declaration the file belongs to (default: the embedded
+                                  post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
           -h, --help              Show help information.
 
@@ -42,12 +44,14 @@ package struct RenderCommand: Subcommand {
     let file: String
     let output: String
     let transform: Transform
+    let declaration: BucketSpec
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
         var query: [(name: String, value: String)] = []
         for name in Self.options {
             if let value = try arguments.option("--" + name) { query.append((name, value)) }
         }
+        declaration = try arguments.option("--bucket").map(BucketDeclarationFile.read) ?? .default
         guard let output = try arguments.option("-o", "--output") else {
             throw UsageError("Missing '-o <file>' (or '-' for stdout)")
         }
@@ -71,15 +75,17 @@ package struct RenderCommand: Subcommand {
         let pool = DecoderPool(
             .init(executable: Executable.current, size: 1),
             objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: renditions)
+        let (bucket, wanted) = BucketSpec.rendering(
+            transform.spec, in: declaration.name, declaredAs: declaration)
         let outcome = await pool.process(
-            ObjectRequest(bucket: "local", path: name), source: name,
-            bucket: .rendering(transform.spec, in: "local")
+            ObjectRequest(bucket: declaration.name, path: name), source: name, bucket: bucket,
+            options: DecodeOptions(wanted: wanted, placeholder: false)
         ).outcome
         await pool.shutdown()
         let error: VariantsError
         switch outcome {
         case .success(let metadata):
-            if let key = metadata.renditions?[Transform.name]?.key,
+            if let key = metadata.renditions?.values.first?.key,
                 let bytes = FileManager.default.contents(atPath: store + "/" + key)
             {
                 // Not a usage error: the rendition is made, the place it was to go is not writable.

@@ -13,18 +13,21 @@ public struct DecodeJob: Sendable, Codable, Equatable {
     /// Renditions already stored for these bytes, for the child to check and reuse; nil when renditions are
     /// not kept (the child then renders and checks them without answering their bytes).
     public var stored: [DecodePart]?
+    /// The spec keys of the variants to make (`Pipeline.process`'s `wanted`); nil makes them all.
+    public var wanted: Set<String>?
     /// Whether the child computes the ThumbHash (`Pipeline.process`'s `placeholder`).
     public var placeholder: Bool
 
     public init(
         request: ObjectRequest, bucket: BucketSpec?, sourceSize: Int, sourceChecksum: String,
-        stored: [DecodePart]?, placeholder: Bool = true
+        stored: [DecodePart]?, wanted: Set<String>? = nil, placeholder: Bool = true
     ) {
         self.request = request
         self.bucket = bucket
         self.sourceSize = sourceSize
         self.sourceChecksum = sourceChecksum
         self.stored = stored
+        self.wanted = wanted
         self.placeholder = placeholder
     }
 }

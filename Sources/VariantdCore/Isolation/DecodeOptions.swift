@@ -6,12 +6,18 @@ public struct DecodeOptions: Sendable {
     /// Whether the renditions stored for the bucket's variants are looked up, to be checked and reused;
     /// false when the caller listed them just now and found none.
     public var looksUpStored: Bool
+    /// The spec keys of the bucket's variants to make (`Pipeline.process`'s `wanted`); nil makes them all.
+    public var wanted: Set<String>?
     /// Whether the ThumbHash is computed.
     public var placeholder: Bool
 
-    public init(checksum: String? = nil, looksUpStored: Bool = true, placeholder: Bool = true) {
+    public init(
+        checksum: String? = nil, looksUpStored: Bool = true, wanted: Set<String>? = nil,
+        placeholder: Bool = true
+    ) {
         self.checksum = checksum
         self.looksUpStored = looksUpStored
+        self.wanted = wanted
         self.placeholder = placeholder
     }
 }

@@ -183,7 +183,7 @@ struct LoadedObject: Sendable {
     var job: DecodeJob
     var source: [UInt8]
     var stored: [RenditionFile]
-    /// The spec keys of the bucket's variants: the only renditions the child may answer.
+    /// The spec keys of the variants wanted of the bucket: the only renditions the child may answer.
     var specKeys: Set<String>
     /// Reading and hashing, done here rather than in the child.
     var timings: StageTimings
@@ -206,7 +206,7 @@ struct LoadedObject: Sendable {
         do throws(VariantsError) {
             let source = try timings.measure(.read) { () throws(VariantsError) in try read(maxBytes) }
             let checksum = options.checksum ?? timings.measure(.hash) { SHA256.hex(source) }
-            let specKeys = Set((bucket?.variants ?? []).map(RenditionKey.specKey))
+            let specKeys = options.wanted ?? Set((bucket?.variants ?? []).map(RenditionKey.specKey))
             let stored = timings.measure(.read) {
                 renditions.map {
                     options.looksUpStored ? $0.stored(sourceChecksum: checksum, specKeys: specKeys) : []
@@ -214,7 +214,7 @@ struct LoadedObject: Sendable {
             }
             let job = DecodeJob(
                 request: request, bucket: bucket, sourceSize: source.count, sourceChecksum: checksum,
-                stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) },
+                stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) }, wanted: options.wanted,
                 placeholder: options.placeholder)
             return .success(
                 LoadedObject(

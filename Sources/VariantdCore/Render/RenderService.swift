@@ -78,6 +78,8 @@ struct RenderService: Sendable {
         var variesWithAccept: Bool
         /// A declared variant: counted by the per-picture cap, never refused by it.
         var declared: Bool
+        /// The bucket's declaration, whose variants shape the render of a spec it declares.
+        var declaration: BucketSpec?
         var isPublic: Bool
         var specKey: String
     }
@@ -110,7 +112,7 @@ struct RenderService: Sendable {
                 render, declaration: declaration, accept: request.headers["accept"])
             return Asked(
                 render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-                isPublic: isPublic, specKey: specKey)
+                declaration: declaration, isPublic: isPublic, specKey: specKey)
         }
     }
 
@@ -149,7 +151,7 @@ struct RenderService: Sendable {
                 source: checksum, specKey: asked.specKey, exempt: asked.declared,
                 listed: (listed, generation),
                 stored: { () throws(VariantsError) in Set(try renditions.listing(ofSource: checksum).keys) },
-                work: { await renderInChild(asked.render, asked.spec, source: source) })
+                work: { await renderInChild(asked, source: source) })
             made = try result.get()
             record.outcome = joined ? .shared : .miss
         }
@@ -242,15 +244,18 @@ struct RenderService: Sendable {
     /// hashed when the source handed them on, and answers with the bytes the child made. The store was
     /// listed just before: another process that makes the same rendition meanwhile writes the same bytes
     /// under the same key.
-    private func renderInChild(_ render: RenderRequest, _ spec: VariantSpec, source: HashedSource) async
+    private func renderInChild(_ asked: Asked, source: HashedSource) async
         -> Result<RenderFlights.Made, AnswerError>
     {
         if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
+        let render = asked.render
         let request = ObjectRequest(bucket: render.bucket, path: render.path)
-        let bucket = BucketSpec.rendering(spec, in: render.bucket)
+        let (bucket, wanted) = BucketSpec.rendering(
+            asked.spec, in: render.bucket, declaredAs: asked.declaration)
         let options = DecodeOptions(
-            checksum: source.bytes == nil ? nil : source.checksum, looksUpStored: false, placeholder: false)
+            checksum: source.bytes == nil ? nil : source.checksum, looksUpStored: false, wanted: wanted,
+            placeholder: false)
         let answer =
             if let bytes = source.bytes {
                 await pool.process(request, upload: .bytes(bytes), bucket: bucket, options: options)
@@ -263,7 +268,8 @@ struct RenderService: Sendable {
         case .failure(let error):
             return .failure(AnswerError(error))
         case .success(let metadata):
-            guard let rendition = metadata.renditions?[Transform.name] else {
+            // The one rendition wanted, under its declared name or `Transform.name`.
+            guard let rendition = metadata.renditions?.values.first else {
                 return .failure(
                     .pipeline(
                         VariantsError(

@@ -1,16 +1,19 @@
 extension Pipeline {
-    /// Renders, checks and writes every planned variant, largest first so smaller ones resample from the
-    /// larger ones' reductions. Every rendition is encoded in memory first and the files are written only
-    /// when all succeeded, so a failing encoder leaves nothing behind.
+    /// Renders, checks and writes every wanted variant (all when `wanted` is nil), largest first so smaller
+    /// ones resample from the larger ones' reductions; a variant not wanted leaves its reduction on the
+    /// ladder when a wanted one, or what `resamplesAfter` says comes next, may resample from it. Every
+    /// rendition is encoded in memory first and the files are written only when all succeeded, so a failing
+    /// encoder leaves nothing behind.
     func renderVariants(
-        _ plans: [(spec: VariantSpec, plan: RenderPlan)], ladder: inout ResizeLadder,
-        animation: DecodedPicture.Animation? = nil, checksum: String,
-        into metadata: inout CompletionMetadata, timings: inout StageTimings
+        _ plans: [(spec: VariantSpec, plan: RenderPlan)], wanted: Set<String>? = nil,
+        resamplesAfter: Bool = true, animatedSource: Bool = false, ladder: inout ResizeLadder,
+        animation: DecodedPicture.Animation? = nil,
+        checksum: String, into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
         var renditions: [String: Rendition] = [:]
         var pending: [RenditionFile] = []
-        let specKeys = Set(plans.map { RenditionKey.specKey(of: $0.spec) })
+        let specKeys = wanted ?? Set(plans.map { RenditionKey.specKey(of: $0.spec) })
         var stored: [String: [UInt8]] = [:]
         for file in store?.stored(sourceChecksum: checksum, specKeys: specKeys) ?? [] {
             stored[file.key] = file.bytes
@@ -18,7 +21,16 @@ extension Pipeline {
         let largestFirst = plans.sorted {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
         }
-        for (spec, plan) in largestFirst {
+        let lastWanted = largestFirst.lastIndex { specKeys.contains(RenditionKey.specKey(of: $0.spec)) } ?? -1
+        for (index, (spec, plan)) in largestFirst.enumerated() {
+            guard specKeys.contains(RenditionKey.specKey(of: spec)) else {
+                // An animated rendition is made from the frames, never from the ladder.
+                let animatesWhenMade = plan.format == .webp && spec.animated && animatedSource
+                if !animatesWhenMade && (resamplesAfter || index < lastWanted) {
+                    try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
+                }
+                continue
+            }
             try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
             let type = RenditionCheck.mediaType(of: plan.format)
@@ -29,14 +41,7 @@ extension Pipeline {
             if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
                 bytes = reused
                 if !animates(spec, plan: plan, animation: animation) {
-                    try timings.measure(.render, variant: spec.name) { () throws(VariantsError) in
-                        do {
-                            try Renderer.replay(plan, spec: spec, ladder: &ladder)
-                        } catch {
-                            throw VariantsError(
-                                .internalError, "variant '\(spec.name)' could not be resized (\(error))")
-                        }
-                    }
+                    try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }
             } else {
                 let output = try render(
@@ -56,6 +61,20 @@ extension Pipeline {
         }
         metadata.variants = variants
         metadata.renditions = renditions
+    }
+
+    /// Leaves a rendition's reduction on the ladder without encoding it: one taken from the store, or one
+    /// not wanted, so that what resamples after it gets the pixels it gets when the rendition is made.
+    private func replay(
+        _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder, timings: inout StageTimings
+    ) throws(VariantsError) {
+        try timings.measure(.render, variant: spec.name) { () throws(VariantsError) in
+            do {
+                try Renderer.replay(plan, spec: spec, ladder: &ladder)
+            } catch {
+                throw VariantsError(.internalError, "variant '\(spec.name)' could not be resized (\(error))")
+            }
+        }
     }
 
     private func render(

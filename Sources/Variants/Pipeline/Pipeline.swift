@@ -22,11 +22,15 @@ public struct Pipeline: Sendable {
     /// Processes the bytes of one object for a bucket; without a bucket nothing is refused by policy and
     /// no variant is rendered. A caller that hashed the bytes already passes their `checksum`.
     ///
-    /// - Parameter placeholder: Whether the ThumbHash is computed; an on-demand rendition has no use for
-    ///   it. The decode is sized for it either way, so a rendition's pixels do not depend on who asked.
+    /// - Parameters:
+    ///   - wanted: The spec keys of the variants to make; nil makes them all. The others still shape the
+    ///     decode and the resize ladder without being encoded, so a variant made alone has the bytes it has
+    ///     when the whole bucket is made.
+    ///   - placeholder: Whether the ThumbHash is computed; an on-demand rendition has no use for it. The
+    ///     decode is sized for it either way, so a rendition's pixels do not depend on who asked.
     public func process(
         _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec? = nil, checksum: String? = nil,
-        placeholder: Bool = true, timings: inout StageTimings
+        wanted: Set<String>? = nil, placeholder: Bool = true, timings: inout StageTimings
     ) throws(VariantsError) -> CompletionMetadata {
         let byteLimit = min(limits.maxInputBytes, bucket?.fileSizeLimit ?? .max)
         guard bytes.count <= byteLimit else {
@@ -58,20 +62,23 @@ public struct Pipeline: Sendable {
                 : .unreadable(.corrupt, "the bytes do not begin like a \(type.mimeType) file")
         }
 
-        let (picture, decoded, plans) = try decodeOnce(bytes, type: type, bucket: bucket, timings: &timings)
+        let (picture, decoded, plans) = try decodeOnce(
+            bytes, type: type, bucket: bucket, wanted: wanted, timings: &timings)
         metadata.width = decoded.width
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
         if decoded.profileIgnored { metadata.colourProfile = "ignored" }
         metadata.toneMapped = decoded.toneMapped?.rawValue
-        if [.gif, .webp].contains(type), picture.header.frames > 1 {
+        let animatedSource = [.gif, .webp].contains(type) && picture.header.frames > 1
+        if animatedSource {
             metadata.frames = picture.header.frames
             metadata.duration = picture.header.duration
         }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
             try renderVariants(
-                plans, ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
+                plans, wanted: wanted, resamplesAfter: placeholder, animatedSource: animatedSource,
+                ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
                 timings: &timings)
         }
         guard placeholder else { return metadata }
@@ -96,7 +103,8 @@ public struct Pipeline: Sendable {
         guard type.isDecodable, sniffed != nil else {
             throw VariantsError(.unsupportedMediaType, "the bytes are not a picture decoded here")
         }
-        let decoded = try decodeOnce(bytes, type: type, bucket: bucket, timings: &timings).decoded
+        let decoded = try decodeOnce(bytes, type: type, bucket: bucket, wanted: nil, timings: &timings)
+            .decoded
         return (decoded.width, decoded.height)
     }
 
@@ -106,9 +114,11 @@ public struct Pipeline: Sendable {
         try OpenedPicture(bytes: bytes, type: type, limits: limits).header
     }
 
-    /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need.
+    /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need; every
+    /// frame of an animation only when a wanted variant animates.
     private func decodeOnce(
-        _ bytes: [UInt8], type: MediaType, bucket: BucketSpec?, timings: inout StageTimings
+        _ bytes: [UInt8], type: MediaType, bucket: BucketSpec?, wanted: Set<String>?,
+        timings: inout StageTimings
     ) throws(VariantsError)
         -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)])
     {
@@ -121,6 +131,7 @@ public struct Pipeline: Sendable {
             let animated =
                 bucket?.variants.contains {
                     $0.animated && ($0.format == .webp || ($0.format == .original && type == .webp))
+                        && wanted?.contains(RenditionKey.specKey(of: $0)) != false
                 } ?? false
             return try picture.decode(animated: animated) { width, height in
                 plans = (bucket?.variants ?? []).map {

@@ -71,7 +71,7 @@ import Variants
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
         let spec = try Transform(query: [("width", "24"), ("format", "webp")], accept: nil).spec
-        let bucket = BucketSpec.rendering(spec, in: "b")
+        let bucket = BucketSpec.rendering(spec, in: "b", declaredAs: nil).bucket
 
         let with = await pool.process(
             request, upload: .bytes(bytes), bucket: bucket, options: DecodeOptions(looksUpStored: false))
