@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what `variantd bench --anchors` and `variantd thumbhash bench --compare` compare against.
+# Installs what `variantd bench --anchors` and `variantd thumbhash-bench --compare` compare against.
 # Idempotent: a second run only confirms every anchor imports or runs.
 #
 # - Debian: libvips-tools (vipsthumbnail, on the same libvips 8.14 as variantd), imagemagick, and nginx (the

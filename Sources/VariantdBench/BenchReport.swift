@@ -6,14 +6,14 @@ struct BenchReport: Sendable, Codable {
     var runs: [BenchRun]
     /// The AVIF comparison, when the corpus has a JPEG to make it from.
     var avif: AvifComparison?
-    /// `variantd thumbhash bench`'s figures, with thumbhash-rs beside them when the venv exists.
+    /// `variantd thumbhash-bench`'s figures, with thumbhash-rs beside them when the venv exists.
     var thumbhash: ThumbHashFigures?
     /// How the figures were taken, for whoever compares them later.
     var conditions: Conditions?
     /// `--serve`: the daemon under load (its runs are not in `runs`).
     var serve: ServeLoadReport?
 
-    /// Also what `variantd thumbhash bench --json` prints.
+    /// Also what `variantd thumbhash-bench --json` prints.
     struct ThumbHashFigures: Sendable, Codable {
         var swift: ThumbHashBenchmark.Figures
         var thumbhashRs: ThumbHashBenchmark.Figures?

@@ -20,7 +20,7 @@ enum BenchTable {
         }
         if let thumbhash = report.thumbhash {
             lines.append("")
-            lines.append("ThumbHash, ms per operation on 100×100, one core (variantd thumbhash bench):")
+            lines.append("ThumbHash, ms per operation on 100×100, one core (variantd thumbhash-bench):")
             let rust = thumbhash.thumbhashRs
             func row(_ name: String, _ key: KeyPath<ThumbHashBenchmark.Figures, Double>) -> String {
                 "  \(name): \(fixed(thumbhash.swift[keyPath: key], 4))"

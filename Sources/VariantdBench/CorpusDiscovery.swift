@@ -42,17 +42,20 @@ enum CorpusDiscovery {
             let prefix = (try? handle.read(upToCount: Sniffer.prefixLength)) ?? Data()
             try? handle.close()
             guard let type = Sniffer.sniff([UInt8](prefix)[...]) else { continue }
-            let animated = [.gif, .webp].contains(type) && pipeline.map { frames(url, type, $0) > 1 } == true
+            let animated = [.gif, .webp].contains(type) && pipeline.map { frames(url, $0) > 1 } == true
             found.append((url.path, type, animated))
         }
         return found
     }
 
-    /// The frame count a GIF or WebP header declares; 1 when it cannot be read (the run reports the file).
-    private static func frames(_ url: URL, _ type: MediaType, _ pipeline: Pipeline) -> Int {
-        guard let bytes = try? Data(contentsOf: url),
-            let header = try? pipeline.header(of: [UInt8](bytes), type: type)
-        else { return 1 }
-        return header.frames
+    /// The frame count a GIF or WebP declares, as the product reports it (without a bucket or a placeholder
+    /// only the first frame is decoded, small); 1 when it cannot be read (the run reports the file).
+    private static func frames(_ url: URL, _ pipeline: Pipeline) -> Int {
+        guard let bytes = try? Data(contentsOf: url) else { return 1 }
+        var timings = StageTimings()
+        let metadata = try? pipeline.process(
+            [UInt8](bytes), request: ObjectRequest(bucket: "bench", path: url.path), placeholder: false,
+            timings: &timings)
+        return metadata?.frames ?? 1
     }
 }

@@ -14,7 +14,7 @@ package struct BenchWorkerCommand: Subcommand {
     package static let details = """
         Started by variantd bench. w1, write and decode print a Measurement of the files; avif encodes one
         file's AVIF rendition and keeps it at --out (with --match-bytes, at the quality whose file is closest to
-        that size); thumbhash prints variantd thumbhash bench's figures. With --share, the --parts workers started side by
+        that size); thumbhash prints variantd thumbhash-bench's figures. With --share, the --parts workers started side by
         side draw their timed runs from one ticket file, --iterations passes over the files between them all,
         and begin them together, once all have warmed up.
         """

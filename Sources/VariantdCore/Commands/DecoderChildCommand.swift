@@ -21,22 +21,19 @@ package struct DecoderChildCommand: Subcommand {
 
     let limits: Limits
     let confined: Bool
-    /// Tests only (`--violate open|socket`): a call the sealed child makes before each job, to prove it dies.
-    let violation: ConfinementViolation?
+    #if DEBUG
+        /// Debug builds only, for the tests (`--violate open|socket`): a call the sealed child makes before
+        /// each job, to prove it dies. A release build, the one installed, has no such option.
+        let violation: ConfinementViolation?
+    #endif
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
         let text = try arguments.option("--limits")
         confined = arguments.flag("--confined")
-        let violation = try arguments.option("--violate")
+        #if DEBUG
+            violation = try Self.violation(arguments.option("--violate"))
+        #endif
         _ = try arguments.positionals()
-        if let violation {
-            guard let parsed = ConfinementViolation(rawValue: violation) else {
-                throw UsageError("'--violate' takes open or socket")
-            }
-            self.violation = parsed
-        } else {
-            self.violation = nil
-        }
         guard let text else {
             limits = .default
             return
@@ -46,6 +43,16 @@ package struct DecoderChildCommand: Subcommand {
         }
         self.limits = limits
     }
+
+    #if DEBUG
+        private static func violation(_ text: String?) throws(UsageError) -> ConfinementViolation? {
+            guard let text else { return nil }
+            guard let violation = ConfinementViolation(rawValue: text) else {
+                throw UsageError("'--violate' takes open or socket")
+            }
+            return violation
+        }
+    #endif
 
     package func run() async throws -> ExitStatus {
         let answers = try ChildConfinement.apply()
@@ -61,7 +68,9 @@ package struct DecoderChildCommand: Subcommand {
         }
         let input = ChildInput()
         while let line = input.line() {
-            violation?.attempt()
+            #if DEBUG
+                violation?.attempt()
+            #endif
             ChildConfinement.startJobBudget()
             let job: DecodeJob
             do {

@@ -1,59 +1,40 @@
 import Foundation
 import ThumbHash
 
-/// `variantd thumbhash`: the ThumbHash module by hand, its conformance vectors, and its benchmark, which
-/// lives with the other benchmarks and comes in as `Bench`.
-package struct ThumbHashCommand<Bench: ThumbHashBenchAction>: Subcommand {
-    package static var name: String { "thumbhash" }
-    package static var abstract: String {
-        "Encode and decode ThumbHash placeholders, grade vectors, benchmark."
-    }
-    package static var usage: String {
-        """
-        thumbhash vectors <dir> | encode --size <w>x<h> <file> | decode <hash> \
-        | bench [--json] [--iterations <n>] [--compare]
-        """
-    }
-    package static var details: String {
-        """
+/// `variantd thumbhash`: the ThumbHash module by hand, and its conformance vectors. Its benchmark is a
+/// command of the benchmarks' own, `thumbhash-bench`.
+package struct ThumbHashCommand: Subcommand {
+    package static let name = "thumbhash"
+    package static let abstract = "Encode and decode ThumbHash placeholders, grade vectors."
+    package static let usage = "thumbhash vectors <dir> | encode --size <w>x<h> <file> | decode <hash>"
+    package static let details = """
         ACTIONS:
           vectors <dir>         Print the grader's candidate JSON lines for a vector folder
                                 (manifest.json + cases/), one per case, for the vectors' grader.
           encode <file>         Print the base64 hash of raw RGBA8 pixels (not premultiplied).
           decode <hash>         Print a base64 hash's size, average colour, aspect ratio and alpha as JSON.
-          bench                 Time encode and decode per operation on 100x100 inputs (use a release build).
 
         OPTIONS:
           --size <w>x<h>        Width and height of the raw pixels given to encode (1...100 each).
-          --iterations <n>      Operations per timing round for bench (default 2000).
-          --compare             Also time thumbhash-rs (the Rust crate) through its Python binding, from
-                                .build/bench-venv; run scripts/bench-setup.sh once to create it.
-          --json                Print bench figures as JSON.
+
+        Their speed: see 'variantd help thumbhash-bench'.
         """
-    }
 
     private enum Action {
         case vectors(directory: String)
         case encode(file: String, width: Int, height: Int)
         case decode(hash: String)
-        case bench(json: Bool, iterations: Int, compare: Bool)
     }
 
     private let action: Action
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
-        let json = arguments.flag("--json")
-        let compare = arguments.flag("--compare")
-        let iterations = try arguments.integer("--iterations", in: 1...1_000_000)
         let size = try arguments.option("--size")
         let words = try arguments.positionals()
         guard let name = words.first else {
-            throw UsageError("Missing action: vectors, encode, decode or bench")
+            throw UsageError("Missing action: vectors, encode or decode")
         }
         let operands = Array(words.dropFirst())
-        if name != "bench", json || compare || iterations != nil {
-            throw UsageError("'--json', '--compare' and '--iterations' apply to bench only")
-        }
         if name != "encode", size != nil {
             throw UsageError("'--size' applies to encode only")
         }
@@ -68,13 +49,8 @@ package struct ThumbHashCommand<Bench: ThumbHashBenchAction>: Subcommand {
             action = .encode(file: try Self.single(operands, "a raw RGBA file"), width: width, height: height)
         case "decode":
             action = .decode(hash: try Self.single(operands, "a base64 hash"))
-        case "bench":
-            guard operands.isEmpty else {
-                throw UsageError("bench takes no operands, got '\(operands[0])'")
-            }
-            action = .bench(json: json, iterations: iterations ?? 2000, compare: compare)
         default:
-            throw UsageError("Unknown action '\(name)': expected vectors, encode, decode or bench")
+            throw UsageError("Unknown action '\(name)': expected vectors, encode or decode")
         }
     }
 
@@ -111,8 +87,6 @@ package struct ThumbHashCommand<Bench: ThumbHashBenchAction>: Subcommand {
             return report { () throws(ThumbHashError) in
                 Console.out(Self.describe(try ThumbHash(base64: text)))
             }
-        case .bench(let json, let iterations, let compare):
-            return try Bench.run(json: json, iterations: iterations, compare: compare)
         }
     }
 

@@ -1,25 +1,27 @@
-public import Foundation
+package import Foundation
 import ThumbHash
 
 /// A folder of ThumbHash reference vectors (`manifest.json` and `cases/`) and the candidate lines their
 /// grader checks, one per case.
 ///
-/// The command and the tests share this so that what the tests grade is exactly what the CLI prints.
-public struct VectorSuite: Sendable {
+/// The command and the tests share this so that what the tests grade is exactly what the CLI prints. It is a
+/// check of the product, not only of the tests: `variantd thumbhash vectors` lets the grader check the binary
+/// that is installed, a release build, where the tests run a debug one.
+package struct VectorSuite: Sendable {
     /// One input image and what the reference made of it.
-    public struct Case: Sendable, Decodable {
-        public let id: String
-        public let w: Int
-        public let h: Int
+    package struct Case: Sendable, Decodable {
+        package let id: String
+        package let w: Int
+        package let h: Int
         /// Path of the raw RGBA8 pixels, relative to the folder.
-        public let rgba: String
-        public let expect: Expectation
+        package let rgba: String
+        package let expect: Expectation
     }
 
     /// The fields of `expect` this side needs: the reference hash, or the rejection it expects.
-    public struct Expectation: Sendable, Decodable {
-        public let hashBase64: String?
-        public let error: String?
+    package struct Expectation: Sendable, Decodable {
+        package let hashBase64: String?
+        package let error: String?
 
         private enum CodingKeys: String, CodingKey {
             case hashBase64 = "hash_b64"
@@ -31,10 +33,10 @@ public struct VectorSuite: Sendable {
         let cases: [Case]
     }
 
-    public let directory: URL
-    public let cases: [Case]
+    package let directory: URL
+    package let cases: [Case]
 
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         self.directory = directory
         let data = try Data(contentsOf: directory.appending(path: "manifest.json"))
         cases = try JSONDecoder().decode(Manifest.self, from: data).cases
@@ -43,7 +45,7 @@ public struct VectorSuite: Sendable {
     /// The grader's line for one case: the hash of its pixels (or the error that rejected them), and the
     /// decode, average colour and aspect ratio of the reference hash, so encoding and decoding are graded
     /// apart.
-    public func candidateLine(for testCase: Case) throws -> String {
+    package func candidateLine(for testCase: Case) throws -> String {
         let pixels = try [UInt8](Data(contentsOf: directory.appending(path: testCase.rgba)))
         var line = CandidateLine(id: testCase.id)
         do {
@@ -66,7 +68,7 @@ public struct VectorSuite: Sendable {
     }
 
     /// Every case's line, in manifest order, newline-terminated: the grader's candidate file.
-    public func candidate() throws -> String {
+    package func candidate() throws -> String {
         try cases.map { try candidateLine(for: $0) + "\n" }.joined()
     }
 

@@ -30,8 +30,11 @@ public actor DecoderPool {
         /// The SQLite file that remembers files which killed decoders, shared by every process given it;
         /// nil keeps the quarantine in memory for this pool's life.
         public var quarantineFile: String?
-        /// Tests only: a call each sealed child makes before every job, which must kill it.
-        var violation: ConfinementViolation?
+        #if DEBUG
+            /// Debug builds only, for the tests: a call each sealed child makes before every job, which must
+            /// kill it.
+            var violation: ConfinementViolation?
+        #endif
 
         public init(
             executable: String, size: Int = 2, deadline: Duration = .seconds(60), jobsPerChild: Int = 500,
@@ -54,7 +57,9 @@ public actor DecoderPool {
             get throws {
                 var arguments = ["decoder-child", "--limits", try WireJSON.line(limits)]
                 if confined { arguments.append("--confined") }
-                if let violation { arguments += ["--violate", violation.rawValue] }
+                #if DEBUG
+                    if let violation { arguments += ["--violate", violation.rawValue] }
+                #endif
                 return arguments
             }
         }

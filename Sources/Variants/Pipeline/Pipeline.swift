@@ -92,9 +92,10 @@ public struct Pipeline: Sendable {
         return metadata
     }
 
-    /// Sniffs, probes and decodes the bytes to the one image a bucket's variants are rendered from, and
-    /// stops there: the floor under `process`, which the benchmark divides its time by.
-    public func decodeOnly(
+    /// Benchmark support, not product API: sniffs, probes and decodes the bytes to the one image a bucket's
+    /// variants are rendered from, and stops there — the floor under `process` that `variantd bench` divides
+    /// its time by. It stays beside `process` so that both size the decode the same way.
+    package func decodeOnly(
         _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec?, timings: inout StageTimings
     ) throws(VariantsError) -> (width: Int, height: Int) {
         let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
@@ -106,12 +107,6 @@ public struct Pipeline: Sendable {
         let decoded = try decodeOnce(bytes, type: type, bucket: bucket, wanted: nil, timings: &timings)
             .decoded
         return (decoded.width, decoded.height)
-    }
-
-    /// The picture's header, the limits checked, no pixel decoded: `variantd bench` tells an animated GIF or
-    /// WebP from a still one by its frame count.
-    package func header(of bytes: [UInt8], type: MediaType) throws(VariantsError) -> PictureHeader {
-        try OpenedPicture(bytes: bytes, type: type, limits: limits).header
     }
 
     /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need; every

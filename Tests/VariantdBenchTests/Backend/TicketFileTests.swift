@@ -4,7 +4,7 @@ import Testing
 import VariantdTestSupport
 import Variants
 
-@testable import VariantdCore
+@testable import VariantdBench
 
 @Suite struct TicketFileTests {
     /// Four openings of one file, each as a process of its own would hold it, drawing at once: every number

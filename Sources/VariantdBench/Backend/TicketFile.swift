@@ -4,6 +4,9 @@ package import Variants
 /// A counter that processes on one machine draw numbers from, each number once: a draw appends one byte to a
 /// file opened for appending, and the file offset the append leaves behind is the number. The kernel
 /// serialises appends to a file, so two draws never end at the same offset and no lock is needed.
+///
+/// `bench --jobs N` splits one run's passes among its `bench-worker` processes with it; the product has no use
+/// for it, so it lives with the benchmarks, in their `Backend/` since it calls C.
 package final class TicketFile: Sendable {
     private let descriptor: Int32
 
