@@ -17,7 +17,11 @@ struct BatchOverS3Tests {
         let bucket = try server.freshBucket()
         let pictures = TestPaths.samples.appendingPathComponent("pictures")
         var sources: [String: [UInt8]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: pictures.path) {
+        // The pictures at the top of the folder, not those in its subfolders.
+        for name in try FileManager.default.contentsOfDirectory(atPath: pictures.path)
+        where (try? pictures.appendingPathComponent(name).resourceValues(forKeys: [.isRegularFileKey]))?
+            .isRegularFile == true
+        {
             sources["pictures/\(name)"] = [UInt8](try Data(contentsOf: pictures.appendingPathComponent(name)))
         }
         sources["odd names/a b+c é.jpg"] = sources["pictures/gradient.jpg"]
