@@ -45,8 +45,9 @@ import VariantdTestSupport
 
         let soak = try #require(serve.soak)
         #expect(soak.jobs == 30 && soak.statuses == ["200": 30])
-        // Every sample picture but truncated.jpg.
-        #expect(soak.files == 7)
+        // Every sample picture but the two unreadable ones: truncated.jpg and an overlay cropped after it is
+        // turned.
+        #expect(soak.files == 19)
         #expect(soak.samples.map(\.jobs) == [0, 30])
         let childrenGrowth = try #require(soak.childrenGrowthMB)
         #expect(soak.childrenBoundMB == 100)

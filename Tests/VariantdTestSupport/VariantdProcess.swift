@@ -16,13 +16,15 @@ package final class VariantdProcess {
     private let process = Process()
     private let directory: URL
 
-    /// Starts the binary with the test process's environment, plus `environment` on top.
-    package init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts the binary with the test process's environment, plus `environment` on top; `launcher` (a
+    /// program and its arguments, such as `setpriv` dropping to another user) runs it, when given.
+    package init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
         directory = try TestPaths.temporaryDirectory()
         try Data().write(to: directory.appendingPathComponent("stdout"))
         try Data().write(to: directory.appendingPathComponent("stderr"))
-        process.executableURL = URL(fileURLWithPath: TestPaths.variantd)
-        process.arguments = arguments
+        let command = launcher + [TestPaths.variantd] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -38,9 +40,11 @@ package final class VariantdProcess {
 
     /// Runs to the end and returns what it printed.
     package static func run(
-        _ arguments: [String], environment: [String: String] = [:], within limit: Duration = .seconds(300)
+        _ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+        within limit: Duration = .seconds(300)
     ) async throws -> Finished {
-        try await VariantdProcess(arguments, environment: environment).finish(within: limit)
+        try await VariantdProcess(arguments, environment: environment, launcher: launcher).finish(
+            within: limit)
     }
 
     package func signal(_ number: Int32) {

@@ -33,9 +33,9 @@ struct BackfillRun {
         let started = clock.now
         let total = listing.totalBytes
         let progress = showsProgress ? Task { await draw(tally, total: total, started: started) } : nil
-        let unreadable: @Sendable (String) -> Void = { path in
-            tally.state.withLock { $0.summary.unreadable += 1 }
-            Console.error("variantd enqueue: cannot read \(path)")
+        let unreadable: @Sendable (WalkProblem) -> Void = { problem in
+            tally.state.withLock { $0.summary.record(problem.cause) }
+            Console.error("variantd enqueue: \(problem)")
         }
         var batch: [NewJob] = []
         batch.reserveCapacity(batchSize)

@@ -8,11 +8,18 @@ struct BackfillSummary: Sendable, Equatable, Codable {
     var alreadyQueued = 0
     /// Paths no worker could process (absolute, or climbing out of the store root), not enqueued.
     var refused = 0
-    /// Directories or files of the listing that could not be read.
+    /// Directories, lines or listing pages that could not be read.
     var unreadable = 0
+    /// The gravest cause among them, which the exit status follows (as for `batch`).
+    var unreadableCause: WalkProblem.Cause?
     /// Why the run stopped before the end of the listing (the queue failed), if it did.
     var error: String?
     var seconds = 0.0
+
+    mutating func record(_ cause: WalkProblem.Cause) {
+        unreadable += 1
+        unreadableCause = max(unreadableCause ?? cause, cause)
+    }
 
     var jobsPerSecond: Double { seconds > 0 ? Double(added + alreadyQueued) / seconds : 0 }
 

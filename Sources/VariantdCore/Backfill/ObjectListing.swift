@@ -39,20 +39,21 @@ enum ObjectListing: Sendable {
         self = .list(path)
     }
 
-    /// The object paths, in listing order; `unreadable` hears of a directory or file that could not be read,
+    /// The object paths, in listing order; `unreadable` hears of a directory or a line that could not be read,
     /// or of a listing page that could not be had (the walk ends there).
-    func paths(unreadable: @escaping @Sendable (String) -> Void) -> AnySequence<String> {
+    func paths(unreadable: @escaping @Sendable (WalkProblem) -> Void) -> AnySequence<String> {
         switch self {
         case .folder(let root):
             AnySequence(
                 FolderWalk(root: root, excluded: [], unreadable: unreadable).lazy.map(\.relativePath))
         case .bucket(let client, let location, let pageSize):
             AnySequence(
-                BucketWalk(client: client, location: location, excluded: [], pageSize: pageSize) { error in
-                    unreadable("\(location) past the objects listed so far (\(error))")
-                }.lazy.map(\.relativePath))
+                BucketWalk(
+                    client: client, location: location, excluded: [], pageSize: pageSize,
+                    unlistable: unreadable
+                ).lazy.map(\.relativePath))
         case .list(let path):
-            AnySequence(LineReader(path: path, unreadable: unreadable))
+            AnySequence(LineReader(path: path) { unreadable(WalkProblem(listLine: $0)) })
         }
     }
 

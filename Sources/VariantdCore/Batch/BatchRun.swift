@@ -34,24 +34,30 @@ struct BatchRun: Sendable {
     func run() async throws {
         let counting = Task.detached(priority: .low) { [source, progress] in
             var count = 0
-            for _ in IteratorSequence(source.walk(problem: { _ in })) {
+            for case .file in IteratorSequence(source.walk()) {
                 if Task.isCancelled { return }
                 count += 1
             }
             progress.update { $0.total = count }
         }
         defer { counting.cancel() }
-        let files = source.walk { [progress] problem in
-            progress.notice("error: \(problem)")
-            progress.update { $0.unreadableDirectories += 1 }
-        }
+        let found = source.walk()
         var failure: (any Error)?
         await withTaskGroup(of: (BatchSource.File, Result).self) { group in
             var inFlight = 0
             func dispatch() {
-                while failure == nil, inFlight < jobs, !interrupted(), let file = files.next() {
-                    group.addTask { (file, await process(file)) }
-                    inFlight += 1
+                while failure == nil, inFlight < jobs, !interrupted(), let next = found.next() {
+                    switch next {
+                    case .file(let file):
+                        group.addTask { (file, await process(file)) }
+                        inFlight += 1
+                    case .problem(let problem):
+                        do {
+                            try record(problem)
+                        } catch {
+                            failure = error
+                        }
+                    }
                 }
             }
             dispatch()
@@ -101,6 +107,14 @@ struct BatchRun: Sendable {
     /// How an earlier run's line for these bytes at this path under this declaration counted, if it counts.
     private func recorded(_ path: String, _ checksum: String) -> ResultCategory? {
         done[ManifestKey(path: path, sourceChecksum: checksum, declaration: fingerprint)]
+    }
+
+    /// A part of the source left out: said on stderr, counted, and given a manifest line that says how far a
+    /// listing got.
+    private func record(_ problem: WalkProblem) throws {
+        progress.notice("error: \(problem)")
+        try manifest.append(try WalkProblemLine(problem: problem, declaration: fingerprint).text())
+        progress.update { $0.record(problem.cause) }
     }
 
     private func record(_ result: Result, for file: BatchSource.File) throws {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a batch walks: the files under a folder, or the objects under an object-storage location. Either
 /// way a file's path relative to it is its object path, and its key in the run's object store.
 enum BatchSource: Sendable {
@@ -11,22 +13,34 @@ enum BatchSource: Sendable {
         var relativePath: String
     }
 
-    /// The files one at a time, in a stable order; `problem` hears of a directory or a listing page that
-    /// cannot be read (the walk leaves it out and goes on, or ends for a listing).
-    func walk(problem: @escaping @Sendable (String) -> Void) -> AnyIterator<File> {
+    /// What the walk finds next.
+    enum Found: Sendable {
+        case file(File)
+        /// A directory or listing page that cannot be read: the walk leaves it out and goes on, or ends for a
+        /// listing.
+        case problem(WalkProblem)
+    }
+
+    /// The files one at a time, in a stable order, and in their midst the parts that could not be listed.
+    func walk() -> AnyIterator<Found> {
+        let problems = PendingProblems()
+        let next: () -> BatchSource.File?
         switch self {
         case .folder(let root, let excluded):
-            var files = FolderWalk(root: root, excluded: excluded) { path in
-                problem(
-                    "\(path) cannot be read (a directory not listed, a name not in UTF-8, a path too long); left out"
-                )
-            }.makeIterator()
-            return AnyIterator { files.next().map { File(relativePath: $0.relativePath) } }
+            var files = FolderWalk(root: root, excluded: excluded, unreadable: problems.add).makeIterator()
+            next = { files.next().map { File(relativePath: $0.relativePath) } }
         case .bucket(let client, let location, let excluded):
-            var objects = BucketWalk(client: client, location: location, excluded: excluded) { error in
-                problem("\(location) cannot be listed further (\(error)); the rest is left out")
-            }.makeIterator()
-            return AnyIterator { objects.next().map { File(relativePath: $0.relativePath) } }
+            var objects = BucketWalk(
+                client: client, location: location, excluded: excluded, unlistable: problems.add
+            ).makeIterator()
+            next = { objects.next().map { File(relativePath: $0.relativePath) } }
+        }
+        // A problem is heard while the walk looks for a file: it comes out right after that file, or after the
+        // last one.
+        return AnyIterator {
+            if let problem = problems.take() { return .problem(problem) }
+            if let file = next() { return .file(file) }
+            return problems.take().map(Found.problem)
         }
     }
 
@@ -39,5 +53,18 @@ enum BatchSource: Sendable {
         case .bucket(let client, let location, _):
             try? client.checksum(bucket: location.bucket, key: location.key(file.relativePath))
         }
+    }
+}
+
+/// The problems a walk has reported and the iterator not yet handed out.
+private final class PendingProblems: Sendable {
+    private let queue = Mutex<[WalkProblem]>([])
+
+    @Sendable func add(_ problem: WalkProblem) {
+        queue.withLock { $0.append(problem) }
+    }
+
+    func take() -> WalkProblem? {
+        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }

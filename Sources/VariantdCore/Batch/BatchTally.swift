@@ -10,8 +10,11 @@ struct BatchTally: Sendable, Equatable {
     var skippedFailures = 0
     /// Errors that may pass on a later attempt; the next run retries them.
     var retryable = 0
-    /// Directories the walk could not list; their files are left out, so they count as errors.
-    var unreadableDirectories = 0
+    /// Directories or listing pages the walk could not read; their files are left out, so they count as
+    /// errors.
+    var unlisted = 0
+    /// The gravest cause among them, which the run's exit status follows.
+    var unlistedCause: WalkProblem.Cause?
     /// Source bytes read whole for decoding by the files processed: not those of skipped files, nor of files
     /// refused before they were read (over the read limit, gone, a store that did not answer).
     var bytes = 0
@@ -34,7 +37,7 @@ struct BatchTally: Sendable, Equatable {
     }
 
     /// Errors of every kind: files that failed and directories that could not be listed.
-    var allErrors: Int { errors + unreadableDirectories }
+    var allErrors: Int { errors + unlisted }
 
     /// What the progress line calls failures: unreadable pictures and errors (an unsupported type is not).
     var failures: Int { unreadable + allErrors }
@@ -48,6 +51,11 @@ struct BatchTally: Sendable, Equatable {
         }
         self.bytes += bytes
         if retryable { self.retryable += 1 }
+    }
+
+    mutating func record(_ cause: WalkProblem.Cause) {
+        unlisted += 1
+        unlistedCause = max(unlistedCause ?? cause, cause)
     }
 
     mutating func recordSkipped(_ category: ResultCategory) {

@@ -18,8 +18,8 @@ struct BucketWalk: Sequence {
     let excluded: [String]
     /// Keys asked for per ListObjectsV2 page (S3 answers at most 1000).
     var pageSize = 1000
-    /// Called when a page cannot be listed; the walk ends there.
-    let unlistable: @Sendable (S3Error) -> Void
+    /// Called when a page cannot be listed, saying how far the listing got; the walk ends there.
+    let unlistable: @Sendable (WalkProblem) -> Void
 
     func makeIterator() -> Iterator {
         Iterator(walk: self)
@@ -30,6 +30,9 @@ struct BucketWalk: Sequence {
         private var page: ArraySlice<S3Object> = []
         private var token: String?
         private var finished = false
+        /// Keys listed so far, and the last of them: where a listing that breaks off stopped.
+        private var listed = 0
+        private var lastKey: String?
 
         init(walk: BucketWalk) {
             self.walk = walk
@@ -54,9 +57,14 @@ struct BucketWalk: Sequence {
                     page = listed.objects[...]
                     token = listed.next
                     finished = listed.next == nil
+                    self.listed += listed.objects.count
+                    lastKey = listed.objects.last?.key ?? lastKey
                 } catch {
                     finished = true
-                    walk.unlistable(error)
+                    walk.unlistable(
+                        WalkProblem(
+                            listing: walk.location, error: error, listed: self.listed,
+                            stoppedAfter: lastKey.map(walk.location.relative)))
                 }
             }
         }

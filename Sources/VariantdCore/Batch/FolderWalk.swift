@@ -21,7 +21,7 @@ struct FolderWalk: Sequence {
     let excluded: Set<String>
     /// Called with a directory that cannot be listed, or an entry whose name is not UTF-8; the walk goes on
     /// without it.
-    let unreadable: @Sendable (String) -> Void
+    let unreadable: @Sendable (WalkProblem) -> Void
 
     func makeIterator() -> Iterator {
         Iterator(walk: self)
@@ -55,7 +55,9 @@ struct FolderWalk: Sequence {
                     // it (a folder with all it holds) is not silently missing; an entry gone since the listing
                     // is not.
                     let gone = (error as? CocoaError)?.code == .fileReadNoSuchFile
-                    if !gone || name.contains("\u{FFFD}") { walk.unreadable(absolute) }
+                    if !gone || name.contains("\u{FFFD}") {
+                        walk.unreadable(WalkProblem(folderEntry: absolute, error: error))
+                    }
                     continue
                 }
                 switch attributes[.type] as? FileAttributeType {
@@ -73,11 +75,13 @@ struct FolderWalk: Sequence {
         }
 
         private func list(_ directory: String) -> ArraySlice<String>? {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-                walk.unreadable(directory)
+            do {
+                let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+                return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }[...]
+            } catch {
+                walk.unreadable(WalkProblem(folderEntry: directory, error: error))
                 return nil
             }
-            return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }[...]
         }
     }
 }

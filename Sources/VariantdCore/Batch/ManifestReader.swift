@@ -27,7 +27,7 @@ struct ManifestReader {
     static func add(_ line: ArraySlice<UInt8>, to contents: inout Contents) {
         guard !line.isEmpty else { return }
         guard let record = ManifestRecord(line: line) else {
-            contents.unreadableLines += 1
+            if !WalkProblemLine.describes(line) { contents.unreadableLines += 1 }
             return
         }
         if let category = record.doneCategory {

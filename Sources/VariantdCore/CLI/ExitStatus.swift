@@ -13,6 +13,8 @@ public enum ExitStatus: Int32, Sendable {
     case ioError = 74
     /// A temporary failure; running the same command again may succeed (EX_TEMPFAIL).
     case temporaryFailure = 75
+    /// Access was refused: credentials, a bucket or a directory the command may not read (EX_NOPERM).
+    case noPermission = 77
     /// The system refuses what the command needs, such as a decoder child's confinement (EX_CONFIG).
     case configuration = 78
     /// Stopped by SIGINT (Ctrl-C): 128 + the signal number, as shells report it.

@@ -42,9 +42,13 @@ package struct BatchCommand: Subcommand {
           0    every file was processed (unreadable pictures and unsupported files are results)
           1    --strict, and a file was unreadable or failed
           64   usage error: missing folder, bad bucket declaration
+          66   part of the source cannot be read (a name not in UTF-8, a path too long)
           74   the output or the manifest cannot be written
-          75   some files met a temporary error (internal, busy); a re-run retries them
+          75   some files met a temporary error (internal, busy), or the listing broke off on one; a
+               re-run retries them
+          77   access refused: credentials or bucket (401, 403), or a directory not readable
           130  interrupted by Ctrl-C (143 by SIGTERM); a re-run resumes
+          (the same as enqueue --walk's for the same causes: docs/Batch.md, "Exit statuses")
         """
 
     let folder: StoreLocation
@@ -209,6 +213,7 @@ package struct BatchCommand: Subcommand {
 
     private func status(_ tally: BatchTally, signal: Int32?) -> ExitStatus {
         if let signal { return ExitStatus(stoppedBy: signal) }
+        if let cause = tally.unlistedCause { return cause.exitStatus }
         if strict && (tally.unreadable + tally.skippedFailures + tally.allErrors > 0) { return .failure }
         if tally.retryable > 0 { return .temporaryFailure }
         return .success

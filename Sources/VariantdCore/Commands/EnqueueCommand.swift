@@ -33,8 +33,17 @@ package struct EnqueueCommand: Subcommand {
         streams the objects into the queue in batches with a progress line on a terminal, then prints
         {"listed","added","alreadyQueued","refused","unreadable","seconds"[,"error"]}; objects with a job
         waiting or running are left alone, so running it again after an interruption adds only what is
-        missing. Exit status 0 when every object listed is in the queue, 1 when some path was refused or
-        some directory or listing page unreadable, 75 when the queue failed (run it again).
+        missing.
+
+        EXIT STATUS:
+          0    every object listed is in the queue
+          1    some path was refused
+          64   usage error
+          66   part of the source cannot be read (a name or a --from line not in UTF-8, a path too long)
+          75   the queue failed, Ctrl-C or SIGTERM stopped it, or the listing broke off on a temporary
+               error; run it again to add the rest
+          77   access refused: credentials or bucket (401, 403), or a directory not readable
+          (the same as batch's for the same causes: docs/Batch.md, "Exit statuses")
         """
 
     enum Mode {
@@ -107,6 +116,7 @@ package struct EnqueueCommand: Subcommand {
                 stopRequested: { stop.received != nil }
             ).run()
             Console.out(try WireJSON.line(summary))
+            if let cause = summary.unreadableCause { return cause.exitStatus }
             if summary.error != nil { return .temporaryFailure }
             return summary.complete ? .success : .failure
         }

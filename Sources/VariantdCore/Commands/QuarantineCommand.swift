@@ -8,7 +8,8 @@ package struct QuarantineCommand: Subcommand {
     package static let details = """
         ARGUMENTS:
           list                    One JSON line per file: checksumSha256, failures, firstFailure,
-                                  lastFailure, reason; the most recent first.
+                                  lastFailure, reason; the most recent first. Nothing while no file has
+                                  been quarantined.
           release <sha256>        Forget a file, so its next job is decoded again (exit 1 when absent).
 
         OPTIONS:
@@ -47,21 +48,17 @@ package struct QuarantineCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
-        // Opening the quarantine creates it: not here, where a mistyped path would read as empty, and a file
-        // made by root would be one the daemon's user cannot write.
-        guard FileManager.default.fileExists(atPath: file) else {
-            Console.error("Error: there is no quarantine at \(file)")
-            return .noInput
-        }
-        let quarantine = try Quarantine(file: file)
+        // Opening the quarantine creates it: not here, where a file made by root would be one the daemon's
+        // user cannot write. None yet (no decoder has died) holds no file.
+        let quarantine = FileManager.default.fileExists(atPath: file) ? try Quarantine(file: file) : nil
         switch action {
         case .list:
-            for entry in try quarantine.entries() {
+            for entry in try quarantine?.entries() ?? [] {
                 Console.out(try WireJSON.line(entry))
             }
             return .success
         case .release(let checksum):
-            guard try quarantine.release(checksum) else {
+            guard try quarantine?.release(checksum) == true else {
                 Console.error("\(checksum) is not in the quarantine at \(file)")
                 return .failure
             }

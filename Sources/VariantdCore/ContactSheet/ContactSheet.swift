@@ -72,7 +72,7 @@ struct ContactSheet {
             // Lines a running batch appended after the first pass are left for the next report.
             guard !line.isEmpty, number < seen else { return }
             guard let entry = try? WireJSON.decode(ContactSheetEntry.self, from: line) else {
-                totals.unreadableLines += 1
+                if !WalkProblemLine.describes(line) { totals.unreadableLines += 1 }
                 return
             }
             guard last[Self.key(entry.path)] == number else {

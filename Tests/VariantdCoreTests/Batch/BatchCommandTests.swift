@@ -338,6 +338,26 @@ import Variants
         #expect(run.stderr.contains("cannot be written"))
     }
 
+    /// The folder `scripts/run-samples.sh` walks holds pictures only, so a newcomer's first summary is the
+    /// pictures' own: each decoded, or unreadable for a picture's reason; nothing unsupported, no error.
+    @Test func theSamplesRunIsPicturesOnly() async throws {
+        let script = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("scripts/run-samples.sh"),
+            encoding: .utf8)
+        #expect(script.contains(#"--out "$out" Samples/pictures"#), "\(script)")
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await VariantdProcess.run([
+            "batch", "--bucket", Self.bucket, "--out", folder.path, "--quiet", "--json",
+            TestPaths.samples.appendingPathComponent("pictures").path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(summary["unsupported"] as? Int == 0 && summary["errors"] as? Int == 0, "\(summary)")
+        #expect(summary["ok"] as? Int == 19 && summary["unreadable"] as? Int == 2, "\(summary)")
+    }
+
     @Test func helpIsOnStdout() async throws {
         for arguments in [["help", "batch"], ["batch", "--help"]] {
             let run = try await VariantdProcess.run(arguments)

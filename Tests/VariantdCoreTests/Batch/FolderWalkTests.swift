@@ -73,7 +73,7 @@ import VariantdTestSupport
     }
 
     /// A folder nested so deep that its path is longer than the system takes (PATH_MAX, 4096 bytes) cannot be
-    /// looked at by that path: it is reported, so that `--strict` notices the files left out.
+    /// looked at by that path: it is reported, so that the run's status tells of the files left out.
     @Test func aFolderWhosePathIsTooLongIsReported() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -111,8 +111,12 @@ import VariantdTestSupport
     }
 }
 
-/// Collects what a walk reports, from its `@Sendable` callback.
+/// Collects the places a walk reports, from its `@Sendable` callback; none is a refusal (the tests run
+/// without one).
 private final class ReportedPaths: Sendable {
     let paths = Mutex<[String]>([])
-    func add(_ path: String) { paths.withLock { $0.append(path) } }
+    func add(_ problem: WalkProblem) {
+        #expect(problem.cause == .unreadable && problem.reached == nil, "\(problem)")
+        paths.withLock { $0.append(problem.location) }
+    }
 }

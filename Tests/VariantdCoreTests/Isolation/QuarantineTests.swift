@@ -50,19 +50,20 @@ import Variants
         await restarted.shutdown()
     }
 
-    /// Listing or releasing reads the quarantine: a mistyped `--data-dir` (or root running it before the
-    /// daemon made the file, leaving one the daemon's user cannot write) must not create it.
-    @Test func listsNoQuarantineThatIsNotThere() async throws {
+    /// A fresh install has no quarantine yet: an empty list (nothing printed, exit 0), and nothing to
+    /// release (exit 1). Neither creates the file, which root would leave where the daemon's user cannot
+    /// write.
+    @Test func noQuarantineYetListsNothingAndReleasesNothing() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state").path
         let listed = try await VariantdProcess.run(["quarantine", "list", "--data-dir", state])
-        #expect(listed.status == ExitStatus.noInput.rawValue)
-        #expect(listed.stderr.contains(Quarantine.defaultFile(in: state)))
-        let released = try await VariantdProcess.run([
-            "quarantine", "release", String(repeating: "a", count: 64), "--data-dir", state,
-        ])
-        #expect(released.status == ExitStatus.noInput.rawValue)
+        #expect(listed.status == ExitStatus.success.rawValue, "\(listed.stderr)")
+        #expect(listed.stdout.isEmpty && listed.stderr.isEmpty)
+        let checksum = String(repeating: "a", count: 64)
+        let released = try await VariantdProcess.run(["quarantine", "release", checksum, "--data-dir", state])
+        #expect(released.status == ExitStatus.failure.rawValue)
+        #expect(released.stderr.contains("\(checksum) is not in the quarantine"), "\(released.stderr)")
         #expect(!FileManager.default.fileExists(atPath: state))
     }
 

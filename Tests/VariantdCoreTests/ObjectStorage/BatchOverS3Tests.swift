@@ -17,7 +17,11 @@ struct BatchOverS3Tests {
         let bucket = try server.freshBucket()
         let pictures = TestPaths.samples.appendingPathComponent("pictures")
         var sources: [String: [UInt8]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: pictures.path) {
+        // The pictures at the top of the folder, not those in its subfolders.
+        for name in try FileManager.default.contentsOfDirectory(atPath: pictures.path)
+        where (try? pictures.appendingPathComponent(name).resourceValues(forKeys: [.isRegularFileKey]))?
+            .isRegularFile == true
+        {
             sources["pictures/\(name)"] = [UInt8](try Data(contentsOf: pictures.appendingPathComponent(name)))
         }
         sources["odd names/a b+c é.jpg"] = sources["pictures/gradient.jpg"]
@@ -136,7 +140,9 @@ struct BatchOverS3Tests {
         #expect(lines.first?["checksumSha256"] as? String == SourceChecksum.of(source))
     }
 
-    @Test func aWrongSecretIsReportedAsAnErrorNamingTheLocation() async throws {
+    /// Refused credentials are a refusal (77) without `--strict`: the run did not cover the prefix. The
+    /// manifest says the listing stopped before its first key.
+    @Test func aWrongSecretExitsNoPermissionAndTheManifestSaysWhereTheListingStopped() async throws {
         let server = try #require(SeaweedServer.current)
         let bucket = try server.freshBucket()
         try server.client().put(
@@ -149,14 +155,19 @@ struct BatchOverS3Tests {
         let secret = "a-wrong-secret-key-that-is-long-enough"
         let run = try await VariantdProcess.run(
             [
-                "batch", "--bucket", Self.declaration, "--out", folder.path, "--quiet", "--strict",
-                "s3://\(bucket)/in",
+                "batch", "--bucket", Self.declaration, "--out", folder.path, "--quiet", "s3://\(bucket)/in",
             ],
             environment: server.environment(secret: secret))
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("s3://\(bucket)/in"), "\(run.stderr)")
+        #expect(run.status == ExitStatus.noPermission.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("s3://\(bucket)/in cannot be listed at all"), "\(run.stderr)")
         #expect(run.stderr.contains("SignatureDoesNotMatch"))
-        #expect(!run.stderr.contains(secret) && !run.stdout.contains(secret))
+        let manifest = try String(contentsOfFile: folder.path + "/manifest.jsonl", encoding: .utf8)
+        let line = try #require(
+            JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any], "\(manifest)")
+        #expect(line["listing"] as? String == "s3://\(bucket)/in")
+        #expect(line["listed"] as? Int == 0 && line["stoppedAfter"] == nil)
+        #expect((line["message"] as? String)?.contains("SignatureDoesNotMatch") == true)
+        #expect(!run.stderr.contains(secret) && !run.stdout.contains(secret) && !manifest.contains(secret))
     }
 }
 

@@ -47,7 +47,8 @@ struct EnqueueOverS3Tests {
         #expect(!again.stderr.contains(SeaweedServer.secretKey))
     }
 
-    @Test func aLocationThatCannotBeListedIsReported() async throws {
+    /// Refused credentials: 77, as `batch` exits for them.
+    @Test func aLocationThatCannotBeListedIsReportedAsARefusal() async throws {
         let server = try #require(SeaweedServer.current)
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -58,7 +59,8 @@ struct EnqueueOverS3Tests {
                 "--bucket",
                 "walked", "--walk", "s3://\(try server.freshBucket())/in",
             ], environment: wrong)
-        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.status == ExitStatus.noPermission.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("SignatureDoesNotMatch"), "\(run.stderr)")
         let summary = try WireJSON.decode(BackfillSummary.self, from: Array(run.stdout.utf8))
         #expect(summary.unreadable == 1 && summary.added == 0)
         #expect(!run.stderr.contains("not-the-secret"))

@@ -5,8 +5,9 @@ import Testing
 
 /// HEIF overlays (`iovl`) render as ISO/IEC 23008-12 composes them: libheif 1.19 for the overlays it gets
 /// right, `HEIFOverlay` for those it refuses (a tile placed twice) or gets wrong (a tile at a negative offset
-/// is left out). The samples in `Samples/overlay` (see the README there) place solid tiles on a grey canvas;
-/// every rendition is checked point by point against a reference composition worked out here.
+/// is left out). The samples in `Samples/pictures/overlay` (made as `Samples/generators/overlay/README.md`
+/// says) place solid tiles on a grey canvas; every rendition is checked point by point against a reference
+/// composition worked out here.
 @Suite struct HEIFOverlayTests {
     private struct Tile {
         var width: Int
@@ -25,15 +26,15 @@ import Testing
 
     /// Overlapping tiles, one across the right and bottom edges, one wholly outside: libheif composes it.
     @Test func libheifComposesOverlaysWithoutNegativeOffsets() throws {
-        let bytes = try Samples.bytes("overlay/overlay-inside.heic")
+        let bytes = try Samples.bytes("pictures/overlay/overlay-inside.heic")
         #expect(try HEIFOverlay(composing: bytes, maxPlacements: 100) == nil)
         try expectComposition(
-            "overlay/overlay-inside.heic", fill: Self.grey,
+            "pictures/overlay/overlay-inside.heic", fill: Self.grey,
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, 16, 100), (4, 200, 150)])
     }
 
     /// The same with a tile across the top-left corner (offset −16, −12), which libheif leaves out.
-    @Test(arguments: ["overlay/overlay-edges.heic", "overlay/overlay-edges.avif"])
+    @Test(arguments: ["pictures/overlay/overlay-edges.heic", "pictures/overlay/overlay-edges.avif"])
     func negativeOffsetsAreComposedHere(file: String) throws {
         let overlay = try #require(try HEIFOverlay(composing: try Samples.bytes(file), maxPlacements: 100))
         #expect(overlay.placements.map(\.x) == [8, 40, 120, -16, 200])
@@ -48,41 +49,43 @@ import Testing
     @Test func turnedOverlaysShowTheirCanvasTransposed() throws {
         #expect(
             try HEIFOverlay(
-                composing: try Samples.bytes("overlay/overlay-inside-turned.heic"), maxPlacements: 100)
+                composing: try Samples.bytes("pictures/overlay/overlay-inside-turned.heic"),
+                maxPlacements: 100)
                 == nil)
         try expectComposition(
-            "overlay/overlay-inside-turned.heic", fill: Self.grey,
+            "pictures/overlay/overlay-inside-turned.heic", fill: Self.grey,
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, 16, 100), (4, 200, 150)], transposed: true)
         let overlay = try #require(
             try HEIFOverlay(
-                composing: try Samples.bytes("overlay/overlay-edges-turned.heic"), maxPlacements: 100))
+                composing: try Samples.bytes("pictures/overlay/overlay-edges-turned.heic"), maxPlacements: 100
+            ))
         #expect(overlay.orientation == 5)
         try expectComposition(
-            "overlay/overlay-edges-turned.heic", fill: Self.grey,
+            "pictures/overlay/overlay-edges-turned.heic", fill: Self.grey,
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)], transposed: true)
     }
 
     /// The turned overlays cropped to a clean aperture (`clap`) first: libheif crops the one it composes; the
     /// one composed here is cropped to what libheif works out from the same property, then turned.
     @Test func croppedOverlaysShowTheirApertureTransposed() throws {
-        let inside = try Samples.bytes("overlay/overlay-inside-cropped.heic")
+        let inside = try Samples.bytes("pictures/overlay/overlay-inside-cropped.heic")
         #expect(try HEIFOverlay(composing: inside, maxPlacements: 100) == nil)
         try expectComposition(
-            "overlay/overlay-inside-cropped.heic", fill: Self.grey,
+            "pictures/overlay/overlay-inside-cropped.heic", fill: Self.grey,
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, 16, 100), (4, 200, 150)], cropped: true,
             transposed: true)
-        let edges = try Samples.bytes("overlay/overlay-edges-cropped.heic")
+        let edges = try Samples.bytes("pictures/overlay/overlay-edges-cropped.heic")
         let overlay = try #require(try HEIFOverlay(composing: edges, maxPlacements: 100))
         #expect(overlay.hasCleanAperture && overlay.orientation == 5)
         try expectComposition(
-            "overlay/overlay-edges-cropped.heic", fill: Self.grey,
+            "pictures/overlay/overlay-edges-cropped.heic", fill: Self.grey,
             placed: [(0, 8, 8), (1, 40, 30), (2, 120, 80), (3, -16, -12), (4, 200, 150)], cropped: true,
             transposed: true)
     }
 
     /// A crop listed after the turns is refused rather than guessed at (the standard crops first).
     @Test func aCropAfterATurnIsRefused() throws {
-        let bytes = try Samples.bytes("overlay/overlay-edges-cropped-late.heic")
+        let bytes = try Samples.bytes("pictures/overlay/overlay-edges-cropped-late.heic")
         let error = #expect(throws: VariantsError.self) {
             try HEIFOverlay(composing: bytes, maxPlacements: 100)
         }
@@ -105,7 +108,7 @@ import Testing
     /// shows.
     @Test(arguments: 0..<4, 0..<2)
     func everyTurnAndMirrorMatchesLibheif(quarterTurns: Int, mode: Int) throws {
-        var bytes = try Samples.bytes("overlay/overlay-inside-turned.heic")
+        var bytes = try Samples.bytes("pictures/overlay/overlay-inside-turned.heic")
         for (type, value) in [("irot", quarterTurns), ("imir", mode)] {
             let at = try #require(
                 bytes.indices.dropLast(5).first { bytes[$0..<$0 + 4].elementsEqual(type.utf8) })
@@ -113,7 +116,7 @@ import Testing
         }
         let meta = try #require(HEIFMeta(bytes))
         let orientation = try HEIFOverlay.Turn(meta.properties(of: meta.primary)).exifOrientation
-        let plain = try Self.decode(try Samples.bytes("overlay/overlay-inside.heic"))
+        let plain = try Self.decode(try Samples.bytes("pictures/overlay/overlay-inside.heic"))
         plain.setOrientation(orientation)
         let turned = try plain.autorotated()
         let shown = try Self.decode(bytes)
@@ -123,12 +126,12 @@ import Testing
 
     /// One tile placed twice (its item referenced twice, as in Nokia's C021): libheif refuses the file.
     @Test func repeatedTileIsComposedHere() throws {
-        let bytes = try Samples.bytes("overlay/overlay-repeated-tile.heic")
+        let bytes = try Samples.bytes("pictures/overlay/overlay-repeated-tile.heic")
         let limits = HeifContainer.Limits(
             maxPixels: 1 << 28, maxMemoryBlock: 1 << 30, maxItems: 1000, maxTiles: 1000, threads: 1)
         #expect(throws: BackendError.self) { try HeifContainer(bytes: bytes, limits: limits) }
         try expectComposition(
-            "overlay/overlay-repeated-tile.heic", fill: (16, 32, 96),
+            "pictures/overlay/overlay-repeated-tile.heic", fill: (16, 32, 96),
             placed: [(0, 0, 0), (0, 96, 72), (1, 48, 36)])
     }
 
@@ -171,7 +174,7 @@ import Testing
     }
 
     @Test func hostileOverlaysAreRefusedWithTypedErrors() throws {
-        let bytes = try Samples.bytes("overlay/overlay-repeated-tile.heic")
+        let bytes = try Samples.bytes("pictures/overlay/overlay-repeated-tile.heic")
         #expect(throws: VariantsError.self) { try HEIFOverlay(composing: bytes, maxPlacements: 2) }
         // An overlay description whose canvas is 0 × 0 (zeros past the fill colour).
         let meta = try #require(HEIFMeta(bytes))
@@ -190,7 +193,7 @@ import Testing
     }
 
     @Test func metaReadsReferencesInOrderWithRepeats() throws {
-        let meta = try #require(HEIFMeta(try Samples.bytes("overlay/overlay-repeated-tile.heic")))
+        let meta = try #require(HEIFMeta(try Samples.bytes("pictures/overlay/overlay-repeated-tile.heic")))
         #expect(meta.primaryType == "iovl")
         #expect(meta.references.map(\.to) == [[1, 1, 2]])
         #expect(meta.hasRepeatedReference)

@@ -4,8 +4,8 @@ import Testing
 @testable import Variants
 
 /// PQ and HLG pictures are tone-mapped to SDR sRGB (BT.2390's EETF, reference white 203 cd/m²) rather than
-/// clipped. The samples in `Samples/hdr` are 10-bit grey and colour patches of known light (how they were made:
-/// `Samples/hdr/README.md`); the expected levels were worked out from the operator's published formulas,
+/// clipped. The samples in `Samples/pictures/hdr` are 10-bit grey and colour patches of known light (how they were made:
+/// `Samples/generators/hdr/README.md`); the expected levels were worked out from the operator's published formulas,
 /// independently of this code.
 @Suite struct ToneMappingTests {
     private let pipeline: Pipeline
@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: ["pq-patches.avif", "pq-patches.heic"])
     func pqGreyPatchesMapToKnownLevels(file: String) throws {
-        let (metadata, pixels) = try render("hdr/\(file)")
+        let (metadata, pixels) = try render("pictures/hdr/\(file)")
         #expect(metadata.toneMapped == "pq")
         #expect(metadata.width == 192 && metadata.height == 32)
         let greys = (0..<12).map { pixels.at(x: $0 * 16 + 8, y: 8) }
@@ -39,7 +39,7 @@ import Testing
     /// A PQ picture whose brightest part is reference white keeps its levels up to white: 203 cd/m² is 255,
     /// 100 cd/m² half the light (186).
     @Test func pqReferenceWhiteIsSDRWhiteWhenNothingIsBrighter() throws {
-        let (_, pixels) = try render("hdr/pq-to-203.avif")
+        let (_, pixels) = try render("pictures/hdr/pq-to-203.avif")
         let expected = [0, 15, 63, 136, 186, 255]
         for (index, level) in expected.enumerated() {
             #expect(abs(pixels.at(x: index * 16 + 8, y: 8).r - level) <= 3, "patch \(index)")
@@ -49,7 +49,7 @@ import Testing
     /// Colours keep their hue: BT.2020 primaries at 100 cd/m² land on sRGB's (clipped, being outside it), and
     /// a 1000 cd/m² red is brighter than a 100 cd/m² one, not a clipped copy of it.
     @Test func pqColoursKeepTheirHue() throws {
-        let (_, pixels) = try render("hdr/pq-patches.avif")
+        let (_, pixels) = try render("pictures/hdr/pq-patches.avif")
         let red = pixels.at(x: 8, y: 24)
         let green = pixels.at(x: 24, y: 24)
         let blue = pixels.at(x: 40, y: 24)
@@ -63,7 +63,7 @@ import Testing
     /// HLG grey signal levels through the inverse OETF and the OOTF of a 1000 cd/m² display: 0.75 is reference
     /// white (203 cd/m²), 1.0 the display's peak.
     @Test func hlgGreyPatchesMapToKnownLevels() throws {
-        let (metadata, pixels) = try render("hdr/hlg-patches.avif")
+        let (metadata, pixels) = try render("pictures/hdr/hlg-patches.avif")
         #expect(metadata.toneMapped == "hlg")
         let expected = [0, 16, 61, 137, 173, 229, 253, 255]
         for (index, level) in expected.enumerated() {

@@ -1,4 +1,4 @@
-/* Writes the HEIF overlay (iovl) test pictures of Samples/overlay with libheif's C API (see README.md there). */
+/* Writes the HEIF overlay (iovl) test pictures of Samples/pictures/overlay with libheif's C API (see README.md there). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Writes the HDR test pictures of Samples/hdr with libheif's C API (see README.md there). */
+/* Writes the HDR test pictures of Samples/pictures/hdr with libheif's C API (see README.md there). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
