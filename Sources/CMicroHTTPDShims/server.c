@@ -303,7 +303,8 @@ void mh_exchange_values(mh_exchange *exchange, mh_value_kind kind, mh_value_visi
 int mh_respond(mh_exchange *exchange, const mh_response *answer) {
     struct MHD_Response *response =
         answer->file_descriptor >= 0
-            ? MHD_create_response_from_fd64(answer->file_size, answer->file_descriptor)
+            ? MHD_create_response_from_fd_at_offset64(answer->file_size, answer->file_descriptor,
+                                                      answer->file_offset)
             : MHD_create_response_from_buffer(answer->body_length, (void *)answer->body,
                                               MHD_RESPMEM_MUST_COPY);
     if (response == NULL && answer->file_descriptor >= 0) close(answer->file_descriptor);

@@ -49,7 +49,8 @@ typedef struct mh_response {
     size_t header_count;
     const uint8_t *body;
     size_t body_length;
-    int file_descriptor;            /* >= 0: the body is this file's first file_size bytes, not body */
+    int file_descriptor;            /* >= 0: the body is file_size bytes of this file from file_offset, not body */
+    uint64_t file_offset;
     uint64_t file_size;
 } mh_response;
 

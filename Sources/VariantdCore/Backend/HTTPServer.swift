@@ -123,24 +123,29 @@ private final class Context: Sendable {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
         guard response.file != nil || response.spooled != nil else {
-            exchange.respond(status: response.status, headers: headers, body: response.body)
+            let body = response.range.map { Array(response.body[$0.offset..<$0.offset + $0.length]) }
+            exchange.respond(status: response.status, headers: headers, body: body ?? response.body)
             return
         }
-        guard let file = Self.open(response) else {
+        guard var file = Self.open(response) else {
             let failure = HTTPResponse.error(
                 VariantsError(.internalError, "the stored rendition cannot be read"))
             exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
             return
+        }
+        if let range = response.range {
+            file.offset = UInt64(range.offset)
+            file.size = UInt64(range.length)
         }
         exchange.respond(status: response.status, headers: headers, body: [], file: file)
     }
 
     /// A descriptor of the body to send from, which libmicrohttpd closes once sent, and its size: a copy of
     /// the spool file's (which keeps its own), or the stored file opened; nil when neither can be had.
-    private static func open(_ response: HTTPResponse) -> (descriptor: Int32, size: UInt64)? {
+    private static func open(_ response: HTTPResponse) -> FileBody? {
         if let spooled = response.spooled {
             let copy = fcntl(spooled.descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
-            return copy >= 0 ? (copy, UInt64(spooled.count)) : nil
+            return copy >= 0 ? FileBody(descriptor: copy, size: UInt64(spooled.count)) : nil
         }
         guard let path = response.file else { return nil }
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
@@ -149,8 +154,15 @@ private final class Context: Sendable {
             if descriptor >= 0 { close(descriptor) }
             return nil
         }
-        return (descriptor, UInt64(status.st_size))
+        return FileBody(descriptor: descriptor, size: UInt64(status.st_size))
     }
+}
+
+/// An open file sent as a body: `size` bytes from `offset`.
+private struct FileBody {
+    var descriptor: Int32
+    var offset: UInt64 = 0
+    var size: UInt64
 }
 
 /// Which request an answer is for; the C exchange lives until it is answered.
@@ -159,8 +171,7 @@ private struct Exchange: @unchecked Sendable {
 
     /// Answers with `body`, or with an open file that libmicrohttpd reads while sending and then closes.
     func respond(
-        status: Int, headers: [(name: String, value: String)], body: [UInt8],
-        file: (descriptor: Int32, size: UInt64)? = nil
+        status: Int, headers: [(name: String, value: String)], body: [UInt8], file: FileBody? = nil
     ) {
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
@@ -172,7 +183,8 @@ private struct Exchange: @unchecked Sendable {
                     status: UInt32(status), headers: headerBuffer.baseAddress,
                     header_count: headerBuffer.count,
                     body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
-                    file_descriptor: file?.descriptor ?? -1, file_size: file?.size ?? 0)
+                    file_descriptor: file?.descriptor ?? -1, file_offset: file?.offset ?? 0,
+                    file_size: file?.size ?? 0)
                 _ = mh_respond(pointer, &answer)
             }
         }

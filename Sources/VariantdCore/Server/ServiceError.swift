@@ -14,12 +14,15 @@ struct ServiceError: Error, Sendable, Equatable, Encodable {
         case transformBusy = "transform_busy"
         /// A known path asked with a method it does not take (answered with `Allow`).
         case methodNotAllowed = "method_not_allowed"
+        /// A `Range` no byte of the rendition is in (answered with `Content-Range: bytes */<size>`).
+        case rangeNotSatisfiable = "range_not_satisfiable"
 
         var statusCode: Int {
             switch self {
             case .unauthorized: 401
             case .forbidden: 403
             case .methodNotAllowed: 405
+            case .rangeNotSatisfiable: 416
             case .transformBusy: 503
             }
         }
