@@ -39,6 +39,7 @@ struct mh_exchange {
     char *target; /* the request target exactly as sent, before unescaping: what a signed URL signs */
     pthread_mutex_t lock;
     uint64_t limit;
+    size_t head_size;
     uint8_t *body;
     uint64_t length; /* body bytes kept, in memory or in the spool file */
     size_t capacity;
@@ -145,10 +146,15 @@ static void append(mh_exchange *exchange, const char *data, size_t size) {
 
 static void dispatch(mh_exchange *exchange, const char *url, const char *method) {
     exchange->dispatched = 1;
-    mh_request request = {method,           url,
-                          exchange->target, exchange->body,
-                          (size_t)exchange->length, exchange->spool,
-                          exchange->too_large, exchange->unstored};
+    mh_request request = {.method = method,
+                          .path = url,
+                          .target = exchange->target,
+                          .body = exchange->body,
+                          .body_length = (size_t)exchange->length,
+                          .body_file = exchange->spool,
+                          .body_too_large = exchange->too_large,
+                          .body_unstored = exchange->unstored,
+                          .head_size = exchange->head_size};
     exchange->server->handler(exchange->server->context, exchange, &request);
     pthread_mutex_lock(&exchange->lock);
     if (!exchange->answered) {
@@ -194,7 +200,11 @@ static enum MHD_Result access_handler(void *context, struct MHD_Connection *conn
     if (exchange == NULL) return MHD_NO; /* log_target could not allocate it */
     if (!exchange->started) {
         exchange->started = 1;
-        mh_request head = {method, url, exchange->target, NULL, 0, -1, 0, 0};
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+        exchange->head_size = info == NULL ? 0 : info->header_size;
+        mh_request head = {.method = method, .path = url, .target = exchange->target,
+                           .body_file = -1, .head_size = exchange->head_size};
         exchange->limit = server->head(server->context, exchange, &head);
         if (exchange->answered) {
             /* Answered from the headers alone: the body is never read. */

@@ -17,7 +17,8 @@ typedef struct mh_server_options {
     int listen_fd;                  /* a listening socket made by mh_listen_tcp or mh_listen_unix */
     unsigned threads;               /* I/O threads polling connections (no request ever blocks one) */
     unsigned connection_limit;      /* connections open at once; more are closed on accept */
-    size_t connection_memory_limit; /* bytes per connection for the request line and headers */
+    size_t connection_memory_limit; /* bytes per connection for the request line and headers; a head over
+                                       it gets libmicrohttpd's own HTML 414 or 431 (it offers no hook) */
     unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
     size_t spool_threshold;         /* body bytes kept in memory; a longer body goes to a spool file */
     const char *spool_directory;    /* where spool files are made; each is unlinked as soon as it is made,
@@ -34,6 +35,7 @@ typedef struct mh_request {
     int body_file;                  /* >= 0: the body is this spool file's first body_length bytes */
     int body_too_large;             /* declared or received body over the head handler's limit; not kept */
     int body_unstored;              /* the spool file could not be made or written (disk full); not kept */
+    size_t head_size;               /* bytes of the request line and headers as received */
 } mh_request;
 
 typedef struct mh_header {

@@ -15,8 +15,6 @@ final class HTTPServer: @unchecked Sendable {
         /// I/O threads; no request ever blocks one, so a few serve many connections.
         var threads: Int
         var connectionLimit: Int
-        /// Bytes per connection for the request line and headers.
-        var connectionMemoryLimit: Int
         /// Seconds without I/O before a connection is closed: bounds reading headers and body.
         var connectionTimeout: Int
         /// Body bytes a request may have unless its responder's `admit` says otherwise.
@@ -25,6 +23,8 @@ final class HTTPServer: @unchecked Sendable {
         var spoolThreshold = 1 << 20
         /// Where spool files are made: `TMPDIR`, else `/tmp`.
         var spoolDirectory = FileManager.default.temporaryDirectory.path
+        /// The largest request target and head answered; larger ones get `414` or `431`.
+        var headLimits = HeadLimits()
     }
 
     /// Where the server listens, with the port filled in when port 0 was asked for.
@@ -49,13 +49,13 @@ final class HTTPServer: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
         }
-        let context = Context(responder, maxBodyBytes: options.maxBodyBytes)
+        let context = Context(responder, maxBodyBytes: options.maxBodyBytes, headLimits: options.headLimits)
         let listening = descriptor
         let started = options.spoolDirectory.withCString { spoolDirectory in
             var settings = mh_server_options(
                 listen_fd: listening, threads: UInt32(options.threads),
                 connection_limit: UInt32(options.connectionLimit),
-                connection_memory_limit: options.connectionMemoryLimit,
+                connection_memory_limit: HeadLimits.connectionMemory,
                 connection_timeout: UInt32(options.connectionTimeout),
                 spool_threshold: options.spoolThreshold,
                 spool_directory: spoolDirectory)
@@ -111,12 +111,14 @@ final class HTTPServer: @unchecked Sendable {
 private final class Context: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let headLimits: HeadLimits
     let unanswered = Mutex(0)
     let closing = Mutex(false)
 
-    init(_ responder: any HTTPResponder, maxBodyBytes: Int) {
+    init(_ responder: any HTTPResponder, maxBodyBytes: Int, headLimits: HeadLimits) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        self.headLimits = headLimits
     }
 
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
@@ -239,7 +241,8 @@ private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPR
         target: request.target.map { String(cString: $0) } ?? "",
         headers: exchange.values(MH_HEADER, lowercasingNames: true),
         query: exchange.values(MH_QUERY, lowercasingNames: false),
-        body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored)
+        body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored,
+        headSize: request.head_size)
 }
 
 /// The C head callback: answers a request from its head, or says how much body it may have.
@@ -247,7 +250,12 @@ private let handleHead: mh_head_handler = { contextPointer, exchangePointer, hea
     guard let contextPointer, let exchangePointer, let head = headPointer?.pointee else { return 0 }
     let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
     let exchange = Exchange(pointer: exchangePointer)
-    switch context.responder.admit(swiftRequest(head, of: exchange)) {
+    let request = swiftRequest(head, of: exchange)
+    if let refusal = context.headLimits.refusal(of: request) {
+        context.respond(exchange, with: refusal)
+        return 0
+    }
+    switch context.responder.admit(request) {
     case .read:
         return UInt64(context.maxBodyBytes)
     case .readUpTo(let limit):

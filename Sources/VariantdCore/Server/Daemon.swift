@@ -78,7 +78,7 @@ struct Daemon: Sendable {
     /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s.
     private var options: HTTPServer.Options {
         HTTPServer.Options(
-            threads: 2, connectionLimit: configuration.maxConnections, connectionMemoryLimit: 64 << 10,
+            threads: 2, connectionLimit: configuration.maxConnections,
             connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes)
     }
 
