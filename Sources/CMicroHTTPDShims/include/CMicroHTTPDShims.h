@@ -20,6 +20,9 @@ typedef struct mh_server_options {
     size_t connection_memory_limit; /* bytes per connection for the request line and headers; a head over
                                        it gets libmicrohttpd's own HTML 414 or 431 (it offers no hook) */
     unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
+    unsigned header_timeout_ms;     /* a request head must be whole this long after it began; 0: no limit */
+    uint64_t min_body_rate;         /* body bytes per second a request must average once its body has
+                                       taken header_timeout_ms; 0: no limit */
     size_t spool_threshold;         /* body bytes kept in memory; a longer body goes to a spool file */
     const char *spool_directory;    /* where spool files are made; each is unlinked as soon as it is made,
                                        so it vanishes with its descriptor whatever happens to the process */
@@ -68,6 +71,11 @@ typedef uint64_t (*mh_head_handler)(void *context, mh_exchange *exchange, const 
  * limit, its body is then never read. */
 typedef void (*mh_handler)(void *context, mh_exchange *exchange, const mh_request *request);
 
+typedef enum mh_slow_phase { MH_SLOW_HEAD = 0, MH_SLOW_BODY = 1 } mh_slow_phase;
+
+/* Called from the server's own thread each time it closes a connection over a deadline. */
+typedef void (*mh_slow_handler)(void *context, mh_slow_phase phase);
+
 /* Called for each header or query argument by mh_exchange_values. */
 typedef void (*mh_value_visitor)(void *context, const char *name, const char *value);
 
@@ -82,7 +90,8 @@ int mh_listen_tcp(const char *host, uint16_t port, uint16_t *bound_port);
 int mh_listen_unix(const char *path, unsigned mode);
 
 /* Starts the daemon's threads; NULL when libmicrohttpd refuses the options. */
-mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler, void *context);
+mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler,
+                    mh_slow_handler slow, void *context);
 
 /* Stops accepting new connections; open connections are still served. */
 void mh_quiesce(mh_server *server);

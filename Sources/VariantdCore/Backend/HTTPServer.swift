@@ -25,6 +25,10 @@ final class HTTPServer: @unchecked Sendable {
         var spoolDirectory = FileManager.default.temporaryDirectory.path
         /// The largest request target and head answered; larger ones get `414` or `431`.
         var headLimits = HeadLimits()
+        /// How long a client may take over its head and body.
+        var deadlines = ClientDeadlines()
+        /// Told of each connection closed over a deadline, on the server's own thread.
+        var onSlowClient: @Sendable (ClientDeadlines.Phase) -> Void = { _ in }
     }
 
     /// Where the server listens, with the port filled in when port 0 was asked for.
@@ -49,7 +53,7 @@ final class HTTPServer: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
         }
-        let context = Context(responder, maxBodyBytes: options.maxBodyBytes, headLimits: options.headLimits)
+        let context = Context(responder, options: options)
         let listening = descriptor
         let started = options.spoolDirectory.withCString { spoolDirectory in
             var settings = mh_server_options(
@@ -57,10 +61,13 @@ final class HTTPServer: @unchecked Sendable {
                 connection_limit: UInt32(options.connectionLimit),
                 connection_memory_limit: HeadLimits.connectionMemory,
                 connection_timeout: UInt32(options.connectionTimeout),
+                header_timeout_ms: UInt32(options.deadlines.header / .milliseconds(1)),
+                min_body_rate: UInt64(options.deadlines.minBodyRate),
                 spool_threshold: options.spoolThreshold,
                 spool_directory: spoolDirectory)
             return mh_start(
-                &settings, handleHead, handleRequest, Unmanaged.passUnretained(context).toOpaque())
+                &settings, handleHead, handleRequest, handleSlowClient,
+                Unmanaged.passUnretained(context).toOpaque())
         }
         guard let started else {
             close(descriptor)
@@ -112,13 +119,15 @@ private final class Context: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     let headLimits: HeadLimits
+    let onSlowClient: @Sendable (ClientDeadlines.Phase) -> Void
     let unanswered = Mutex(0)
     let closing = Mutex(false)
 
-    init(_ responder: any HTTPResponder, maxBodyBytes: Int, headLimits: HeadLimits) {
+    init(_ responder: any HTTPResponder, options: HTTPServer.Options) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
-        self.headLimits = headLimits
+        maxBodyBytes = options.maxBodyBytes
+        headLimits = options.headLimits
+        onSlowClient = options.onSlowClient
     }
 
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
@@ -281,4 +290,11 @@ private let handleRequest: mh_handler = { contextPointer, exchangePointer, reque
             context.unanswered.withLock { $0 -= 1 }
         }
     }
+}
+
+/// The C callback for a connection closed over a deadline.
+private let handleSlowClient: mh_slow_handler = { contextPointer, phase in
+    guard let contextPointer else { return }
+    let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+    context.onSlowClient(phase == MH_SLOW_BODY ? .body : .head)
 }

@@ -56,7 +56,8 @@ struct Daemon: Sendable {
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
             errorHeaders: errorHeaders)
-        let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
+        let server = try HTTPServer(
+            listen: configuration.listen, options: options(metrics), responder: router)
         EventLog.event(
             "listening",
             [
@@ -76,10 +77,11 @@ struct Daemon: Sendable {
     }
 
     /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s.
-    private var options: HTTPServer.Options {
+    private func options(_ metrics: ServerMetrics) -> HTTPServer.Options {
         HTTPServer.Options(
             threads: 2, connectionLimit: configuration.maxConnections,
-            connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes)
+            connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes,
+            deadlines: configuration.deadlines, onSlowClient: metrics.countSlowClient)
     }
 
     private func reload(_ registry: BucketRegistry) {
