@@ -12,31 +12,38 @@ import VariantdTestSupport
         try #require(daemon.address.split(separator: ":").last.flatMap { Int($0) })
     }
 
-    @Test func aHeadSentAByteASecondIsClosedAtTheDeadline() throws {
+    /// One client sending `prefix` at once, then `bytes` a byte a second, to a daemon started with `options`;
+    /// the bytes it sent before it was closed, and the slow clients counted in each phase.
+    private func trickle(_ bytes: [UInt8], prefix: [UInt8] = [], options: [String]) throws
+        -> (sent: Int, head: Double, body: Double)
+    {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let daemon = try fixture.start(["--header-timeout", "1"])
+        let daemon = try fixture.start(options)
         let client = try TrickleClients(count: 1, port: try port(of: daemon))
-        client.trickle(Self.head, pace: .seconds(1))
+        client.trickle(bytes, prefix: prefix, pace: .seconds(1))
         let sent = try #require(client.sentBeforeClose[0], "the server never closed the connection")
-        #expect(sent < Self.head.count / 4)
-        #expect(try daemon.metric(line: #"variantd_slow_clients_total{phase="head"}"#) == 1)
-        #expect(try daemon.metric(line: #"variantd_slow_clients_total{phase="body"}"#) == 0)
+        return (
+            sent, try daemon.metric(line: #"variantd_slow_clients_total{phase="head"}"#),
+            try daemon.metric(line: #"variantd_slow_clients_total{phase="body"}"#)
+        )
+    }
+
+    @Test func aHeadSentAByteASecondIsClosedAtTheDeadline() throws {
+        let closed = try trickle(Self.head, options: ["--header-timeout", "1"])
+        #expect(closed.sent < Self.head.count / 4)
+        #expect(closed.head == 1 && closed.body == 0)
     }
 
     @Test func aBodyUnderTheRateIsClosed() throws {
-        let fixture = try ServeFixture()
-        defer { fixture.remove() }
-        let daemon = try fixture.start(["--header-timeout", "1", "--min-body-rate", "1024"])
         let head = Array(
             ("POST /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(DaemonProcess.secret)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n").utf8)
-        let client = try TrickleClients(count: 1, port: try port(of: daemon))
-        client.trickle(Array(repeating: 0x20, count: 60), prefix: head, pace: .seconds(1))
-        let sent = try #require(client.sentBeforeClose[0], "the server never closed the connection")
-        #expect(sent < 15)
-        #expect(try daemon.metric(line: #"variantd_slow_clients_total{phase="body"}"#) == 1)
-        #expect(try daemon.metric(line: #"variantd_slow_clients_total{phase="head"}"#) == 0)
+        let closed = try trickle(
+            Array(repeating: 0x20, count: 60), prefix: head,
+            options: ["--header-timeout", "1", "--min-body-rate", "1024"])
+        #expect(closed.sent < 15)
+        #expect(closed.body == 1 && closed.head == 0)
     }
 
     /// An idle kept-alive connection is left to `--io-timeout`; the deadline starts with its next head's
