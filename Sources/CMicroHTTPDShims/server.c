@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -405,6 +406,13 @@ static void completed(void *context, struct MHD_Connection *connection, void **r
     drop_body(exchange);
     free(exchange);
     *request_context = NULL;
+}
+
+unsigned mh_usable_cores(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? (unsigned)count : 1;
 }
 
 /* Frees what mh_start made before the daemon. */

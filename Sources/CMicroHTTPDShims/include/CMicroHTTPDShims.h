@@ -89,6 +89,10 @@ int mh_listen_tcp(const char *host, uint16_t port, uint16_t *bound_port);
  * Returns the descriptor, or -1 with errno set. */
 int mh_listen_unix(const char *path, unsigned mode);
 
+/* The cores this process may run on (sched_getaffinity): fewer than the machine's under taskset or a CPU
+ * set. At least 1. */
+unsigned mh_usable_cores(void);
+
 /* Starts the daemon's threads; NULL when libmicrohttpd refuses the options. */
 mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler,
                     mh_slow_handler slow, void *context);

@@ -81,6 +81,10 @@ final class HTTPServer: @unchecked Sendable {
     /// Requests whose answer is still being worked on.
     var unanswered: Int { context.unanswered.withLock { $0 } }
 
+    /// The cores this process may run on: fewer than the machine's under `taskset` or a CPU set, where
+    /// `ProcessInfo.activeProcessorCount` still counts them all.
+    static var usableCores: Int { Int(mh_usable_cores()) }
+
     /// Connections open now, idle keep-alive ones included.
     var connections: Int { Int(mh_connection_count(server)) }
 

@@ -76,10 +76,11 @@ struct Daemon: Sendable {
         return .software
     }
 
-    /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s.
+    /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s. One
+    /// I/O thread per core the daemon may run on: more only switch between themselves on a pinned core.
     private func options(_ metrics: ServerMetrics) -> HTTPServer.Options {
         HTTPServer.Options(
-            threads: 2, connectionLimit: configuration.maxConnections,
+            threads: HTTPServer.usableCores, connectionLimit: configuration.maxConnections,
             connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes,
             deadlines: configuration.deadlines, onSlowClient: metrics.countSlowClient)
     }
