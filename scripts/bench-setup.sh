@@ -2,9 +2,10 @@
 # Installs what `variantd bench --anchors` and `variantd thumbhash-bench --compare` compare against.
 # Idempotent: a second run only confirms every anchor imports or runs.
 #
-# - Debian: libvips-tools (vipsthumbnail, on the same libvips 8.14 as variantd), imagemagick, and nginx (the
+# - Debian: libvips-tools (vipsthumbnail, on the same libvips 8.14 as variantd), imagemagick, nginx (the
 #   static file server `bench --serve --render` compares cache hits with; the bench starts its own
-#   instance on a loopback port, the packaged service is not used).
+#   instance on a loopback port, the packaged service is not used) and wrk (the load generator of those
+#   hits).
 # - .build/bench-venv: pyvips in ABI mode on the system libvips 8.14, Pillow with pillow-heif, numpy (the
 #   AVIF quality check) and thumbhash-rs (the Rust ThumbHash crate's Python binding).
 # - .build/bench-venv-binary: pyvips on the newer libvips that the pyvips-binary wheel bundles.
@@ -14,10 +15,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 system_venv="$root/.build/bench-venv"
 binary_venv="$root/.build/bench-venv-binary"
 
-if ! dpkg -s libvips-tools imagemagick nginx >/dev/null 2>&1; then
+if ! dpkg -s libvips-tools imagemagick nginx wrk >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq libvips-tools imagemagick nginx >/dev/null
+  apt-get install -y -qq libvips-tools imagemagick nginx wrk >/dev/null
 fi
 
 # venv DIR CHECK PACKAGE…: creates the venv and installs the packages unless CHECK already runs there.

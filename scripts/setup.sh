@@ -23,6 +23,7 @@ packages=(
   libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
+  wrk  # the render benchmark's load generator, run for a second by its smoke test
 )
 
 debian_uris() {

@@ -25,11 +25,12 @@ final class BenchDaemon: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts the daemon with `buckets` (name → declaration) and waits (at most 30 s) for its `listening`
-    /// line.
-    init(slots: Int, buckets declarations: [String: String] = [BenchDaemon.bucket: W1Workload.declaration])
-        throws
-    {
+    /// Starts the daemon with `buckets` (name → declaration), on `core` alone when one is given, and waits
+    /// (at most 30 s) for its `listening` line.
+    init(
+        slots: Int, buckets declarations: [String: String] = [BenchDaemon.bucket: W1Workload.declaration],
+        core: Int? = nil
+    ) throws {
         self.slots = slots
         let files = FileManager.default
         directory = files.temporaryDirectory.appendingPathComponent(
@@ -43,11 +44,14 @@ final class BenchDaemon: @unchecked Sendable {
             try Data(declaration.utf8).write(to: buckets.appendingPathComponent(name + ".json"))
         }
         try Data().write(to: URL(fileURLWithPath: logPath))
-        process.executableURL = URL(fileURLWithPath: Executable.current)
-        process.arguments = [
-            "serve", "--listen", "127.0.0.1:0", "--root", root.path, "--buckets", buckets.path,
-            "--slots", "\(slots)",
-        ]
+        let (executable, arguments) = CorePinning.command(
+            Executable.current,
+            [
+                "serve", "--listen", "127.0.0.1:0", "--root", root.path, "--buckets", buckets.path,
+                "--slots", "\(slots)",
+            ], core: core)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VARIANTD_SECRET"] = secret
         environment["VIPS_WARNING"] = "0"

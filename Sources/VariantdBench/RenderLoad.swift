@@ -4,58 +4,41 @@ import VariantdCore
 import Variants
 
 /// `variantd bench --serve --render`: on-demand renditions through the daemon — the latency of a miss per
-/// output format, and cache hits per second with p50/p99 at 1 and N clients beside Debian's nginx serving the
-/// same rendition file from the same disk to the same client in the same run.
+/// output format, then cache hits driven by `wrk` at 1, 16 and 64 connections, the daemon and Debian's
+/// nginx (one worker, the same rendition file from the same disk) each pinned to one core in the same run,
+/// wrk on another.
 struct RenderLoad: Sendable {
     /// The picture every transform is made from.
     var source: String
     var slots: Int
-    var clients: Int
-    /// Timed hit requests per row.
-    var requests: Int
+    /// Seconds wrk drives each row of hits.
+    var seconds: Int
 
     static let bucket = "bench-render"
     static let hitQuery = "width=600&format=webp"
     static let formats = ["jpeg", "webp", "avif", "png"]
     static let missesPerFormat = 5
+    static let connections = [1, 16, 64]
 
-    /// One row of hits.
+    /// One row of hits: both servers at one connection count.
     struct HitRow: Sendable {
-        var server: String
-        var clients: Int
-        var requestsPerSecond: Double
-        var p50: Double
-        var p99: Double
-        var failures: Int
+        var connections: Int
+        var variantd: WrkRun.Result
+        var nginx: WrkRun.Result?
     }
 
     /// The Markdown tables and a line of conditions.
     func run() async throws -> String {
+        let cores = CorePinning.serverAndClient
         let daemon = try BenchDaemon(
-            slots: slots, buckets: [Self.bucket: #"{"name": "\#(Self.bucket)", "public": true}"#])
+            slots: slots, buckets: [Self.bucket: #"{"name": "\#(Self.bucket)", "public": true}"#],
+            core: cores?.server)
         let stored = try daemon.store([source], in: Self.bucket)[0]
         let target = "/v1/render/" + stored
-        let session = Self.session(clients: clients)
-        defer { session.finishTasksAndInvalidate() }
+        let misses = try await Self.misses(of: daemon.base.absoluteString + target)
 
-        var misses: [(format: String, seconds: [Double])] = []
-        for format in Self.formats {
-            Console.error("bench: render misses, \(format)")
-            var seconds: [Double] = []
-            for index in 0..<Self.missesPerFormat {
-                let url = URL(
-                    string: daemon.base.absoluteString + target + "?width=\(400 + index)&format=\(format)")!
-                let (status, elapsed) = await Self.get(url, session: session)
-                guard status == 200 else {
-                    throw BenchDaemon.Failure(description: "\(url): status \(status)")
-                }
-                seconds.append(elapsed)
-            }
-            misses.append((format, seconds))
-        }
-
-        let hitURL = URL(string: daemon.base.absoluteString + target + "?" + Self.hitQuery)!
-        guard await Self.get(hitURL, session: session).status == 200 else {
+        let hitURL = daemon.base.absoluteString + target + "?" + Self.hitQuery
+        guard await Self.get(hitURL).status == 200 else {
             throw BenchDaemon.Failure(description: "\(hitURL) did not answer 200")
         }
         let store = try RenditionFolder(root: daemon.root.path)
@@ -65,78 +48,65 @@ struct RenderLoad: Sendable {
         else { throw BenchDaemon.Failure(description: "the hit's rendition is not in the store") }
         let size = store.existing(rendition)?.count ?? 0
 
-        let nginx = try StaticFileServer(root: daemon.root.path, workers: slots)
+        guard WrkRun.isInstalled else {
+            throw BenchDaemon.Failure(description: "wrk is not installed (bash scripts/bench-setup.sh)")
+        }
+        let nginx = try StaticFileServer(root: daemon.root.path, workers: 1, core: cores?.server)
         if nginx == nil {
             Console.error("bench: nginx is not installed (bash scripts/bench-setup.sh): no yardstick")
         }
+        let nginxURL = nginx.map { $0.base.absoluteString + "/" + rendition }
         var rows: [HitRow] = []
-        for concurrency in Set([1, clients]).sorted() {
-            var servers = [("variantd", hitURL)]
-            if let nginx {
-                servers.append(("nginx", URL(string: nginx.base.absoluteString + "/" + rendition)!))
+        for connections in Self.connections {
+            func drive(_ server: String, _ url: String) throws -> WrkRun.Result {
+                Console.error("bench: render hits, \(server), \(connections) connections")
+                _ = try WrkRun(url: url, connections: connections, seconds: 1, core: cores?.client).run()
+                return try WrkRun(url: url, connections: connections, seconds: seconds, core: cores?.client)
+                    .run()
             }
-            for (server, url) in servers {
-                Console.error("bench: render hits, \(server), clients \(concurrency)")
-                _ = await Self.hits(url, count: min(200, requests), clients: concurrency, session: session)
-                let (latencies, seconds, failures) = await Self.hits(
-                    url, count: requests, clients: concurrency, session: session)
-                rows.append(
-                    HitRow(
-                        server: server, clients: concurrency,
-                        requestsPerSecond: Double(latencies.count) / seconds,
-                        p50: BenchStatistics.percentile(latencies, 0.5),
-                        p99: BenchStatistics.percentile(latencies, 0.99), failures: failures))
-            }
+            let variantd = try drive("variantd", hitURL)
+            rows.append(
+                HitRow(
+                    connections: connections, variantd: variantd,
+                    nginx: try nginxURL.map { try drive("nginx", $0) }))
         }
         _ = daemon.stop()
-        return Self.table(
-            misses: misses, hits: rows, renditionBytes: size, source: source, requests: requests)
+        return Self.table(misses: misses, hits: rows, renditionBytes: size, pinned: cores != nil)
     }
 
-    private static func session(clients: Int) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = clients
-        configuration.timeoutIntervalForRequest = 600
-        configuration.urlCache = nil
-        return URLSession(configuration: configuration)
+    /// `missesPerFormat` new transforms per format, one at a time.
+    private static func misses(of url: String) async throws -> [(format: String, seconds: [Double])] {
+        var misses: [(format: String, seconds: [Double])] = []
+        for format in formats {
+            Console.error("bench: render misses, \(format)")
+            var seconds: [Double] = []
+            for index in 0..<missesPerFormat {
+                let miss = url + "?width=\(400 + index)&format=\(format)"
+                let (status, elapsed) = await get(miss)
+                guard status == 200 else {
+                    throw BenchDaemon.Failure(description: "\(miss): status \(status)")
+                }
+                seconds.append(elapsed)
+            }
+            misses.append((format, seconds))
+        }
+        return misses
     }
 
-    private static func get(_ url: URL, session: URLSession) async -> (status: Int, seconds: Double) {
+    private static func get(_ url: String) async -> (status: Int, seconds: Double) {
         let start = ContinuousClock.now
-        let status =
-            (try? await session.data(from: url)).flatMap { ($0.1 as? HTTPURLResponse)?.statusCode } ?? 0
+        let answer = try? await URLSession.shared.data(from: URL(string: url)!)
+        let status = answer.flatMap { ($0.1 as? HTTPURLResponse)?.statusCode } ?? 0
         return (status, (ContinuousClock.now - start) / .seconds(1))
     }
 
-    /// `count` GETs of one URL from `clients` clients, each waiting for its answer before the next.
-    private static func hits(_ url: URL, count: Int, clients: Int, session: URLSession) async
-        -> (latencies: [Double], seconds: Double, failures: Int)
-    {
-        let start = ContinuousClock.now
-        let results = await withTaskGroup(of: [(Int, Double)].self) { group in
-            for client in 0..<clients {
-                group.addTask {
-                    var results: [(Int, Double)] = []
-                    for _ in stride(from: client, to: count, by: clients) {
-                        results.append(await get(url, session: session))
-                    }
-                    return results
-                }
-            }
-            return await group.reduce(into: []) { $0 += $1 }
-        }
-        let ok = results.filter { $0.0 == 200 }.map(\.1)
-        return (ok, (ContinuousClock.now - start) / .seconds(1), results.count - ok.count)
-    }
-
     private static func table(
-        misses: [(format: String, seconds: [Double])], hits: [HitRow], renditionBytes: Int, source: String,
-        requests: Int
+        misses: [(format: String, seconds: [Double])], hits: [HitRow], renditionBytes: Int, pinned: Bool
     ) -> String {
         func ms(_ seconds: Double) -> String { BenchTable.fixed(seconds * 1000, 2) }
         var lines = [
-            "Source: \((source as NSString).lastPathComponent); hits: \(hitQuery) (\(renditionBytes) bytes), "
-                + "\(requests) timed requests per row.", "",
+            "Hits: \(hitQuery) (\(renditionBytes) bytes) driven by wrk; "
+                + (pinned ? "each server pinned to core 1, wrk to core 0." : "one core: nothing pinned."), "",
         ]
         lines += BenchTable.table(
             [["format", "misses", "p50 ms", "max ms"]]
@@ -147,17 +117,22 @@ struct RenderLoad: Sendable {
                     ]
                 })
         lines.append("")
-        var rows = [["server", "clients", "requests/s", "p50 ms", "p99 ms", "failed", "vs nginx"]]
+        var rows = [
+            [
+                "connections", "variantd req/s", "nginx req/s", "ratio", "variantd p50 / p99 ms",
+                "nginx p50 / p99 ms", "failed",
+            ]
+        ]
         for row in hits {
-            let nginx = hits.first { $0.server == "nginx" && $0.clients == row.clients }
-            let ratio = nginx.map {
-                "\(BenchTable.fixed(row.requestsPerSecond / $0.requestsPerSecond, 2))× rps, "
-                    + "\(BenchTable.fixed(row.p99 / $0.p99, 2))× p99"
-            }
+            let nginx = row.nginx
             rows.append([
-                row.server, "\(row.clients)", BenchTable.fixed(row.requestsPerSecond, 0), ms(row.p50),
-                ms(row.p99),
-                "\(row.failures)", row.server == "nginx" ? "" : ratio ?? "",
+                "\(row.connections)", BenchTable.fixed(row.variantd.requestsPerSecond, 0),
+                nginx.map { BenchTable.fixed($0.requestsPerSecond, 0) } ?? "",
+                nginx.map { BenchTable.fixed(row.variantd.requestsPerSecond / $0.requestsPerSecond, 2) + "×" }
+                    ?? "",
+                ms(row.variantd.p50) + " / " + ms(row.variantd.p99),
+                nginx.map { ms($0.p50) + " / " + ms($0.p99) } ?? "",
+                "\(row.variantd.failures + (nginx?.failures ?? 0))",
             ])
         }
         lines += BenchTable.table(rows)

@@ -14,9 +14,9 @@ final class StaticFileServer: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts nginx with `workers` worker processes over `root`; nil when nginx is not installed
-    /// (`bash scripts/bench-setup.sh` installs it).
-    init?(root: String, workers: Int) throws {
+    /// Starts nginx with `workers` worker processes over `root`, on `core` alone when one is given; nil when
+    /// nginx is not installed (`bash scripts/bench-setup.sh` installs it).
+    init?(root: String, workers: Int, core: Int? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else { return nil }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-bench-nginx-\(UUID().uuidString)")
@@ -31,8 +31,10 @@ final class StaticFileServer: @unchecked Sendable {
             )
             .write(to: configuration)
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = ["-p", directory.path, "-c", configuration.path]
+            let (executable, arguments) = CorePinning.command(
+                Self.executable, ["-p", directory.path, "-c", configuration.path], core: core)
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -17,8 +17,12 @@ typedef struct mh_server_options {
     int listen_fd;                  /* a listening socket made by mh_listen_tcp or mh_listen_unix */
     unsigned threads;               /* I/O threads polling connections (no request ever blocks one) */
     unsigned connection_limit;      /* connections open at once; more are closed on accept */
-    size_t connection_memory_limit; /* bytes per connection for the request line and headers */
+    size_t connection_memory_limit; /* bytes per connection for the request line and headers; a head over
+                                       it gets libmicrohttpd's own HTML 414 or 431 (it offers no hook) */
     unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
+    unsigned header_timeout_ms;     /* a request head must be whole this long after it began; 0: no limit */
+    uint64_t min_body_rate;         /* body bytes per second a request must average once its body has
+                                       taken header_timeout_ms; 0: no limit */
     size_t spool_threshold;         /* body bytes kept in memory; a longer body goes to a spool file */
     const char *spool_directory;    /* where spool files are made; each is unlinked as soon as it is made,
                                        so it vanishes with its descriptor whatever happens to the process */
@@ -34,6 +38,7 @@ typedef struct mh_request {
     int body_file;                  /* >= 0: the body is this spool file's first body_length bytes */
     int body_too_large;             /* declared or received body over the head handler's limit; not kept */
     int body_unstored;              /* the spool file could not be made or written (disk full); not kept */
+    size_t head_size;               /* bytes of the request line and headers as received */
 } mh_request;
 
 typedef struct mh_header {
@@ -49,7 +54,8 @@ typedef struct mh_response {
     size_t header_count;
     const uint8_t *body;
     size_t body_length;
-    int file_descriptor;            /* >= 0: the body is this file's first file_size bytes, not body */
+    int file_descriptor;            /* >= 0: the body is file_size bytes of this file from file_offset, not body */
+    uint64_t file_offset;
     uint64_t file_size;
 } mh_response;
 
@@ -65,6 +71,11 @@ typedef uint64_t (*mh_head_handler)(void *context, mh_exchange *exchange, const 
  * limit, its body is then never read. */
 typedef void (*mh_handler)(void *context, mh_exchange *exchange, const mh_request *request);
 
+typedef enum mh_slow_phase { MH_SLOW_HEAD = 0, MH_SLOW_BODY = 1 } mh_slow_phase;
+
+/* Called from the server's own thread each time it closes a connection over a deadline. */
+typedef void (*mh_slow_handler)(void *context, mh_slow_phase phase);
+
 /* Called for each header or query argument by mh_exchange_values. */
 typedef void (*mh_value_visitor)(void *context, const char *name, const char *value);
 
@@ -78,8 +89,13 @@ int mh_listen_tcp(const char *host, uint16_t port, uint16_t *bound_port);
  * Returns the descriptor, or -1 with errno set. */
 int mh_listen_unix(const char *path, unsigned mode);
 
+/* The cores this process may run on (sched_getaffinity): fewer than the machine's under taskset or a CPU
+ * set. At least 1. */
+unsigned mh_usable_cores(void);
+
 /* Starts the daemon's threads; NULL when libmicrohttpd refuses the options. */
-mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler, void *context);
+mh_server *mh_start(const mh_server_options *options, mh_head_handler head, mh_handler handler,
+                    mh_slow_handler slow, void *context);
 
 /* Stops accepting new connections; open connections are still served. */
 void mh_quiesce(mh_server *server);

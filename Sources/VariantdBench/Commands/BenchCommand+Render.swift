@@ -9,7 +9,7 @@ extension BenchCommand {
         let corpus = found.first { only?.contains($0.name) ?? ($0.name == "jpeg") } ?? found.first
         guard let source = corpus?.files.first else { throw UsageError("no pictures found to measure") }
         let loadBefore = LoadAverage.oneMinute()
-        let load = RenderLoad(source: source, slots: jobs, clients: serveClients, requests: serveRequests)
+        let load = RenderLoad(source: source, slots: jobs, seconds: renderSeconds)
         let table = try await load.run()
         return table + "\n\nLoad average before/after: \(loadBefore) / \(LoadAverage.oneMinute()); "
             + "\(ProcessInfo.processInfo.activeProcessorCount) cores, slots \(jobs)."

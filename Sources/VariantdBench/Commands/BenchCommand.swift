@@ -12,7 +12,7 @@ package struct BenchCommand: Subcommand {
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--rounds <n>] [--warmup <n>] "
         + "[--anchors | --anchor <tools>] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
         + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
-        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render]]"
+        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render [--render-seconds <n>]]]"
     package static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -54,8 +54,10 @@ package struct BenchCommand: Subcommand {
           --serve-requests <n>    Timed requests per corpus and concurrency (default 120).
           --serve-clients <n>     Concurrent clients of the second row (default: 2 × the core count).
           --render                With --serve: on-demand renditions (GET /v1/render): miss latency per
-                                  format, and cache hits at 1 and --serve-clients clients beside nginx
-                                  serving the same file (bash scripts/bench-setup.sh installs it).
+                                  format, and cache hits driven by wrk at 1, 16 and 64 connections,
+                                  the daemon and nginx (one worker, the same file) each pinned to one
+                                  core and wrk to another (bash scripts/bench-setup.sh installs both).
+          --render-seconds <n>    Seconds wrk drives each row of --render hits (default 5).
           --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows
                                   by more than 50 MB after the first 1000, or it does not exit 0 on
@@ -93,6 +95,7 @@ package struct BenchCommand: Subcommand {
     let serveSoak: Int?
     let overloadSeconds: Int?
     let render: Bool
+    let renderSeconds: Int
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
         corpusDirectory = try arguments.option("--corpus")
@@ -129,6 +132,7 @@ package struct BenchCommand: Subcommand {
         self.overloadSeconds = overload ? overloadSeconds ?? 120 : nil
         render = arguments.flag("--render")
         if render && !serve { throw UsageError("'--render' goes with '--serve'") }
+        renderSeconds = try arguments.integer("--render-seconds", in: 1...3600) ?? 5
         let extra = try arguments.positionals()
         guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
     }

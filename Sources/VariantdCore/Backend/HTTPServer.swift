@@ -15,8 +15,6 @@ final class HTTPServer: @unchecked Sendable {
         /// I/O threads; no request ever blocks one, so a few serve many connections.
         var threads: Int
         var connectionLimit: Int
-        /// Bytes per connection for the request line and headers.
-        var connectionMemoryLimit: Int
         /// Seconds without I/O before a connection is closed: bounds reading headers and body.
         var connectionTimeout: Int
         /// Body bytes a request may have unless its responder's `admit` says otherwise.
@@ -25,6 +23,12 @@ final class HTTPServer: @unchecked Sendable {
         var spoolThreshold = 1 << 20
         /// Where spool files are made: `TMPDIR`, else `/tmp`.
         var spoolDirectory = FileManager.default.temporaryDirectory.path
+        /// The largest request target and head answered; larger ones get `414` or `431`.
+        var headLimits = HeadLimits()
+        /// How long a client may take over its head and body.
+        var deadlines = ClientDeadlines()
+        /// Told of each connection closed over a deadline, on the server's own thread.
+        var onSlowClient: @Sendable (ClientDeadlines.Phase) -> Void = { _ in }
     }
 
     /// Where the server listens, with the port filled in when port 0 was asked for.
@@ -49,18 +53,21 @@ final class HTTPServer: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
         }
-        let context = Context(responder, maxBodyBytes: options.maxBodyBytes)
+        let context = Context(responder, options: options)
         let listening = descriptor
         let started = options.spoolDirectory.withCString { spoolDirectory in
             var settings = mh_server_options(
                 listen_fd: listening, threads: UInt32(options.threads),
                 connection_limit: UInt32(options.connectionLimit),
-                connection_memory_limit: options.connectionMemoryLimit,
+                connection_memory_limit: HeadLimits.connectionMemory,
                 connection_timeout: UInt32(options.connectionTimeout),
+                header_timeout_ms: UInt32(options.deadlines.header / .milliseconds(1)),
+                min_body_rate: UInt64(options.deadlines.minBodyRate),
                 spool_threshold: options.spoolThreshold,
                 spool_directory: spoolDirectory)
             return mh_start(
-                &settings, handleHead, handleRequest, Unmanaged.passUnretained(context).toOpaque())
+                &settings, handleHead, handleRequest, handleSlowClient,
+                Unmanaged.passUnretained(context).toOpaque())
         }
         guard let started else {
             close(descriptor)
@@ -73,6 +80,10 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Requests whose answer is still being worked on.
     var unanswered: Int { context.unanswered.withLock { $0 } }
+
+    /// The cores this process may run on: fewer than the machine's under `taskset` or a CPU set, where
+    /// `ProcessInfo.activeProcessorCount` still counts them all.
+    static var usableCores: Int { Int(mh_usable_cores()) }
 
     /// Connections open now, idle keep-alive ones included.
     var connections: Int { Int(mh_connection_count(server)) }
@@ -111,36 +122,45 @@ final class HTTPServer: @unchecked Sendable {
 private final class Context: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let headLimits: HeadLimits
+    let onSlowClient: @Sendable (ClientDeadlines.Phase) -> Void
     let unanswered = Mutex(0)
     let closing = Mutex(false)
 
-    init(_ responder: any HTTPResponder, maxBodyBytes: Int) {
+    init(_ responder: any HTTPResponder, options: HTTPServer.Options) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
+        maxBodyBytes = options.maxBodyBytes
+        headLimits = options.headLimits
+        onSlowClient = options.onSlowClient
     }
 
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
         guard response.file != nil || response.spooled != nil else {
-            exchange.respond(status: response.status, headers: headers, body: response.body)
+            let body = response.range.map { Array(response.body[$0.offset..<$0.offset + $0.length]) }
+            exchange.respond(status: response.status, headers: headers, body: body ?? response.body)
             return
         }
-        guard let file = Self.open(response) else {
+        guard var file = Self.open(response) else {
             let failure = HTTPResponse.error(
                 VariantsError(.internalError, "the stored rendition cannot be read"))
             exchange.respond(status: failure.status, headers: failure.headers, body: failure.body)
             return
+        }
+        if let range = response.range {
+            file.offset = UInt64(range.offset)
+            file.size = UInt64(range.length)
         }
         exchange.respond(status: response.status, headers: headers, body: [], file: file)
     }
 
     /// A descriptor of the body to send from, which libmicrohttpd closes once sent, and its size: a copy of
     /// the spool file's (which keeps its own), or the stored file opened; nil when neither can be had.
-    private static func open(_ response: HTTPResponse) -> (descriptor: Int32, size: UInt64)? {
+    private static func open(_ response: HTTPResponse) -> FileBody? {
         if let spooled = response.spooled {
             let copy = fcntl(spooled.descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
-            return copy >= 0 ? (copy, UInt64(spooled.count)) : nil
+            return copy >= 0 ? FileBody(descriptor: copy, size: UInt64(spooled.count)) : nil
         }
         guard let path = response.file else { return nil }
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
@@ -149,8 +169,15 @@ private final class Context: Sendable {
             if descriptor >= 0 { close(descriptor) }
             return nil
         }
-        return (descriptor, UInt64(status.st_size))
+        return FileBody(descriptor: descriptor, size: UInt64(status.st_size))
     }
+}
+
+/// An open file sent as a body: `size` bytes from `offset`.
+private struct FileBody {
+    var descriptor: Int32
+    var offset: UInt64 = 0
+    var size: UInt64
 }
 
 /// Which request an answer is for; the C exchange lives until it is answered.
@@ -159,8 +186,7 @@ private struct Exchange: @unchecked Sendable {
 
     /// Answers with `body`, or with an open file that libmicrohttpd reads while sending and then closes.
     func respond(
-        status: Int, headers: [(name: String, value: String)], body: [UInt8],
-        file: (descriptor: Int32, size: UInt64)? = nil
+        status: Int, headers: [(name: String, value: String)], body: [UInt8], file: FileBody? = nil
     ) {
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
@@ -172,7 +198,8 @@ private struct Exchange: @unchecked Sendable {
                     status: UInt32(status), headers: headerBuffer.baseAddress,
                     header_count: headerBuffer.count,
                     body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
-                    file_descriptor: file?.descriptor ?? -1, file_size: file?.size ?? 0)
+                    file_descriptor: file?.descriptor ?? -1, file_offset: file?.offset ?? 0,
+                    file_size: file?.size ?? 0)
                 _ = mh_respond(pointer, &answer)
             }
         }
@@ -227,7 +254,8 @@ private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPR
         target: request.target.map { String(cString: $0) } ?? "",
         headers: exchange.values(MH_HEADER, lowercasingNames: true),
         query: exchange.values(MH_QUERY, lowercasingNames: false),
-        body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored)
+        body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored,
+        headSize: request.head_size)
 }
 
 /// The C head callback: answers a request from its head, or says how much body it may have.
@@ -235,7 +263,12 @@ private let handleHead: mh_head_handler = { contextPointer, exchangePointer, hea
     guard let contextPointer, let exchangePointer, let head = headPointer?.pointee else { return 0 }
     let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
     let exchange = Exchange(pointer: exchangePointer)
-    switch context.responder.admit(swiftRequest(head, of: exchange)) {
+    let request = swiftRequest(head, of: exchange)
+    if let refusal = context.headLimits.refusal(of: request) {
+        context.respond(exchange, with: refusal)
+        return 0
+    }
+    switch context.responder.admit(request) {
     case .read:
         return UInt64(context.maxBodyBytes)
     case .readUpTo(let limit):
@@ -261,4 +294,11 @@ private let handleRequest: mh_handler = { contextPointer, exchangePointer, reque
             context.unanswered.withLock { $0 -= 1 }
         }
     }
+}
+
+/// The C callback for a connection closed over a deadline.
+private let handleSlowClient: mh_slow_handler = { contextPointer, phase in
+    guard let contextPointer else { return }
+    let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+    context.onSlowClient(phase == MH_SLOW_BODY ? .body : .head)
 }

@@ -35,6 +35,11 @@ package struct ServeCommand: Subcommand {
           --max-body <bytes>      Largest job request body (VARIANTD_MAX_BODY; default 1048576).
           --io-timeout <seconds>  Idle time before a connection is closed (VARIANTD_IO_TIMEOUT;
                                   default 30).
+          --header-timeout <seconds>
+                                  Time a request head may take from its first byte, after which
+                                  its connection is closed (VARIANTD_HEADER_TIMEOUT; default 10).
+          --min-body-rate <bytes> Bytes per second a request body must average once it has taken
+                                  --header-timeout; 0 sets none (VARIANTD_MIN_BODY_RATE; default 1024).
           --max-connections <n>   Connections open at once (VARIANTD_MAX_CONNECTIONS; default 256).
           --url-key-file <file>   The key signed render URLs of private buckets are checked with
                                   (VARIANTD_URL_KEY_FILE; without it only the secret opens them).

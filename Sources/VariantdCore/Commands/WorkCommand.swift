@@ -132,7 +132,7 @@ package struct WorkCommand: Subcommand {
             let router = WorkStatusRouter(
                 queue: queue, metrics: worker.metrics, pool: worker.pool, stop: stop)
             let options = HTTPServer.Options(
-                threads: 1, connectionLimit: 32, connectionMemoryLimit: 16 << 10, connectionTimeout: 10,
+                threads: 1, connectionLimit: 32, connectionTimeout: 10,
                 maxBodyBytes: 1024)
             do {
                 server = try HTTPServer(listen: listen, options: options, responder: router)

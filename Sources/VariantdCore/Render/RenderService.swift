@@ -306,14 +306,25 @@ struct RenderService: Sendable {
             headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
             record.bytesOut = made.size
         }
+        let whole: HTTPResponse
         switch made.body {
         case .file(let path):
-            return HTTPResponse(status: status, headers: headers, body: [], file: path)
+            whole = HTTPResponse(status: status, headers: headers, body: [], file: path)
         case .bytes(let bytes):
-            return HTTPResponse(status: status, headers: headers, body: bytes)
+            whole = HTTPResponse(status: status, headers: headers, body: bytes)
         case .spooled(let file):
-            return HTTPResponse(status: status, headers: headers, body: [], spooled: file)
+            whole = HTTPResponse(status: status, headers: headers, body: [], spooled: file)
         }
+        let range = status == 200 ? ByteRange.answer(to: request, tag: tag, size: made.size) : .whole
+        let response = whole.answering(range, size: made.size)
+        record.status = response.status
+        if let part = response.range { record.bytesOut = part.length }
+        if range == .unsatisfiable {
+            record.outcome = .rejected
+            record.code = ServiceError.Code.rangeNotSatisfiable.rawValue
+            record.bytesOut = 0
+        }
+        return response
     }
 
     /// `If-None-Match` by weak comparison, as RFC 9110 asks: `*`, or any listed tag with or without `W/`.

@@ -56,7 +56,8 @@ struct Daemon: Sendable {
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
             errorHeaders: errorHeaders)
-        let server = try HTTPServer(listen: configuration.listen, options: options, responder: router)
+        let server = try HTTPServer(
+            listen: configuration.listen, options: options(metrics), responder: router)
         EventLog.event(
             "listening",
             [
@@ -75,11 +76,13 @@ struct Daemon: Sendable {
         return .software
     }
 
-    /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s.
-    private var options: HTTPServer.Options {
+    /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s. One
+    /// I/O thread per core the daemon may run on: more only switch between themselves on a pinned core.
+    private func options(_ metrics: ServerMetrics) -> HTTPServer.Options {
         HTTPServer.Options(
-            threads: 2, connectionLimit: configuration.maxConnections, connectionMemoryLimit: 64 << 10,
-            connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes)
+            threads: HTTPServer.usableCores, connectionLimit: configuration.maxConnections,
+            connectionTimeout: configuration.ioTimeout, maxBodyBytes: configuration.maxBodyBytes,
+            deadlines: configuration.deadlines, onSlowClient: metrics.countSlowClient)
     }
 
     private func reload(_ registry: BucketRegistry) {

@@ -17,6 +17,8 @@ struct HTTPRequest: Sendable {
     var bodyTooLarge: Bool
     /// The body could not be kept (its spool file could not be made or written).
     var bodyUnstored: Bool = false
+    /// Bytes of the request line and headers as received.
+    var headSize = 0
 
     /// The media type of `Content-Type`, lower case, without parameters; nil when the header is absent.
     var mediaType: String? {

@@ -9,6 +9,8 @@ struct HTTPResponse: Sendable {
     var file: String? = nil
     /// A spool file sent the same way.
     var spooled: SpooledFile? = nil
+    /// Only this part of the body (of `body`, the file or the spool file) is sent: a `206`'s.
+    var range: ByteRange? = nil
 
     /// A JSON body in the wire form.
     static func json(

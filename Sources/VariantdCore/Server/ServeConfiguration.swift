@@ -30,6 +30,8 @@ struct ServeConfiguration: Sendable {
     var maxBodyBytes: Int
     /// Seconds without I/O before a connection is closed.
     var ioTimeout: Int
+    /// The head deadline and the body rate a client must keep.
+    var deadlines: ClientDeadlines
     var maxConnections: Int
     /// The key signed render URLs of private buckets are checked with; nil accepts no signed URL.
     var urlKey: URLKey?
@@ -61,6 +63,12 @@ struct ServeConfiguration: Sendable {
         maxBodyBytes = try source.integer("--max-body", in: 1024...(64 << 20)) ?? (1 << 20)
         ioTimeout = try source.integer("--io-timeout", in: 1...3600) ?? 30
         maxConnections = try source.integer("--max-connections", in: 4...10_000) ?? 256
+        deadlines = ClientDeadlines()
+        if let seconds = try source.integer("--header-timeout", in: 1...3600) {
+            deadlines.header = .seconds(seconds)
+        }
+        deadlines.minBodyRate =
+            try source.integer("--min-body-rate", in: 0...(1 << 30)) ?? deadlines.minBodyRate
         urlKey = try source.string("--url-key-file").map { path throws(UsageError) in try URLKey(file: path) }
         maxAge = try source.integer("--max-age", in: 0...31_536_000) ?? 86_400
         secret = try Self.secret(file: try source.string("--secret-file"), environment: environment)

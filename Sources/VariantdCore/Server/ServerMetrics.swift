@@ -15,6 +15,7 @@ final class ServerMetrics: Sendable {
         var renderRequests: [JobKey: Int] = [:]
         var renderDuration: [String: Histogram] = [:]
         var rendersMade = 0
+        var slowClients: [ClientDeadlines.Phase: Int] = [:]
     }
 
     private struct JobKey: Hashable, Comparable {
@@ -53,6 +54,11 @@ final class ServerMetrics: Sendable {
             state.renderRequests[JobKey(outcome: render.outcome.rawValue, code: render.code), default: 0] += 1
             state.renderDuration[render.outcome.rawValue, default: Histogram()].observe(render.seconds)
         }
+    }
+
+    /// A connection closed over the head deadline or under the body rate.
+    @Sendable func countSlowClient(_ phase: ClientDeadlines.Phase) {
+        state.withLock { $0.slowClients[phase, default: 0] += 1 }
     }
 
     /// One render run in a decoder child for on-demand requests, however many requests shared it.
@@ -103,6 +109,13 @@ final class ServerMetrics: Sendable {
             state.renderDuration.keys.sorted().flatMap { outcome in
                 state.renderDuration[outcome]!.lines(
                     "variantd_render_duration_seconds", labels: "outcome=\"\(outcome)\"")
+            })
+        text.family(
+            "variantd_slow_clients_total", "counter",
+            "Connections closed because their head took longer than --header-timeout (phase head) or their body "
+                + "came slower than --min-body-rate (phase body).",
+            ClientDeadlines.Phase.allCases.map { phase in
+                "variantd_slow_clients_total{phase=\"\(phase.rawValue)\"} \(state.slowClients[phase] ?? 0)"
             })
         var single: [(name: String, type: String, help: String, value: Int)] = [
             (

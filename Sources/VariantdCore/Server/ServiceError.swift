@@ -14,12 +14,21 @@ struct ServiceError: Error, Sendable, Equatable, Encodable {
         case transformBusy = "transform_busy"
         /// A known path asked with a method it does not take (answered with `Allow`).
         case methodNotAllowed = "method_not_allowed"
+        /// A `Range` no byte of the rendition is in (answered with `Content-Range: bytes */<size>`).
+        case rangeNotSatisfiable = "range_not_satisfiable"
+        /// A request target over the server's limit (8 KiB), answered from the head alone.
+        case uriTooLong = "uri_too_long"
+        /// A request line and headers over the server's limit (32 KiB together), answered from the head alone.
+        case headerFieldsTooLarge = "header_fields_too_large"
 
         var statusCode: Int {
             switch self {
             case .unauthorized: 401
             case .forbidden: 403
             case .methodNotAllowed: 405
+            case .uriTooLong: 414
+            case .rangeNotSatisfiable: 416
+            case .headerFieldsTooLarge: 431
             case .transformBusy: 503
             }
         }

@@ -152,6 +152,34 @@ struct RenderOverS3Tests {
         #expect(afterHits["bytes"] == missBytes + Double(3 * miss.body.count))
     }
 
+    /// A rendition from a bucket is answered in parts as one from a folder is: a small one from the bytes
+    /// downloaded, one over the in-memory limit from its spool file.
+    @Test func answersRangesFromBytesAndFromSpoolFiles() throws {
+        let server = try #require(SeaweedServer.current)
+        let client = try server.client()
+        let bucket = try server.freshBucket()
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.makeLargePicture()
+        let noise = [UInt8](try Data(contentsOf: fixture.root.appendingPathComponent("up/large.jpg")))
+        try client.put(
+            bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: try picture("gradient.jpg"),
+            contentType: "image/jpeg")
+        try client.put(bucket: bucket, key: "objects/pics/noise.jpg", bytes: noise, contentType: "image/jpeg")
+        let daemon = try start(
+            fixture, root: "s3://\(bucket)/objects", out: "s3://\(bucket)/renditions", server: server)
+        for target in [
+            Self.gradient + "?width=320&format=png", "/v1/render/pics/noise.jpg?width=1200&format=png",
+        ] {
+            let first = try daemon.render(target, headers: ["Range: bytes=0-99"])
+            let whole = try daemon.render(target)
+            try #require(whole.status == 200 && whole.body.count > 1000, "\(whole.json)")
+            try ByteRangeTests().expectParts(of: whole, first: first, daemon: daemon, target: target)
+        }
+        let large = try daemon.render("/v1/render/pics/noise.jpg?width=1200&format=png", head: true)
+        #expect(Int(large.headers["content-length"] ?? "") ?? 0 > RenditionBucket.inMemoryBody)
+    }
+
     /// A first miss downloads the source once: the bytes hashed go on to the decoder; a remembered checksum,
     /// or a source over the hand-over limit, comes without bytes.
     @Test func theBytesDownloadedToHashASourceAreHandedOn() throws {

@@ -53,6 +53,17 @@ import VariantdTestSupport
         }
     }
 
+    @Test func clientDeadlinesDefaultToNginxsAndTakeTheirTwins() throws {
+        let defaults = try parse(["--root", "/srv/store"], secret)
+        #expect(defaults.deadlines.header == .seconds(10) && defaults.deadlines.minBodyRate == 1024)
+        let given = try parse(
+            ["--root", "/srv/store", "--header-timeout", "3"],
+            secret.merging(["VARIANTD_MIN_BODY_RATE": "0"]) { $1 })
+        #expect(given.deadlines.header == .seconds(3) && given.deadlines.minBodyRate == 0)
+        #expect(throws: UsageError.self) { try parse(["--root", "/r", "--header-timeout", "0"], secret) }
+        #expect(throws: UsageError.self) { try parse(["--root", "/r", "--min-body-rate", "-1"], secret) }
+    }
+
     @Test func secretRules() throws {
         #expect(throws: UsageError.self) { try parse(["--root", "/r"], [:]) }
         #expect(try parse(["--root", "/r", "--listen", "unix:/tmp/s.sock"], [:]).secret == nil)

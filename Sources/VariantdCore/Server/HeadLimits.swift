@@ -1,0 +1,29 @@
+/// The largest request head the HTTP server takes, nginx's defaults: past them a request is answered from
+/// its head alone, in the wire error shape, `414 uri_too_long` or `431 header_fields_too_large`.
+///
+/// libmicrohttpd answers a head over its memory per connection with its own HTML page and offers no hook to
+/// change it, so the server gives it `connectionMemory`, room for heads well past these limits, and these
+/// decide.
+struct HeadLimits: Sendable {
+    /// libmicrohttpd's memory per connection: a head up to about 250 KB reaches the limits below. It clears
+    /// all of it between two requests of a connection, so more would cost every request.
+    static let connectionMemory = 256 << 10
+
+    /// Bytes of the request target, path and query, as sent.
+    var target = 8 << 10
+    /// Bytes of the request line and every header line together.
+    var head = 32 << 10
+
+    /// The answer to a head over a limit; nil when it is within both.
+    func refusal(of request: HTTPRequest) -> HTTPResponse? {
+        if request.target.utf8.count > target {
+            let message = "the request target is over \(target) bytes"
+            return .error(.service(ServiceError(.uriTooLong, message)))
+        }
+        if request.headSize > head {
+            let message = "the request line and headers are over \(head) bytes together"
+            return .error(.service(ServiceError(.headerFieldsTooLarge, message)))
+        }
+        return nil
+    }
+}
