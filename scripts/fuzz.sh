@@ -40,7 +40,8 @@ build() {
       # The job types import Variants: build the pure part of it as that module first.
       swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
         -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
-        $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift
+        $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
+        $V/Store/RenditionFile.swift
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
         Sources/VariantdCore/Isolation/DecodeJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;

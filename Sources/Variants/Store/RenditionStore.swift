@@ -16,17 +16,6 @@ public protocol RenditionStore: Sendable {
     func write(_ files: [RenditionFile]) throws(VariantsError)
 }
 
-/// One rendition's key in the store and its encoded bytes.
-public struct RenditionFile: Sendable, Equatable {
-    public var key: String
-    public var bytes: [UInt8]
-
-    public init(key: String, bytes: [UInt8]) {
-        self.key = key
-        self.bytes = bytes
-    }
-}
-
 /// How a rendition's key is made from what decides its bytes.
 public enum RenditionKey {
     /// `<sha[0..2]>/<sha>/<specKey>.<ext>`.
