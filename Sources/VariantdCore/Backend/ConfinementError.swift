@@ -1,8 +1,10 @@
+import Variants
+
 /// A kernel refused to confine a decoder child; the child then exits rather than decode unconfined.
 struct ConfinementError: Error, CustomStringConvertible {
-    let description: String
+    /// The confinement that failed: `no new privileges`, `Landlock` or `seccomp`.
+    let step: String
+    let failure: SystemCallError
 
-    init(_ description: String) {
-        self.description = description
-    }
+    var description: String { "\(step): \(failure)" }
 }

@@ -273,7 +273,7 @@ private final class TransferState {
             uploadSize = size
             uploadFile = open(path, O_RDONLY | O_CLOEXEC)
             guard uploadFile >= 0 else {
-                throw .localFile("cannot open \(path): \(String(cString: strerror(errno)))")
+                throw .localFile("\(SystemCallError("open", about: path))")
             }
         }
     }
@@ -312,7 +312,7 @@ private final class TransferState {
         if output < 0, let spill, body.count + bytes.count > spill.threshold {
             output = open(spill.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard output >= 0 else {
-                localProblem = "cannot create \(spill.path): \(String(cString: strerror(errno)))"
+                localProblem = "\(SystemCallError("open", about: spill.path))"
                 return false
             }
             spilled = true
@@ -336,7 +336,7 @@ private final class TransferState {
             let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
-                localProblem = "cannot write the download: \(String(cString: strerror(errno)))"
+                localProblem = "\(SystemCallError("write", about: "the download"))"
                 return false
             }
             offset += written
@@ -362,7 +362,7 @@ private final class TransferState {
                 let count = read(uploadFile, buffer.baseAddress, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 guard count >= 0 else {
-                    localProblem = "cannot read the upload: \(String(cString: strerror(errno)))"
+                    localProblem = "\(SystemCallError("read", about: "the upload"))"
                     return nil
                 }
                 return count

@@ -51,7 +51,7 @@ final class HTTPServer: @unchecked Sendable {
             address = listen
         }
         guard descriptor >= 0 else {
-            throw StartupError("cannot listen on \(listen): \(String(cString: strerror(errno)))")
+            throw StartupError("cannot listen on \(listen): \(SystemCallError("listen"))")
         }
         let context = Context(responder, options: options)
         let listening = descriptor

@@ -1,4 +1,5 @@
 internal import CLandlock
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -31,16 +32,20 @@ enum Landlock {
     static func denyFileSystem() throws(ConfinementError) -> Int? {
         guard let abi = try offeredVersion() else { return nil }
         let ruleset = cl_landlock_deny_ruleset(handledRights(abi: abi))
-        guard ruleset >= 0 else { throw ConfinementError("Landlock: no ruleset (errno \(errno))") }
+        guard ruleset >= 0 else { throw Self.failure(SystemCallError("landlock_create_ruleset")) }
         defer { close(ruleset) }
         if abi >= processWideVersion {
             let error = cl_landlock_restrict_process(ruleset)
-            guard error == 0 else { throw ConfinementError("Landlock: restricting failed (errno \(error))") }
+            guard error == 0 else {
+                throw Self.failure(
+                    SystemCallError("landlock_restrict_self", code: error, about: "every thread"))
+            }
         } else {
             var thread: Int32 = 0
             let error = cl_landlock_restrict_every_thread(ruleset, &thread)
             guard error == 0 else {
-                throw ConfinementError("Landlock: thread \(thread) was left unrestricted (errno \(error))")
+                throw Self.failure(
+                    SystemCallError("landlock_restrict_self", code: error, about: "thread \(thread)"))
             }
         }
         return abi
@@ -51,9 +56,13 @@ enum Landlock {
         let abi = cl_landlock_abi()
         guard abi > 0 else {
             if errno == ENOSYS || errno == EOPNOTSUPP { return nil }
-            throw ConfinementError("Landlock: the ABI query failed (errno \(errno))")
+            throw Self.failure(SystemCallError("landlock_create_ruleset", about: "the ABI version"))
         }
         return Int(abi)
+    }
+
+    private static func failure(_ failure: SystemCallError) -> ConfinementError {
+        ConfinementError(step: "Landlock", failure: failure)
     }
 
     /// The filesystem rights each ABI version knows: 13 in the first, then `REFER` (2), `TRUNCATE` (3) and

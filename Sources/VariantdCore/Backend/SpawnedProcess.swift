@@ -15,12 +15,6 @@ import Variants
 /// a pool slot, a test — waited as long as the other child lived. Here every descriptor above 2 is closed in
 /// the child when it starts, and the exit is read with `waitpid`.
 final class SpawnedProcess: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var program: String
-        var code: Int32
-        var description: String { "\(program) cannot be started: \(String(cString: strerror(code)))" }
-    }
-
     enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
@@ -41,7 +35,7 @@ final class SpawnedProcess: @unchecked Sendable {
     init(
         _ executable: String, arguments: [String], environment: [String: String]? = nil,
         standardInput: FileDescriptor?, standardOutput: FileDescriptor?, standardError: FileDescriptor?
-    ) throws(Failure) {
+    ) throws(SystemCallError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,19 +45,22 @@ final class SpawnedProcess: @unchecked Sendable {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         // Each call answers 0 or an error number; the first error stops the start.
-        var codes: [Int32] = []
+        var failure: SystemCallError?
+        func check(_ call: String, _ code: Int32) {
+            if failure == nil && code != 0 { failure = SystemCallError(call, code: code, about: executable) }
+        }
         for (descriptor, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
             if let descriptor {
-                codes.append(posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, Int32(target)))
+                let code = posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, Int32(target))
+                check("posix_spawn_file_actions_adddup2", code)
             }
         }
-        codes += [
-            csp_close_from(&actions, 3),
-            posix_spawnattr_setsigmask(&attributes, &noSignals),
-            posix_spawnattr_setpgroup(&attributes, 0),
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK)),
-        ]
-        if let failed = codes.first(where: { $0 != 0 }) { throw Failure(program: executable, code: failed) }
+        check("posix_spawn_file_actions_addclosefrom_np", csp_close_from(&actions, 3))
+        check("posix_spawnattr_setsigmask", posix_spawnattr_setsigmask(&attributes, &noSignals))
+        check("posix_spawnattr_setpgroup", posix_spawnattr_setpgroup(&attributes, 0))
+        let flags = Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK)
+        check("posix_spawnattr_setflags", posix_spawnattr_setflags(&attributes, flags))
+        if let failure { throw failure }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let pairs = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") }
@@ -76,15 +73,20 @@ final class SpawnedProcess: @unchecked Sendable {
             executable.contains("/")
             ? posix_spawn(&child, executable, &actions, &attributes, argv, envp)
             : posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw Failure(program: executable, code: result) }
+        guard result == 0 else {
+            throw SystemCallError(
+                executable.contains("/") ? "posix_spawn" : "posix_spawnp", code: result, about: executable)
+        }
         processID = child
     }
 
     /// A pipe for a child's standard input or output, close-on-exec at both ends (the child gets its end
     /// through the descriptors handed to `init`).
-    static func pipe(for program: String) throws(Failure) -> (read: FileDescriptor, write: FileDescriptor) {
+    static func pipe(for program: String) throws(SystemCallError) -> (
+        read: FileDescriptor, write: FileDescriptor
+    ) {
         var ends: [Int32] = [-1, -1]
-        guard csp_pipe(&ends) == 0 else { throw Failure(program: program, code: errno) }
+        guard csp_pipe(&ends) == 0 else { throw SystemCallError("pipe2", about: program) }
         return (FileDescriptor(ends[0]), FileDescriptor(ends[1]))
     }
 

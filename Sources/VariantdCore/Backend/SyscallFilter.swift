@@ -1,4 +1,5 @@
 internal import CSeccomp
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -40,17 +41,20 @@ enum SyscallFilter {
     /// of an unprivileged process before a seccomp filter or a Landlock domain.
     static func forbidNewPrivileges() throws(ConfinementError) {
         guard cs_no_new_privs() == 0 else {
-            throw ConfinementError("PR_SET_NO_NEW_PRIVS failed (errno \(errno))")
+            throw ConfinementError(
+                step: "no new privileges", failure: SystemCallError("prctl", about: "PR_SET_NO_NEW_PRIVS"))
         }
     }
 
     /// Installs the filter on every thread of the process.
     static func install() throws(ConfinementError) {
         guard let filter = seccomp_init(SCMP_ACT_KILL_PROCESS) else {
-            throw ConfinementError("seccomp_init failed")
+            // libseccomp answers nil only when it cannot allocate the filter.
+            throw ConfinementError(step: "seccomp", failure: SystemCallError("seccomp_init", code: ENOMEM))
         }
         defer { seccomp_release(filter) }
-        try check(seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1), "synchronising threads")
+        try check(
+            seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1), "seccomp_attr_set", "synchronising threads")
         for name in allowed {
             try rule(filter, name, SCMP_ACT_ALLOW)
         }
@@ -71,7 +75,7 @@ enum SyscallFilter {
         }
         // Terminal queries glibc makes on stdio streams, answered "not a terminal" without asking.
         try rule(filter, "ioctl", cs_act_errno(ENOTTY), [compare(1, SCMP_CMP_EQ, UInt64(TCGETS))])
-        try check(seccomp_load(filter), "loading the filter")
+        try check(seccomp_load(filter), "seccomp_load", "loading the filter")
     }
 
     /// A condition on one argument; for `SCMP_CMP_MASKED_EQ` the first value is the mask.
@@ -88,10 +92,14 @@ enum SyscallFilter {
         guard number != __NR_SCMP_ERROR else { return }
         try check(
             seccomp_rule_add_array(filter, action, number, UInt32(conditions.count), conditions),
-            "allowing \(name)")
+            "seccomp_rule_add_array", "allowing \(name)")
     }
 
-    private static func check(_ status: Int32, _ what: String) throws(ConfinementError) {
-        guard status == 0 else { throw ConfinementError("seccomp: \(what) failed (\(-status))") }
+    /// libseccomp answers 0, or an error number negated.
+    private static func check(_ status: Int32, _ call: String, _ what: String) throws(ConfinementError) {
+        guard status == 0 else {
+            throw ConfinementError(
+                step: "seccomp", failure: SystemCallError(call, code: -status, about: what))
+        }
     }
 }

@@ -44,7 +44,7 @@ package struct WorkCommand: Subcommand {
 
     let location: QueueLocation
     let configuration: Worker.Configuration
-    let policy: RetryPolicy
+    let policy: JobAttemptPolicy
     let listen: ListenAddress?
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
@@ -81,7 +81,7 @@ package struct WorkCommand: Subcommand {
         listen = try arguments.option("--listen").map { text throws(UsageError) in
             try ListenAddress(parsing: text)
         }
-        var policy = RetryPolicy()
+        var policy = JobAttemptPolicy()
         if let unit = try arguments.integer("--backoff-ms", in: 1...3_600_000) {
             policy.backoffUnit = .milliseconds(unit)
         }

@@ -7,7 +7,7 @@ package struct S3Object: Sendable, Equatable {
     var size: Int
 }
 
-/// A client for one S3-compatible store: HEAD, GET, PUT and ListObjectsV2, each retried as `S3RetryPolicy`
+/// A client for one S3-compatible store: HEAD, GET, PUT and ListObjectsV2, each retried as `S3Retry`
 /// says. Calls block their thread for the length of the transfer; connections are reused between calls.
 package final class S3Client: Sendable {
     let configuration: S3Configuration
@@ -171,7 +171,7 @@ package final class S3Client: Sendable {
         } while token != nil
     }
 
-    /// One request, retried on network errors, 5xx, 429 and the transient codes of `S3RetryPolicy`; any other
+    /// One request, retried on network errors, 5xx, 429 and the transient codes of `S3Retry`; any other
     /// answer is final, and so is a store that cannot be used as configured (a TLS certificate that does not
     /// verify).
     private func send(
@@ -220,7 +220,9 @@ package final class S3Client: Sendable {
                 case .localFile(let message): throw S3Error(.localFile, subject, message)
                 }
             }
-            guard failure.kind == .unavailable, attempt < configuration.retry.attempts else { throw failure }
+            guard failure.kind == .unavailable, configuration.retry.allowsRetry(after: attempt) else {
+                throw failure
+            }
             Thread.sleep(forTimeInterval: configuration.retry.delay(after: attempt) / .seconds(1))
             attempt += 1
         }
@@ -248,7 +250,7 @@ package final class S3Client: Sendable {
         case 429, 500...599:
             return S3Error(.unavailable, subject, said)
         default:
-            return code.map(S3RetryPolicy.transientCodes.contains) == true
+            return code.map(S3Retry.transientCodes.contains) == true
                 ? S3Error(.unavailable, subject, said) : S3Error(.rejected, subject, said)
         }
     }

@@ -12,7 +12,7 @@ internal import Variants
 /// included), with polling as the backstop. A job becoming final is announced with
 /// `NOTIFY variantd_job_finished` once committed.
 public final class PostgresQueue: JobQueue {
-    private let policy: RetryPolicy
+    private let policy: JobAttemptPolicy
     private let pool: PostgresPool
     private let wake = WakeSignal()
     private let listener: PostgresListener
@@ -23,7 +23,7 @@ public final class PostgresQueue: JobQueue {
 
     /// Connects (`postgres://…` or a libpq connection string) with a pool of up to `connections`,
     /// applies pending migrations and starts listening for new jobs.
-    public init(url: String, policy: RetryPolicy = RetryPolicy(), connections: Int = 4)
+    public init(url: String, policy: JobAttemptPolicy = JobAttemptPolicy(), connections: Int = 4)
         async throws(QueueError)
     {
         self.policy = policy
@@ -310,7 +310,7 @@ public final class PostgresQueue: JobQueue {
 
     /// Returns jobs whose lease expired to `available` after a backoff, or makes them final when out of
     /// attempts; the attempt is logged as `lease_expired`. Rows another rescuer holds are skipped.
-    private static func rescue(_ connection: PostgresConnection, policy: RetryPolicy)
+    private static func rescue(_ connection: PostgresConnection, policy: JobAttemptPolicy)
         throws(QueueError)
     {
         let expired = try connection.query(
@@ -319,7 +319,7 @@ public final class PostgresQueue: JobQueue {
             WHERE state = 'running' AND lease_expires_at < now()
             ORDER BY lease_expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
             """)
-        let error = try QueueSQL.resultJSON(.failure(RetryPolicy.leaseExpired))
+        let error = try QueueSQL.resultJSON(.failure(JobAttemptPolicy.leaseExpired))
         let moves = expired.compactMap { row -> Move? in
             guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
                 let maxAttempts = row[2].flatMap({ Int($0) }), let token = row[3].flatMap({ Int64($0) })
@@ -338,7 +338,7 @@ public final class PostgresQueue: JobQueue {
     struct Move: Sendable {
         var id: Int64
         var token: Int64
-        var disposition: RetryPolicy.Disposition
+        var disposition: JobAttemptPolicy.Disposition
         var result: String
         var maxAttempts: Int?
         var crashes: Int?

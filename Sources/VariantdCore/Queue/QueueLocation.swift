@@ -38,7 +38,8 @@ public enum QueueLocation: Sendable, Equatable {
 
     /// Opens the queue, applying pending migrations. `connections` bounds the process's PostgreSQL pool
     /// (SQLite uses one connection: its writers take turns anyway).
-    public func open(policy: RetryPolicy = RetryPolicy(), connections: Int = 4) async throws(QueueError)
+    public func open(policy: JobAttemptPolicy = JobAttemptPolicy(), connections: Int = 4)
+        async throws(QueueError)
         -> any JobQueue
     {
         switch self {

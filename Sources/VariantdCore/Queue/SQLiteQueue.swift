@@ -10,12 +10,12 @@ internal import Variants
 /// notice other processes' commits through `PRAGMA data_version`.
 public final class SQLiteQueue: JobQueue {
     public let path: String
-    private let policy: RetryPolicy
+    private let policy: JobAttemptPolicy
     private let database: SerializedConnection<SQLiteConnection>
     private let wake = WakeSignal()
 
     /// Opens the queue file, creating it and its directory if needed, and applies pending migrations.
-    public init(path: String, policy: RetryPolicy = RetryPolicy()) async throws(QueueError) {
+    public init(path: String, policy: JobAttemptPolicy = JobAttemptPolicy()) async throws(QueueError) {
         self.path = path
         self.policy = policy
         let directory = (path as NSString).deletingLastPathComponent
@@ -330,7 +330,7 @@ public final class SQLiteQueue: JobQueue {
 
     /// Returns jobs whose lease expired to `available` after a backoff, or makes them final when out of
     /// attempts; the attempt is logged as `lease_expired`.
-    private static func rescue(_ connection: SQLiteConnection, now: Timestamp, policy: RetryPolicy)
+    private static func rescue(_ connection: SQLiteConnection, now: Timestamp, policy: JobAttemptPolicy)
         throws(QueueError)
     {
         let expired = try connection.query(
@@ -338,7 +338,7 @@ public final class SQLiteQueue: JobQueue {
             SELECT id, attempts, max_attempts, lease_token FROM variantd_jobs INDEXED BY variantd_jobs_leases
             WHERE state = 'running' AND lease_expires_at < ? LIMIT 100
             """, [.integer(now.milliseconds)])
-        let error = try QueueSQL.resultJSON(.failure(RetryPolicy.leaseExpired))
+        let error = try QueueSQL.resultJSON(.failure(JobAttemptPolicy.leaseExpired))
         for row in expired {
             guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
                 let maxAttempts = row[2].flatMap({ Int($0) }), let token = row[3].flatMap({ Int64($0) })
@@ -362,7 +362,7 @@ public final class SQLiteQueue: JobQueue {
     }
 
     /// The state, next due time and finish time a disposition writes.
-    private static func columns(for disposition: RetryPolicy.Disposition, now: Timestamp)
+    private static func columns(for disposition: JobAttemptPolicy.Disposition, now: Timestamp)
         -> (JobState, Timestamp, Timestamp?)
     {
         switch disposition {

@@ -9,8 +9,8 @@ import Foundation
 struct CallbackReporter: Sendable {
     let url: URL
     let secret: [UInt8]?
-    var tries = 5
-    var firstDelay: Duration = .milliseconds(500)
+    /// 5 tries, 0.5, 1, 2 and 4 s apart.
+    let schedule = RetrySchedule(tries: 5, first: .milliseconds(500), cap: .seconds(4))
     /// A receiver gets 10 s to accept the connection, and is cut off after 10 s under 1 KiB/s.
     private let transfer = CurlTransfer(timeouts: CurlTransfer.Timeouts(connect: 10, stalled: 10))
 
@@ -23,15 +23,7 @@ struct CallbackReporter: Sendable {
     /// worker stopping its sweep) makes no further try, and a request in flight ends on its own timeouts.
     func report(_ job: Job) async -> Bool {
         guard let body = try? WireJSON.encode(job) else { return false }
-        var delay = firstDelay
-        for attempt in 1...tries {
-            if await post(body, job: job) { return true }
-            guard attempt < tries else { break }
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled else { break }
-            delay *= 2
-        }
-        return false
+        return await schedule.run { await post(body, job: job) ? .done(true) : .retry(false) }
     }
 
     private func post(_ body: [UInt8], job: Job) async -> Bool {

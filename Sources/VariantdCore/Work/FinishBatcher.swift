@@ -15,8 +15,9 @@ final class FinishBatcher: Sendable {
         case unwritten
     }
 
-    /// The longest wait between two tries of an outcome while the database cannot be reached.
-    static let retryCap: Duration = .seconds(5)
+    /// How an outcome is tried again while the database cannot be reached: 0.25 s, 0.5 s, 1 s … up to 5 s
+    /// apart.
+    static let outage = RetrySchedule(tries: nil, first: .milliseconds(250), cap: .seconds(5))
 
     private let queue: any JobQueue
     private let state = Mutex((pending: [(FinishedAttempt, Waiter)](), writing: false))
@@ -37,20 +38,17 @@ final class FinishBatcher: Sendable {
     func finish(
         _ attempt: FinishedAttempt, stopping: () -> Bool, failed: (QueueError, Int) -> Void
     ) async -> Written {
-        var delay = Duration.milliseconds(250)
         var failures = 0
         defer { if failures > 0 { held.subtract(1, ordering: .relaxed) } }
-        while true {
+        return await Self.outage.run {
             do throws(QueueError) {
-                guard let job = try await finish(attempt) else { return .leaseLost }
-                return .finished(job)
+                guard let job = try await finish(attempt) else { return .done(.leaseLost) }
+                return .done(.finished(job))
             } catch {
                 failures += 1
                 if failures == 1 { held.add(1, ordering: .relaxed) }
                 failed(error, failures)
-                guard !stopping() else { return .unwritten }
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, Self.retryCap)
+                return stopping() ? .done(.unwritten) : .retry(.unwritten)
             }
         }
     }

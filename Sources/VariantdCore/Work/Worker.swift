@@ -33,9 +33,11 @@ struct Worker: Sendable {
         var bucketCheck: Duration = .seconds(1)
         /// The file remembering sources that killed decoders; nil keeps it in memory.
         var quarantine: String?
-        /// The longest wait between two tries of a job while its object or rendition store is down.
-        var storeRetryCap: Duration = .seconds(30)
     }
+
+    /// How a job whose object or rendition store is down is tried again under its lease: 0.5 s, 1 s, 2 s … up
+    /// to 30 s apart, until the store answers or the worker stops.
+    static let storeOutage = RetrySchedule(tries: nil, first: .milliseconds(500), cap: .seconds(30))
 
     /// Final jobs deleted per transaction: small, so a claim never waits long behind a purge.
     static let purgeBatch = 500
@@ -204,15 +206,13 @@ struct Worker: Sendable {
     /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
     private func decode(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let bucket = configuration.buckets.bucket(named: job.bucket)
-        var delay = Duration.milliseconds(500)
-        while true {
+        return await Self.storeOutage.run {
             let outcome = await pool.process(job.request, source: job.source, bucket: bucket).outcome
             guard case .failure(let error) = outcome, error.code == .storeUnavailable, stop.received == nil,
                 !Task.isCancelled
-            else { return outcome }
+            else { return .done(outcome) }
             log(WorkEvent(event: "store_unavailable", job: job.id, message: error.message))
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, configuration.storeRetryCap)
+            return .retry(outcome)
         }
     }
 

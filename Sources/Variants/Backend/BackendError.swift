@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A C library call that failed: which shim call, and the library's own words (for diagnostics only).
 ///
 /// Callers decide what a failure means by *which* call failed; `message` is never matched.
@@ -16,10 +12,13 @@ package struct BackendError: Error, Sendable, CustomStringConvertible {
 
     package var description: String { "\(call): \(message)" }
 
-    /// The failure `errno` names, read right after the POSIX call that failed; `subject` (a path) leads the
-    /// message.
+    /// A POSIX call that failed, named by its call.
+    package init(_ failure: SystemCallError) {
+        self.init(call: failure.call, message: failure.detail)
+    }
+
+    /// The failure `errno` names, read right after the POSIX call that failed, about `subject` (a path).
     static func posix(_ call: String, _ subject: String? = nil) -> BackendError {
-        let reason = String(cString: strerror(errno))
-        return BackendError(call: call, message: subject.map { "\($0): \(reason)" } ?? reason)
+        BackendError(SystemCallError(call, about: subject))
     }
 }

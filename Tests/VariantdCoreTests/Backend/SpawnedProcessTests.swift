@@ -74,10 +74,13 @@ import Variants
     }
 
     @Test func aProgramThatCannotBeStartedIsAnError() {
-        #expect(throws: SpawnedProcess.Failure.self) {
+        let failure = #expect(throws: SystemCallError.self) {
             try SpawnedProcess(
                 "/nonexistent/program", arguments: [], standardInput: nil, standardOutput: nil,
                 standardError: nil)
         }
+        #expect(failure?.call == "posix_spawn" && failure?.code == ENOENT)
+        #expect(
+            failure?.description == "posix_spawn: /nonexistent/program: No such file or directory (errno 2)")
     }
 }

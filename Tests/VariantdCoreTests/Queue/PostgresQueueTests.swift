@@ -43,7 +43,7 @@ struct PostgresQueueTests {
     /// finish fails after its commit.
     @Test func aJobWhoseKeyPassesTheNoticeLimitIsStillRescuedAndFinished() async throws {
         let url = try #require(PostgresServer.current).freshDatabase()
-        let queue = try await PostgresQueue(url: url, policy: RetryPolicy(maxAttempts: 1))
+        let queue = try await PostgresQueue(url: url, policy: JobAttemptPolicy(maxAttempts: 1))
         let listener = try PostgresConnection(url: url)
         try listener.query("LISTEN \(PostgresSchema.finishedChannel)")
         let long = String(repeating: "v", count: 9000)

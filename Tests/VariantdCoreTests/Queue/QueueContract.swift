@@ -8,7 +8,7 @@ import Variants
 /// PostgreSQL-only behaviour (NOTIFY) is in `PostgresQueueTests`, SQLite-only in `SQLiteQueueTests`.
 @Suite(.postgresServer) struct QueueContract {
 
-    static let fast = RetryPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .milliseconds(1))
+    static let fast = JobAttemptPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .milliseconds(1))
 
     static func job(_ path: String, version: String = "") throws -> NewJob {
         try NewJob(
@@ -114,7 +114,7 @@ import Variants
     func takesALateFinishWhileNobodyClaimedTheJobSince(backend: QueueBackend) async throws {
         let (open, remove) = try backend.create()
         defer { remove() }
-        let slow = RetryPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .seconds(5))
+        let slow = JobAttemptPolicy(maxAttempts: 3, maxCrashes: 2, backoffUnit: .seconds(5))
         let late = try await open(slow)
         let rescuer = try await open(slow)
         let id = try await late.enqueue(try Self.job("late.jpg")).id
@@ -128,7 +128,8 @@ import Variants
         #expect(try await rescuer.attempts(of: id).map(\.outcome) == ["completed"])
         #expect(try await late.finish(first.lease, with: .success(Self.metadata)) == nil)
 
-        let lastTry = try await open(RetryPolicy(maxAttempts: 1, maxCrashes: 2, backoffUnit: .seconds(5)))
+        let lastTry = try await open(
+            JobAttemptPolicy(maxAttempts: 1, maxCrashes: 2, backoffUnit: .seconds(5)))
         let last = try await lastTry.enqueue(try Self.job("last.jpg")).id
         let only = try await Self.claimOne(late, owner: "late", lease: .milliseconds(100))
         try await Task.sleep(for: .milliseconds(400))

@@ -16,7 +16,7 @@ enum QueueBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A new queue for one test: `open` gives a new connection to it on every call, as another process would
     /// have; `remove` deletes it.
     func create() throws -> (
-        open: @Sendable (RetryPolicy) async throws -> any JobQueue, remove: @Sendable () -> Void
+        open: @Sendable (JobAttemptPolicy) async throws -> any JobQueue, remove: @Sendable () -> Void
     ) {
         switch self {
         case .sqlite:

@@ -31,7 +31,8 @@ final class ScriptedServer {
             "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": secret,
             "AWS_ENDPOINT_URL_S3": "\(scheme)://127.0.0.1:\(port)",
         ])
-        configuration.retry = S3RetryPolicy(attempts: 4, base: .milliseconds(10), cap: .milliseconds(20))
+        configuration.retry = RetrySchedule(
+            tries: 4, first: .milliseconds(10), cap: .milliseconds(20), jitter: 0.5...1)
         return configuration
     }
 

@@ -65,7 +65,8 @@ final class SeaweedServer: @unchecked Sendable {
     /// A client of this server, with short retries so that outage tests stay quick.
     func client(secret: String = SeaweedServer.secretKey) throws -> S3Client {
         var configuration = try S3Configuration(environment: environment(secret: secret))
-        configuration.retry = S3RetryPolicy(attempts: 2, base: .milliseconds(50), cap: .milliseconds(100))
+        configuration.retry = RetrySchedule(
+            tries: 2, first: .milliseconds(50), cap: .milliseconds(100), jitter: 0.5...1)
         configuration.timeouts = CurlTransfer.Timeouts(connect: 2, stalled: 10)
         return S3Client(configuration)
     }

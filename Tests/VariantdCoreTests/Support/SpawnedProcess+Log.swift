@@ -19,7 +19,9 @@ extension SpawnedProcess {
             if input >= 0 { close(input) }
             if output >= 0 { close(output) }
         }
-        guard input >= 0, output >= 0 else { throw Failure(program: executable, code: errno) }
+        guard input >= 0, output >= 0 else {
+            throw SystemCallError("open", about: input < 0 ? "/dev/null" : log)
+        }
         return try SpawnedProcess(
             executable, arguments: arguments, standardInput: FileDescriptor(input),
             standardOutput: FileDescriptor(output), standardError: FileDescriptor(output))

@@ -1,13 +1,9 @@
 internal import CThreadProbe
 import Foundation
+import Variants
 
 /// What one thread of another process may open, seen from outside it (`CThreadProbe`, through ptrace).
 enum ThreadProbe {
-    struct Failure: Error, CustomStringConvertible {
-        let errno: Int32
-        var description: String { "tracing the thread failed (errno \(errno))" }
-    }
-
     /// The probe suspends the thread's seccomp filter, which takes CAP_SYS_ADMIN, and its register work is
     /// x86-64's.
     static var isAvailable: Bool {
@@ -22,9 +18,11 @@ enum ThreadProbe {
 
     /// What `openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY)` returns when `thread` makes it with its seccomp
     /// filter suspended: a descriptor (closed again at once), or `-errno` when the kernel refused.
-    static func openRoot(in thread: Int32) throws(Failure) -> Int {
+    static func openRoot(in thread: Int32) throws(SystemCallError) -> Int {
         let result = tp_open_root_in_thread(thread)
-        guard result > -1000 else { throw Failure(errno: Int32(-1000 - result)) }
+        guard result > -1000 else {
+            throw SystemCallError("ptrace", code: Int32(-1000 - result), about: "thread \(thread)")
+        }
         return result
     }
 }

@@ -30,7 +30,7 @@ import Variants
         private var sqlitePath: String { directory.appendingPathComponent("queue.sqlite3").path }
 
         func open() async throws -> any JobQueue {
-            let policy = RetryPolicy(backoffUnit: .milliseconds(20))
+            let policy = JobAttemptPolicy(backoffUnit: .milliseconds(20))
             if let url { return try await PostgresQueue(url: url, policy: policy) }
             return try await SQLiteQueue(path: sqlitePath, policy: policy)
         }

@@ -65,7 +65,8 @@ import Testing
         let created = try FileDescriptor.open(path, .creatingNew)
         try created.write(content)
         created.close()
-        #expect(throws: BackendError.self) { try FileDescriptor.open(path, .creatingNew) }
+        let taken = #expect(throws: BackendError.self) { try FileDescriptor.open(path, .creatingNew) }
+        #expect(taken?.description == "open: \(path): File exists (errno \(EEXIST))")
 
         let file = try FileDescriptor.open(path, .reading)
         defer { file.close() }

@@ -1,11 +1,9 @@
-/// How often and how long the client tries a request again after a network error, a 5xx, a 429 or a
-/// transient error code: exponential from `base`, capped at `cap`, each delay drawn between half and all of
-/// it so that many workers do not come back in step. Other 4xx answers are never retried.
-struct S3RetryPolicy: Sendable {
-    /// Tries in all, the first included.
-    var attempts = 4
-    var base: Duration = .milliseconds(100)
-    var cap: Duration = .seconds(2)
+/// What the client tries again and how often: a network error, a 5xx, a 429 or a transient error code, up to
+/// 4 tries in all, exponential from 100 ms and capped at 2 s, each wait drawn between half and all of it so
+/// that many workers do not come back in step. Other 4xx answers are never retried.
+enum S3Retry {
+    static let schedule = RetrySchedule(
+        tries: 4, first: .milliseconds(100), cap: .seconds(2), jitter: 0.5...1)
 
     /// The error codes the AWS SDKs' standard retry mode takes for transient or throttling, whatever the
     /// status: S3 answers `400 RequestTimeout` when the connection went quiet mid-request, which the next try
@@ -18,11 +16,4 @@ struct S3RetryPolicy: Sendable {
         "TransactionInProgressException",
         "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "EC2ThrottledException",
     ]
-
-    /// The wait before try number `attempt + 1` (`attempt` counts from 1).
-    func delay(after attempt: Int) -> Duration {
-        let exponential = base * (1 << min(attempt - 1, 20))
-        let ceiling = min(cap, exponential)
-        return ceiling * Double.random(in: 0.5...1.0)
-    }
 }

@@ -4,8 +4,8 @@ import Variants
 @testable import VariantdCore
 
 /// The retry curve and the outcome table, without a database.
-@Suite struct RetryPolicyTests {
-    private let policy = RetryPolicy()
+@Suite struct JobAttemptPolicyTests {
+    private let policy = JobAttemptPolicy()
 
     @Test(arguments: [(1, 1.0), (2, 16.0), (3, 81.0), (4, 256.0), (5, 300.0), (9, 300.0)])
     func backoffIsAttemptToTheFourthCappedWithTenPercentJitter(attempt: Int, seconds: Double) {
@@ -17,7 +17,7 @@ import Variants
 
     @Test func decidesByOutcome() {
         func disposition(_ error: VariantsError, attempt: Int = 1, crashes: Int = 0)
-            -> RetryPolicy.Disposition
+            -> JobAttemptPolicy.Disposition
         {
             policy.disposition(of: .failure(error), attempt: attempt, maxAttempts: 5, crashes: crashes)
         }

@@ -2,11 +2,12 @@ public import Variants
 
 /// What happens to a job after an attempt: shared by both backends so the state machine is the same.
 ///
-/// Transient errors retry with capped exponential backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's
-/// curve), until `maxAttempts`. Deterministic outcomes are final at once. A decoder that crashes or overruns
+/// The attempts are the job's, counted and scheduled in the queue's tables across workers and restarts; it is
+/// not a `RetrySchedule`, which paces one process's tries of one operation. Transient errors retry with a
+/// capped backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's curve), until `maxAttempts`. Deterministic outcomes are final at once. A decoder that crashes or overruns
 /// its deadline twice on one job makes it `unreadable`, instead of retrying a poison file forever. A store
 /// outage spends no attempt.
-public struct RetryPolicy: Sendable, Equatable {
+public struct JobAttemptPolicy: Sendable, Equatable {
     /// Attempts given to a job enqueued without its own limit.
     public var maxAttempts: Int
     /// Decoder crashes or timeouts after which a job is `unreadable`.

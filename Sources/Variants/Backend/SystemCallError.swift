@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A system call that failed: which call, the error number it left, and what it was about (a path, a
+/// program, a thread). Every POSIX failure takes this one shape, whichever error of its own layer then
+/// carries it; callers decide by `call` and `code`, and the text, from `strerror`, is for diagnostics only.
+package struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var call: String
+    /// The `errno` value, or the error number the call answered itself (as `posix_spawn` does).
+    package var code: Int32
+    package var subject: String?
+
+    /// `code` defaults to `errno`, read here: build the error right after the call failed.
+    package init(_ call: String, code: Int32 = errno, about subject: String? = nil) {
+        self.call = call
+        self.code = code
+        self.subject = subject
+    }
+
+    /// What went wrong after the call's name: the subject, then the system's words and the number.
+    package var detail: String {
+        let reason = "\(String(cString: strerror(code))) (errno \(code))"
+        return subject.map { "\($0): \(reason)" } ?? reason
+    }
+
+    package var description: String { "\(call): \(detail)" }
+}
