@@ -43,7 +43,7 @@ build() {
         $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
         $V/Store/RenditionFile.swift
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
-        Sources/VariantdCore/Isolation/DecodeJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
+        Sources/VariantdCore/Isolation/PipelineJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
     jpeg)
       # C, not Swift: our libjpeg-turbo decoder shim, against the system's libjpeg.

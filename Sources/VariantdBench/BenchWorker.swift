@@ -193,7 +193,7 @@ struct BenchWorker: Sendable {
         if let store = pipeline.store as? RenditionFolder, let checksum {
             try? FileManager.default.removeItem(atPath: store.root + "/" + checksum.prefix(2))
         }
-        if let store = pipeline.store as? RenditionBucket, let checksum {
+        if let store = pipeline.store as? S3RenditionStore, let checksum {
             let directory = store.location.key(RenditionKey.directory(ofSource: checksum)) + "/"
             try? store.client.list(bucket: store.location.bucket, prefix: directory) { objects in
                 for object in objects {
@@ -221,14 +221,14 @@ struct BenchWorker: Sendable {
         }
     }
 
-    private func s3Objects() throws(VariantsError) -> ObjectBucket {
+    private func s3Objects() throws(VariantsError) -> S3ObjectStore {
         let (client, location) = try s3Location("sources")
-        return ObjectBucket(client: client, location: location)
+        return S3ObjectStore(client: client, location: location)
     }
 
-    private func s3Renditions() throws(VariantsError) -> RenditionBucket {
+    private func s3Renditions() throws(VariantsError) -> S3RenditionStore {
         let (client, location) = try s3Location("renditions")
-        return RenditionBucket(client: client, location: location)
+        return S3RenditionStore(client: client, location: location)
     }
 
     /// In `s3` mode, creates the bucket if needed and puts every file into it before anything is timed.

@@ -12,7 +12,7 @@ struct BatchRun: Sendable {
     var fingerprint: String
     var jobs: Int
     /// Reads the folder's files as objects and stores their renditions.
-    var pool: DecoderPool
+    var pool: PipelinePool
     /// Keys of the files recorded by earlier runs, and how their results counted.
     var done: [ManifestKey: ResultCategory]
     var manifest: ManifestWriter
@@ -100,7 +100,7 @@ struct BatchRun: Sendable {
         if let category = recorded(path, checksum) { return .skipped(category) }
         let request = ObjectRequest(bucket: bucket.name, path: path)
         let answer = await pool.process(
-            request, upload: .bytes(bytes), bucket: bucket, options: DecodeOptions(checksum: checksum))
+            request, upload: .bytes(bytes), bucket: bucket, options: PipelineOptions(checksum: checksum))
         return .answered(answer.outcome, sourceChecksum: checksum, bytesRead: bytes.count)
     }
 

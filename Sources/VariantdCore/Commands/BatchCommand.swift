@@ -140,7 +140,7 @@ package struct BatchCommand: Subcommand {
             onSecond: { number in
                 manifest.whileNotWriting { ExitStatus(stoppedBy: number).endProcess() }
             })
-        let pool = DecoderPool(
+        let pool = PipelinePool(
             .init(executable: Executable.current, size: jobs, quarantineFile: quarantineFile),
             objects: objects,
             renditions: renditions)

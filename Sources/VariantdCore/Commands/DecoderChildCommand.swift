@@ -1,8 +1,8 @@
 import Foundation
 import Variants
 
-/// `variantd decoder-child`: the process a `DecoderPool` starts. Reads one `DecodeJob` line and the bytes
-/// after it on stdin, answers one `DecodeAnswer` line and the rendition bytes after it, until stdin closes
+/// `variantd decoder-child`: the process a `PipelinePool` starts. Reads one `PipelineJob` line and the bytes
+/// after it on stdin, answers one `PipelineAnswer` line and the rendition bytes after it, until stdin closes
 /// (which also happens when the parent dies). It opens no file: bytes in, bytes out.
 package struct DecoderChildCommand: Subcommand {
     package static let name = "decoder-child"
@@ -72,13 +72,13 @@ package struct DecoderChildCommand: Subcommand {
                 violation?.attempt()
             #endif
             ChildConfinement.startJobBudget()
-            let job: DecodeJob
+            let job: PipelineJob
             do {
-                job = try WireJSON.decode(DecodeJob.self, from: line)
+                job = try WireJSON.decode(PipelineJob.self, from: line)
             } catch {
                 // What follows the line cannot be told apart from the next job: answer, then stop.
                 let refusal = VariantsError(.invalidRequest, "the job line is not valid: \(error)")
-                reply(DecodeAnswer(.failure(refusal), timings: StageTimings()), files: [], to: answers)
+                reply(PipelineAnswer(.failure(refusal), timings: StageTimings()), files: [], to: answers)
                 return .failure
             }
             guard let source = input.bytes(job.sourceSize) else { return .failure }
@@ -97,7 +97,7 @@ package struct DecoderChildCommand: Subcommand {
                     wanted: job.wanted, placeholder: job.placeholder, timings: &timings)
             }
             let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
-            let answer = DecodeAnswer(
+            let answer = PipelineAnswer(
                 outcome, timings: timings, peakResidentKiB: ResourceUsage.peakResidentKiB)
             ChildConfinement.returnMemory()
             reply(answer, files: files, to: answers)
@@ -106,9 +106,9 @@ package struct DecoderChildCommand: Subcommand {
     }
 
     /// Writes the reply line, then the bytes of each file it lists.
-    private func reply(_ answer: DecodeAnswer, files: [RenditionFile], to descriptor: FileDescriptor) {
-        let parts = files.map { DecodePart(key: $0.key, size: $0.bytes.count) }
-        guard let line = try? WireJSON.encode(DecodeReply(answer: answer, written: parts)) else {
+    private func reply(_ answer: PipelineAnswer, files: [RenditionFile], to descriptor: FileDescriptor) {
+        let parts = files.map { PipelinePart(key: $0.key, size: $0.bytes.count) }
+        guard let line = try? WireJSON.encode(PipelineReply(answer: answer, written: parts)) else {
             ExitStatus.failure.endProcess()
         }
         ChildConfinement.write(line + [0x0A], to: descriptor)

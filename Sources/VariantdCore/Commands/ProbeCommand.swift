@@ -49,7 +49,7 @@ package struct ProbeCommand: Subcommand {
     package func run() async throws -> ExitStatus {
         let store = try renditions.map { try RenditionFolder(root: $0) }
         // Files are named on the command line, relative to here or absolute: the object store is the root.
-        let pool = DecoderPool(
+        let pool = PipelinePool(
             .init(executable: Executable.current, size: 1), objects: try ObjectFolder("/"), renditions: store)
         let pipeline = try inProcess ? Pipeline(store: store) : nil
         var status = ExitStatus.success

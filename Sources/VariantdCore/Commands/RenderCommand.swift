@@ -72,14 +72,14 @@ package struct RenderCommand: Subcommand {
         defer { try? FileManager.default.removeItem(atPath: store) }
         let renditions = try RenditionFolder(root: store)
         let name = (file as NSString).lastPathComponent
-        let pool = DecoderPool(
+        let pool = PipelinePool(
             .init(executable: Executable.current, size: 1),
             objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: renditions)
         let (bucket, wanted) = BucketSpec.rendering(
             transform.spec, in: declaration.name, declaredAs: declaration)
         let outcome = await pool.process(
             ObjectRequest(bucket: declaration.name, path: name), source: name, bucket: bucket,
-            options: DecodeOptions(wanted: wanted, placeholder: false)
+            options: PipelineOptions(wanted: wanted, placeholder: false)
         ).outcome
         await pool.shutdown()
         let error: VariantsError

@@ -6,7 +6,7 @@ import Foundation
 /// file it lives in memory for the process. Bounded, so a flood of distinct crashing files cannot grow it
 /// without limit: past `capacity` entries the oldest failures go first.
 ///
-/// Not thread-safe: its owner (a `DecoderPool` actor, or a command) serialises every call. A database
+/// Not thread-safe: its owner (a `PipelinePool` actor, or a command) serialises every call. A database
 /// error never blocks a job: a failure that cannot be recorded is only not remembered.
 final class Quarantine {
     static let defaultCapacity = 10_000

@@ -3,12 +3,12 @@ import Variants
 /// Sources in object storage: an object's identity (`ETag`, `Last-Modified`, size) stands for its bytes, so a
 /// hit costs one HEAD, and the object is downloaded and hashed only when that identity changed.
 struct BucketSources: RenderSources {
-    let bucket: ObjectBucket
+    let bucket: S3ObjectStore
     /// Objects larger than this are refused, as the decoder pool refuses them.
     let maxBytes: Int
     private let checksums = ChecksumCache<S3ObjectIdentity>()
 
-    init(_ bucket: ObjectBucket, maxBytes: Int) {
+    init(_ bucket: S3ObjectStore, maxBytes: Int) {
         self.bucket = bucket
         self.maxBytes = maxBytes
     }

@@ -15,7 +15,7 @@ struct RenderService: Sendable {
     let registry: BucketRegistry
     let admission: Admission
     let metrics: ServerMetrics
-    let pool: DecoderPool
+    let pool: PipelinePool
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
@@ -28,7 +28,7 @@ struct RenderService: Sendable {
     init(
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
-        metrics: ServerMetrics, pool: DecoderPool, access: RenderAccess, maxAge: Int,
+        metrics: ServerMetrics, pool: PipelinePool, access: RenderAccess, maxAge: Int,
         headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
         self.sources = sources
@@ -48,22 +48,22 @@ struct RenderService: Sendable {
         let started = ContinuousClock.now
         var record = RenderRecord(
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
-        let asked: Asked
+        let checked: CheckedRequest
         do throws(AnswerError) {
-            asked = try read(request, record: &record)
+            checked = try read(request, record: &record)
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
-        if let found = remembered(asked) {
+        if let found = remembered(checked) {
             record.outcome = .hit
-            let response = reply(found, to: request, asked, record: &record)
+            let response = reply(found, to: request, checked, record: &record)
             return .now(finish(response, record: record, started: started))
         }
         return .later { [record] in
             var record = record
             let response: HTTPResponse
             do throws(AnswerError) {
-                response = try await answer(request, asked, record: &record)
+                response = try await answer(request, checked, record: &record)
             } catch {
                 response = failure(error, record: &record)
             }
@@ -72,7 +72,7 @@ struct RenderService: Sendable {
     }
 
     /// A request checked at the edge: credentials, options, and the object's real path.
-    private struct Asked: Sendable {
+    private struct CheckedRequest: Sendable {
         var render: RenderRequest
         var spec: VariantSpec
         var variesWithAccept: Bool
@@ -84,7 +84,9 @@ struct RenderService: Sendable {
         var specKey: String
     }
 
-    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError) -> Asked {
+    private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError)
+        -> CheckedRequest
+    {
         let isPost = request.method == "POST"
         do {
             if isPost { try access.checkPost(request) }
@@ -110,7 +112,7 @@ struct RenderService: Sendable {
         return try AnswerError.pipeline { () throws(VariantsError) in
             let (spec, specKey, variesWithAccept, declared) = try transform(
                 render, declaration: declaration, accept: request.headers["accept"])
-            return Asked(
+            return CheckedRequest(
                 render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
                 declaration: declaration, isPublic: isPublic, specKey: specKey)
         }
@@ -118,9 +120,9 @@ struct RenderService: Sendable {
 
     /// A hit that waits on nothing but two `stat`s: the source's checksum and the rendition's key and checksum
     /// all remembered, and both files still the ones they were.
-    private func remembered(_ asked: Asked) -> RenderFlights.Made? {
-        guard let checksum = sources.rememberedChecksum(of: asked.render.source),
-            let key = found.key(sourceChecksum: checksum, specKey: asked.specKey),
+    private func remembered(_ checked: CheckedRequest) -> RenderFlights.Made? {
+        guard let checksum = sources.rememberedChecksum(of: checked.render.source),
+            let key = found.key(sourceChecksum: checksum, specKey: checked.specKey),
             let path = renditions.file(of: key), let identity = FileIdentity(path: path),
             let etag = renditionFiles.checksum(of: path, identity: identity)
         else { return nil }
@@ -129,14 +131,14 @@ struct RenderService: Sendable {
 
     /// The slow path: the source hashed when its identity changed, its renditions listed once, and the
     /// rendition found or rendered once.
-    private func answer(_ request: HTTPRequest, _ asked: Asked, record: inout RenderRecord)
+    private func answer(_ request: HTTPRequest, _ checked: CheckedRequest, record: inout RenderRecord)
         async throws(AnswerError)
         -> HTTPResponse
     {
         let generation = flights.generation
         let looked = await Blocking.run { () throws(VariantsError) -> (HashedSource, Lookup) in
-            let source = try sources.checksum(of: asked.render.source)
-            return (source, try lookUp(source.checksum, asked.specKey))
+            let source = try sources.checksum(of: checked.render.source)
+            return (source, try lookUp(source.checksum, checked.specKey))
         }
         let (source, lookup) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
         let checksum = source.checksum
@@ -148,14 +150,14 @@ struct RenderService: Sendable {
         case .missing(let listed):
             let renditions = renditions
             let (result, joined) = await flights.render(
-                source: checksum, specKey: asked.specKey, exempt: asked.declared,
+                source: checksum, specKey: checked.specKey, exempt: checked.declared,
                 listed: (listed, generation),
                 stored: { () throws(VariantsError) in Set(try renditions.listing(ofSource: checksum).keys) },
-                work: { await renderInChild(asked, source: source) })
+                work: { await renderInChild(checked, source: source) })
             made = try result.get()
             record.outcome = joined ? .shared : .miss
         }
-        return reply(made, to: request, asked, record: &record)
+        return reply(made, to: request, checked, record: &record)
     }
 
     /// A rendition in the store, or the spec keys stored beside it when it is not there.
@@ -244,16 +246,16 @@ struct RenderService: Sendable {
     /// hashed when the source handed them on, and answers with the bytes the child made. The store was
     /// listed just before: another process that makes the same rendition meanwhile writes the same bytes
     /// under the same key.
-    private func renderInChild(_ asked: Asked, source: HashedSource) async
+    private func renderInChild(_ checked: CheckedRequest, source: HashedSource) async
         -> Result<RenderFlights.Made, AnswerError>
     {
         if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
-        let render = asked.render
+        let render = checked.render
         let request = ObjectRequest(bucket: render.bucket, path: render.path)
         let (bucket, wanted) = BucketSpec.rendering(
-            asked.spec, in: render.bucket, declaredAs: asked.declaration)
-        let options = DecodeOptions(
+            checked.spec, in: render.bucket, declaredAs: checked.declaration)
+        let options = PipelineOptions(
             checksum: source.bytes == nil ? nil : source.checksum, looksUpStored: false, wanted: wanted,
             placeholder: false)
         let answer =
@@ -288,13 +290,14 @@ struct RenderService: Sendable {
     }
 
     private func reply(
-        _ made: RenderFlights.Made, to request: HTTPRequest, _ asked: Asked, record: inout RenderRecord
+        _ made: RenderFlights.Made, to request: HTTPRequest, _ checked: CheckedRequest,
+        record: inout RenderRecord
     ) -> HTTPResponse {
         let tag = "\"\(made.checksum)\""
         var headers: [(name: String, value: String)] = [
-            ("ETag", tag), ("Cache-Control", asked.isPublic ? "public, max-age=\(maxAge)" : "private"),
+            ("ETag", tag), ("Cache-Control", checked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
-        if asked.variesWithAccept { headers.append(("Vary", "Accept")) }
+        if checked.variesWithAccept { headers.append(("Vary", "Accept")) }
         // A 304 is given the rendition too: libmicrohttpd never sends a 304's body but states its length,
         // which must be the 200's (RFC 9110 §8.6), not the 0 of an empty one.
         var status = 200

@@ -1,10 +1,10 @@
 import Synchronization
 
-/// Bounded concurrency: `slots` jobs render at once (the decoder pool's children) and `queueDepth` more may
+/// Bounded concurrency: `slots` jobs render at once (the decoder pool's children) and `waitingCapacity` more may
 /// wait; a job beyond that is refused at once rather than left to time out in a growing backlog.
 final class Admission: Sendable {
     let slots: Int
-    let queueDepth: Int
+    let waitingCapacity: Int
     private let state = Mutex(State())
 
     private struct State {
@@ -33,16 +33,16 @@ final class Admission: Sendable {
         var draining: Bool
     }
 
-    init(slots: Int, queueDepth: Int) {
+    init(slots: Int, waitingCapacity: Int) {
         self.slots = slots
-        self.queueDepth = queueDepth
+        self.waitingCapacity = waitingCapacity
     }
 
     /// Admits a job, or says why not; an admitted job must `leave()` when answered.
     func enter() -> Refusal? {
         state.withLock { state in
             if state.draining { return .draining }
-            guard state.admitted < slots + queueDepth else { return .full }
+            guard state.admitted < slots + waitingCapacity else { return .full }
             state.admitted += 1
             return nil
         }
@@ -68,6 +68,6 @@ final class Admission: Sendable {
     /// Able to take work: not draining, and the backlog is under its high-water mark (a slot or a place in
     /// the queue is free).
     var isReady: Bool {
-        state.withLock { !$0.draining && $0.admitted < slots + queueDepth }
+        state.withLock { !$0.draining && $0.admitted < slots + waitingCapacity }
     }
 }

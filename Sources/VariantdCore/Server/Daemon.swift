@@ -34,14 +34,14 @@ struct Daemon: Sendable {
         } catch {
             throw StartupError("The job queue cannot be opened: \(error.message)")
         }
-        let admission = Admission(slots: configuration.slots, queueDepth: configuration.queueDepth)
+        let admission = Admission(slots: configuration.slots, waitingCapacity: configuration.waitingCapacity)
         let metrics = ServerMetrics()
         do {
             _ = try Quarantine(file: configuration.quarantine)
         } catch {
             throw StartupError("The quarantine file cannot be opened: \(error.message)")
         }
-        let pool = DecoderPool(
+        let pool = PipelinePool(
             .init(
                 executable: Executable.current, size: configuration.slots, deadline: configuration.deadline,
                 quarantineFile: configuration.quarantine),
@@ -62,7 +62,7 @@ struct Daemon: Sendable {
             "listening",
             [
                 "listen": .string(server.address.description), "slots": .integer(configuration.slots),
-                "queueDepth": .integer(configuration.queueDepth), "buckets": .integer(registry.count),
+                "queueDepth": .integer(configuration.waitingCapacity), "buckets": .integer(registry.count),
             ])
         startup.end()
         for await signal in signals {
@@ -97,7 +97,7 @@ struct Daemon: Sendable {
     ///
     /// Exits 0 when every job was answered; 1 when the grace period ended first (those jobs' children
     /// finish or die on their own, and their unfinished files are removed when they die).
-    private func drain(_ server: HTTPServer, admission: Admission, pool: DecoderPool) async -> ExitStatus {
+    private func drain(_ server: HTTPServer, admission: Admission, pool: PipelinePool) async -> ExitStatus {
         let deadline = ContinuousClock.now + configuration.grace
         admission.drain()
         server.stopAccepting()

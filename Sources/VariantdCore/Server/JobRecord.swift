@@ -52,7 +52,7 @@ struct JobRecord: Sendable, Encodable {
         bytesOut = 0
     }
 
-    init(request: JobRequest, answer: DecodeAnswer, seconds: Double) {
+    init(request: JobRequest, answer: PipelineAnswer, seconds: Double) {
         id = request.id
         bucket = request.object.bucket
         path = request.object.path

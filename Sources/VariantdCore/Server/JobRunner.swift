@@ -3,12 +3,12 @@ import Variants
 /// Runs an admitted job in a decoder child and turns its outcome into the answer, the log line and the
 /// metrics.
 struct JobRunner: Sendable {
-    let pool: DecoderPool
+    let pool: PipelinePool
     let metrics: ServerMetrics
 
     func run(_ job: JobRequest, bucket: BucketSpec) async -> HTTPResponse {
         let started = ContinuousClock.now
-        let answer: DecodeAnswer
+        let answer: PipelineAnswer
         switch job.source {
         case .stored(let key): answer = await pool.process(job.object, source: key, bucket: bucket)
         case .uploaded(let body): answer = await pool.process(job.object, upload: body, bucket: bucket)

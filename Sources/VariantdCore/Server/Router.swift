@@ -41,7 +41,7 @@ struct Router: HTTPResponder {
 
     private var gauges: ServerMetrics.Gauges {
         ServerMetrics.Gauges(
-            admission: admission.snapshot, slots: admission.slots, queueDepth: admission.queueDepth,
+            admission: admission.snapshot, slots: admission.slots, waitingCapacity: admission.waitingCapacity,
             buckets: registry.count, residentBytes: ProcessMemory.residentBytes)
     }
 

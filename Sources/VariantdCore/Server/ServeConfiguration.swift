@@ -19,7 +19,7 @@ struct ServeConfiguration: Sendable {
     /// Render slots: decoder children working at once.
     var slots: Int
     /// Jobs that may wait for a slot; beyond slots + queue depth a job is refused with 503.
-    var queueDepth: Int
+    var waitingCapacity: Int
     /// The Bearer secret; required on TCP, unused on a Unix socket.
     var secret: String?
     /// Wall-clock limit of one job's decode and render, after which its decoder child is killed.
@@ -57,7 +57,7 @@ struct ServeConfiguration: Sendable {
         queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text)
         }
         slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        queueDepth = try source.integer("--queue-depth", in: 0...10_000) ?? 4 * slots
+        waitingCapacity = try source.integer("--queue-depth", in: 0...10_000) ?? 4 * slots
         deadline = .seconds(try source.integer("--deadline", in: 1...3600) ?? 60)
         grace = .seconds(try source.integer("--grace", in: 0...3600) ?? 30)
         maxBodyBytes = try source.integer("--max-body", in: 1024...(64 << 20)) ?? (1 << 20)

@@ -31,7 +31,7 @@ final class ServerMetrics: Sendable {
     struct Gauges: Sendable {
         var admission: Admission.Snapshot
         var slots: Int
-        var queueDepth: Int
+        var waitingCapacity: Int
         var buckets: Int
         var residentBytes: Int?
     }
@@ -128,7 +128,7 @@ final class ServerMetrics: Sendable {
             ("variantd_render_slots", "gauge", "Render slots (decoder children).", gauges.slots),
             (
                 "variantd_queue_capacity", "gauge", "Jobs that may wait before 503 transform_busy.",
-                gauges.queueDepth
+                gauges.waitingCapacity
             ),
             ("variantd_source_bytes_total", "counter", "Bytes of source objects processed.", state.bytesIn),
             ("variantd_rendition_bytes_total", "counter", "Bytes of renditions written.", state.bytesOut),

@@ -30,7 +30,7 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
     func objects(environment: [String: String]) throws(UsageError) -> any ObjectStore {
         switch self {
         case .folder(let path): try ObjectFolder(path)
-        case .bucket(let location): ObjectBucket(client: try Self.client(environment), location: location)
+        case .bucket(let location): S3ObjectStore(client: try Self.client(environment), location: location)
         }
     }
 
@@ -41,7 +41,7 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
         case .folder(let path): FolderSources(try ObjectFolder(path))
         case .bucket(let location):
             BucketSources(
-                ObjectBucket(client: try Self.client(environment), location: location), maxBytes: maxBytes)
+                S3ObjectStore(client: try Self.client(environment), location: location), maxBytes: maxBytes)
         }
     }
 
@@ -55,7 +55,7 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
                 throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
             }
         case .bucket(let location):
-            return RenditionBucket(client: try Self.client(environment), location: location)
+            return S3RenditionStore(client: try Self.client(environment), location: location)
         }
     }
 

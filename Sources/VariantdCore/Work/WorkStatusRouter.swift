@@ -5,7 +5,7 @@ import Variants
 struct WorkStatusRouter: HTTPResponder {
     let queue: any JobQueue
     let metrics: WorkerMetrics
-    let pool: DecoderPool
+    let pool: PipelinePool
     let stop: InterruptSignal
 
     func respond(to request: HTTPRequest) -> HTTPReply {

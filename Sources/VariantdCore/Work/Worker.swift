@@ -44,7 +44,7 @@ struct Worker: Sendable {
 
     let queue: any JobQueue
     let configuration: Configuration
-    let pool: DecoderPool
+    let pool: PipelinePool
     let finisher: FinishBatcher
     /// What `--listen` reports; counted whether or not anything listens.
     let metrics = WorkerMetrics()
@@ -58,7 +58,7 @@ struct Worker: Sendable {
         finisher = FinishBatcher(queue: queue)
         // The queue counts attempts itself (a decoder crash or timeout is final after two), so the pool
         // makes one attempt per claim.
-        pool = DecoderPool(
+        pool = PipelinePool(
             .init(
                 executable: Executable.current, size: configuration.slots, attemptsPerObject: 1,
                 quarantineFile: configuration.quarantine),
@@ -168,7 +168,7 @@ struct Worker: Sendable {
         // so nothing more is stored or written back for an attempt that is no longer this worker's.
         let attempt = await withTaskGroup(of: Attempt?.self) { group in
             group.addTask { await heartbeat(claimed.lease) ? .leaseLost : nil }
-            group.addTask { .decoded(await decode(claimed.job)) }
+            group.addTask { .decoded(await render(claimed.job)) }
             for await case let attempt? in group {
                 group.cancelAll()
                 return attempt
@@ -204,7 +204,7 @@ struct Worker: Sendable {
     /// Runs the job; an object or rendition store that is down (`store_unavailable`, which the pool answers
     /// for nothing else here) is waited out under the same lease, trying again with capped backoff until the
     /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
-    private func decode(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
+    private func render(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let bucket = configuration.buckets.bucket(named: job.bucket)
         return await Self.storeOutage.run {
             let outcome = await pool.process(job.request, source: job.source, bucket: bucket).outcome

@@ -14,8 +14,7 @@ import Testing
             FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
             + "/variantd.sock"
         let options = HTTPServer.Options(
-            threads: 1, connectionLimit: 4, connectionMemoryLimit: 1 << 16, connectionTimeout: 5,
-            maxBodyBytes: 1 << 16)
+            threads: 1, connectionLimit: 4, connectionTimeout: 5, maxBodyBytes: 1 << 16)
         let failure = #expect(throws: StartupError.self) {
             try HTTPServer(listen: .unix(path: path), options: options, responder: Alive())
         }

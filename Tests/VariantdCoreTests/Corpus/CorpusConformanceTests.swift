@@ -8,7 +8,7 @@ import Variants
 /// Every row of `../shared/corpus/MANIFEST.tsv`, decoded the way the daemon does it: in decoder children.
 @Suite struct CorpusConformanceTests {
     /// One pool for every row, so the suite runs as the daemon would, two children at a time.
-    private static let pool = DecoderPool.overFiles(
+    private static let pool = PipelinePool.overFiles(
         .init(executable: TestPaths.variantd, size: 2, deadline: .seconds(120)),
         renditions: try! RenditionFolder(root: store))
 

@@ -8,7 +8,7 @@ import Variants
 /// Broken, truncated, oversized and disguised files: each gets its typed answer from a decoder child within
 /// the deadline and a memory bound, and the pool keeps serving.
 @Suite struct HostileInputTests {
-    private static let pool = DecoderPool.overFiles(
+    private static let pool = PipelinePool.overFiles(
         .init(executable: TestPaths.variantd, size: 2, deadline: .seconds(30)))
     /// Peak resident memory a decoder child may reach on any of these files.
     private static let memoryBoundKiB = 1_536 * 1024
@@ -20,7 +20,7 @@ import Variants
     /// Ten cut points, as fractions of the file.
     private static let cuts = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 
-    private func answer(for bytes: [UInt8], named name: String) async throws -> DecodeAnswer {
+    private func answer(for bytes: [UInt8], named name: String) async throws -> PipelineAnswer {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(name)
@@ -32,7 +32,7 @@ import Variants
         return answer
     }
 
-    private func failure(_ answer: DecodeAnswer) -> VariantsError? {
+    private func failure(_ answer: PipelineAnswer) -> VariantsError? {
         if case .failure(let error) = answer.outcome { return error }
         return nil
     }

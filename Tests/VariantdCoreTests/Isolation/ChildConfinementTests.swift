@@ -66,17 +66,17 @@ import Variants
         func aSealedChildThatReachesOutIsKilledAndItsJobAnswered(_ violation: ConfinementViolation)
             async throws
         {
-            var configuration = DecoderPool.Configuration(
+            var configuration = PipelinePool.Configuration(
                 executable: TestPaths.variantd, size: 1, attemptsPerObject: 1)
             configuration.violation = violation
-            let sealed = DecoderPool.overFiles(configuration)
+            let sealed = PipelinePool.overFiles(configuration)
             let answer = await sealed.process(file: picture)
             #expect(answer.error?.reason == .decoderCrash, "\(String(describing: answer.error))")
             #expect(answer.error?.message.contains("signal \(SIGSYS)") == true)
             #expect(await sealed.crashes == 1)
 
             // The parent is unharmed: the next child of an ordinary pool in this process decodes.
-            let plain = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+            let plain = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
             let decoded = try await plain.process(
                 file: TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg").path
             ).outcome.get()
@@ -91,7 +91,7 @@ import Variants
         let path = directory.appendingPathComponent("child.sh").path
         try "#!/bin/sh\nexit 78\n".write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
-        let pool = DecoderPool.overFiles(.init(executable: path, size: 1))
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
         let answer = await pool.process(file: picture)
         #expect(answer.error?.code == .internalError)
         #expect(await pool.crashes == 0)
@@ -147,12 +147,12 @@ import Variants
     /// One job through `child`: a sample's bytes in, its metadata out.
     private func decode(_ sample: String, in child: ChildProcess) throws -> CompletionMetadata {
         let bytes = try [UInt8](Data(contentsOf: TestPaths.samples.appendingPathComponent(sample)))
-        let job = DecodeJob(
+        let job = PipelineJob(
             request: ObjectRequest(bucket: "b", path: sample), bucket: nil, sourceSize: bytes.count,
             sourceChecksum: SHA256.hex(bytes), stored: nil)
         let deadline = ContinuousClock.now + .seconds(60)
         try child.send([try WireJSON.encode(job) + [0x0A], bytes], deadline: deadline)
-        let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
+        let reply = try WireJSON.decode(PipelineReply.self, from: try child.line(deadline: deadline))
         return try reply.answer.outcome.get()
     }
 }

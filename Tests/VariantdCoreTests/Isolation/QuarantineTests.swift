@@ -22,12 +22,12 @@ import Variants
         try "#!/bin/sh\nread line; kill -SEGV $$\n".write(toFile: crasher, atomically: true, encoding: .utf8)
         chmod(crasher, 0o755)
 
-        let first = DecoderPool.overFiles(.init(executable: crasher, size: 1, quarantineFile: file))
+        let first = PipelinePool.overFiles(.init(executable: crasher, size: 1, quarantineFile: file))
         #expect(await first.process(file: picture).error?.reason == .decoderCrash)
         await first.shutdown()
 
         // A new pool (as after a restart) refuses the file before any child sees it.
-        let restarted = DecoderPool.overFiles(
+        let restarted = PipelinePool.overFiles(
             .init(executable: TestPaths.variantd, size: 1, quarantineFile: file))
         #expect(await restarted.process(file: picture).error?.reason == .quarantined)
         #expect(await restarted.crashes == 0)

@@ -80,12 +80,12 @@ struct BatchOverS3Tests {
                 contentType: "application/octet-stream")
         }
         let location = try S3Location("s3://\(bucket)/in")
-        let objects = CountingObjects(ObjectBucket(client: client, location: location))
+        let objects = CountingObjects(S3ObjectStore(client: client, location: location))
         let declaration = try BucketSpec(
             parsing: try Data(contentsOf: URL(fileURLWithPath: Self.declaration)))
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let pool = DecoderPool(
+        let pool = PipelinePool(
             .init(executable: TestPaths.variantd, size: 1), objects: objects, renditions: nil)
         let resumed = [
             ManifestKey(path: "elsewhere", sourceChecksum: "0", declaration: ""): ResultCategory.ok

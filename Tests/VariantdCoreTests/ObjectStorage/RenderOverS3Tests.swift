@@ -177,7 +177,7 @@ struct RenderOverS3Tests {
             try ByteRangeTests().expectParts(of: whole, first: first, daemon: daemon, target: target)
         }
         let large = try daemon.render("/v1/render/pics/noise.jpg?width=1200&format=png", head: true)
-        #expect(Int(large.headers["content-length"] ?? "") ?? 0 > RenditionBucket.inMemoryBody)
+        #expect(Int(large.headers["content-length"] ?? "") ?? 0 > S3RenditionStore.inMemoryBody)
     }
 
     /// A first miss downloads the source once: the bytes hashed go on to the decoder; a remembered checksum,

@@ -197,7 +197,7 @@ extension S3ClientTests {
         #expect(
             Set(paths.map { Array($0.utf8) })
                 == Set(["\u{301}accent.jpg", "accent.jpg", "e\u{301}/kept.jpg"].map { Array($0.utf8) }))
-        let store = ObjectBucket(client: client, location: location)
+        let store = S3ObjectStore(client: client, location: location)
         for path in paths {
             #expect(
                 try store.read(path, maxBytes: 1) == objects["up/" + path],

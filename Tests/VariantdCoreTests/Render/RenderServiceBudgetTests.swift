@@ -74,10 +74,10 @@ import Variants
             objects = CountingObjects(folder)
             renditions = CountingCatalog(
                 try RenditionFolder(root: directory.appendingPathComponent("renditions").path))
-            let pool = DecoderPool(
+            let pool = PipelinePool(
                 .init(executable: TestPaths.variantd, size: 1, confined: false), objects: objects,
                 renditions: renditions)
-            let admission = Admission(slots: 1, queueDepth: 4)
+            let admission = Admission(slots: 1, waitingCapacity: 4)
             service = RenderService(
                 sources: sources, renditions: renditions,
                 registry: try BucketRegistry(directory: buckets.path),

@@ -15,7 +15,7 @@ import Variants
         #expect(response.status == 503)
         #expect(String(decoding: response.body, as: UTF8.self).contains(#""error":"transform_busy""#))
 
-        let answer = DecodeAnswer(.failure(VariantsError(.storeUnavailable, "m")), timings: StageTimings())
+        let answer = PipelineAnswer(.failure(VariantsError(.storeUnavailable, "m")), timings: StageTimings())
         let body = Array(
             #"{"id": "j", "bucket": "b", "path": "p.jpg", "source": "\#(TestPaths.samples.path.dropFirst())/pictures/gradient.jpg"}"#
                 .utf8)

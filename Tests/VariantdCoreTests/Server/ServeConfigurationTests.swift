@@ -19,7 +19,7 @@ import VariantdTestSupport
         let configuration = try parse(["--root", "/srv/store", "--slots", "3"], secret)
         #expect(configuration.listen == .tcp(host: "127.0.0.1", port: 8089))
         #expect(configuration.renditions == "/srv/store")
-        #expect(configuration.queueDepth == 12)
+        #expect(configuration.waitingCapacity == 12)
         #expect(configuration.secret == "0123456789abcdef")
         #expect(configuration.deadline == .seconds(60))
         #expect(configuration.quarantine == "/srv/store/.quarantine.sqlite3")
@@ -45,7 +45,7 @@ import VariantdTestSupport
         let configuration = try parse(["--slots", "4"], environment)
         #expect(configuration.objects == "/env/root")
         #expect(configuration.slots == 4)
-        #expect(configuration.queueDepth == 7)
+        #expect(configuration.waitingCapacity == 7)
         #expect(configuration.listen == .unix(path: "/run/variantd.sock"))
         #expect(configuration.deadline == .seconds(5))
         #expect(throws: UsageError.self) {

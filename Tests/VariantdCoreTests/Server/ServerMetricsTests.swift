@@ -18,14 +18,16 @@ import Variants
             #"{"id": "j", "bucket": "b", "path": "p.jpg", "source": "\#(TestPaths.samples.path.dropFirst())/pictures/gradient.jpg"}"#
                 .utf8)
         let request = try JobRequest(body: body, objects: ObjectFolder.wholeFileSystem)
-        let answer = DecodeAnswer(.failure(.unreadable(.corrupt, "x")), timings: timings)
+        let answer = PipelineAnswer(.failure(.unreadable(.corrupt, "x")), timings: timings)
         let record = JobRecord(request: request, answer: answer, seconds: 0.1)
         #expect(record.durations.keys.contains("render.made-up-by-a-caller"), "the log line keeps the split")
 
         let metrics = ServerMetrics()
         metrics.record(record)
         let text = metrics.render(
-            .init(admission: Admission(slots: 1, queueDepth: 1).snapshot, slots: 1, queueDepth: 1, buckets: 0)
+            .init(
+                admission: Admission(slots: 1, waitingCapacity: 1).snapshot, slots: 1, waitingCapacity: 1,
+                buckets: 0)
         )
         let labels = Set(
             text.split(separator: "\n").filter { $0.hasPrefix("variantd_stage_duration_seconds_count") }.map {
@@ -44,7 +46,9 @@ import Variants
         metrics.setDecoderCrashes(2)
         metrics.setDecoderCrashes(1)
         let text = metrics.render(
-            .init(admission: Admission(slots: 1, queueDepth: 1).snapshot, slots: 1, queueDepth: 1, buckets: 0)
+            .init(
+                admission: Admission(slots: 1, waitingCapacity: 1).snapshot, slots: 1, waitingCapacity: 1,
+                buckets: 0)
         )
         #expect(text.contains("\nvariantd_decoder_crashes_total 2\n"))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Variants
 
-extension RenditionBucket: RenditionCatalog {
+extension S3RenditionStore: RenditionCatalog {
     /// The largest rendition downloaded to answer a request.
     static let largestBody = 256 << 20
     /// Renditions up to this size are held in memory for their answer; larger ones go to a spool file, so a

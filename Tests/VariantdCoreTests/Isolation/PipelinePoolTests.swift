@@ -11,7 +11,7 @@ import Variants
 #endif
 
 /// The decoder children: real decodes through the built binary, and what a crash or a hang costs.
-@Suite struct DecoderPoolTests {
+@Suite struct PipelinePoolTests {
     /// A stand-in child that behaves badly in the way given, whatever it is asked.
     ///
     /// Written through a close-on-exec descriptor: a process forked meanwhile by a parallel test must not
@@ -29,7 +29,7 @@ import Variants
     }
 
     @Test func decodesInAChild() async throws {
-        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         let path = TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg").path
         let answer = await pool.process(file: path)
         let metadata = try answer.outcome.get()
@@ -42,7 +42,7 @@ import Variants
     /// A render source is hashed where it is downloaded; the pool takes that checksum instead of hashing the
     /// bytes a second time (the answer then has no hash stage, and names the checksum it was given).
     @Test func bytesHandedOnWithTheirChecksumAreNotHashedAgain() async throws {
-        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         defer { Task { await pool.shutdown() } }
         let bytes = try Array(
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
@@ -53,7 +53,8 @@ import Variants
         #expect(hashed.timings.byStage[.hash] != nil)
 
         let handed = await pool.process(
-            request, upload: .bytes(bytes), bucket: nil, options: DecodeOptions(checksum: SHA256.hex(bytes)))
+            request, upload: .bytes(bytes), bucket: nil, options: PipelineOptions(checksum: SHA256.hex(bytes))
+        )
         #expect(try handed.outcome.get().checksumSha256 == SHA256.hex(bytes))
         #expect(handed.timings.byStage[.hash] == nil)
     }
@@ -63,7 +64,7 @@ import Variants
     @Test func aRenditionWithoutAPlaceholderHasTheSameBytes() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool.overFiles(
+        let pool = PipelinePool.overFiles(
             .init(executable: TestPaths.variantd, size: 1),
             renditions: try RenditionFolder(root: directory.path))
         defer { Task { await pool.shutdown() } }
@@ -74,10 +75,10 @@ import Variants
         let bucket = BucketSpec.rendering(spec, in: "b", declaredAs: nil).bucket
 
         let with = await pool.process(
-            request, upload: .bytes(bytes), bucket: bucket, options: DecodeOptions(looksUpStored: false))
+            request, upload: .bytes(bytes), bucket: bucket, options: PipelineOptions(looksUpStored: false))
         let without = await pool.process(
             request, upload: .bytes(bytes), bucket: bucket,
-            options: DecodeOptions(looksUpStored: false, placeholder: false))
+            options: PipelineOptions(looksUpStored: false, placeholder: false))
         #expect(try with.outcome.get().thumbhash != nil && with.timings.byStage[.thumbhash] != nil)
         #expect(try without.outcome.get().thumbhash == nil && without.timings.byStage[.thumbhash] == nil)
         #expect(!without.made.isEmpty && without.made.map(\.bytes) == with.made.map(\.bytes))
@@ -85,7 +86,7 @@ import Variants
 
     @Test func renditionsAreStoredByTheParentAndReusedForTheSameBytes() async throws {
         let store = MemoryRenditions()
-        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1), renditions: store)
+        let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1), renditions: store)
         defer { Task { await pool.shutdown() } }
         let bucket = try BucketSpec(
             parsing: try Data(
@@ -109,7 +110,7 @@ import Variants
     @Test func aChildThatAbortsIsRetriedOnceThenItsFileIsQuarantined() async throws {
         let (path, directory) = try script("read line; kill -ABRT $$")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool.overFiles(.init(executable: path, size: 1))
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
         let first = await pool.process(file: file)
@@ -133,7 +134,7 @@ import Variants
     @Test func oneAttemptPerClaimStillQuarantinesOnlyAfterTheSecondFailure() async throws {
         let (path, directory) = try script("read line; kill -ABRT $$")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool.overFiles(.init(executable: path, size: 1, attemptsPerObject: 1))
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1, attemptsPerObject: 1))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
         let first = await pool.process(file: file)
@@ -147,7 +148,7 @@ import Variants
     @Test func aChildThatHangsIsKilledAtTheDeadline() async throws {
         let (path, directory) = try script("read line; exec sleep 30")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool.overFiles(
+        let pool = PipelinePool.overFiles(
             .init(executable: path, size: 1, deadline: .milliseconds(300), attemptsPerObject: 1))
         let answer = await pool.process(
             file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
@@ -159,7 +160,7 @@ import Variants
     @Test func cancellingTheTaskKillsItsChild() async throws {
         let (path, directory) = try script("read line; exec sleep 300")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = DecoderPool.overFiles(
+        let pool = PipelinePool.overFiles(
             .init(executable: path, size: 1, deadline: .seconds(300), attemptsPerObject: 2))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
         let started = ContinuousClock.now
@@ -194,7 +195,7 @@ import Variants
             "read line; printf '%s\\n' '\(reply)'; printf hello; exec sleep 30")
         defer { try? FileManager.default.removeItem(at: directory) }
         let root = directory.appendingPathComponent("store/renditions")
-        let pool = DecoderPool.overFiles(
+        let pool = PipelinePool.overFiles(
             .init(executable: path, size: 1, attemptsPerObject: 1),
             renditions: try RenditionFolder(root: root.path))
         let answer = await pool.process(file: source.path, bucket: bucket)
@@ -204,7 +205,7 @@ import Variants
     }
 
     @Test func missingSourceIsNotFound() async throws {
-        let pool = DecoderPool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         let answer = await pool.process(file: "/nonexistent/file.jpg")
         #expect(answer.error?.code == .notFound)
         await pool.shutdown()

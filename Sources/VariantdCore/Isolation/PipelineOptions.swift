@@ -1,6 +1,6 @@
-/// What a caller of `DecoderPool` already knows about an object, and what it wants beyond its renditions:
+/// What a caller of `PipelinePool` already knows about an object, and what it wants beyond its renditions:
 /// knowing spares the pool a hash or a listing, and not wanting spares the child a ThumbHash.
-public struct DecodeOptions: Sendable {
+public struct PipelineOptions: Sendable {
     /// The SHA-256 of the bytes, when the caller hashed them already.
     public var checksum: String?
     /// Whether the renditions stored for the bucket's variants are looked up, to be checked and reused;

@@ -2,14 +2,16 @@ import Foundation
 import Synchronization
 public import Variants
 
-/// A pool of decoder child processes: every object is decoded in a child, so an abort or a crash inside
-/// a C decoder costs one answer, never the caller's process.
+/// A pool of decoder child processes, each running the whole pipeline (sniff, decode, render, encode) for
+/// one object at a time: an abort or a crash inside a C decoder costs one answer, never the caller's
+/// process. Every caller goes through it: serve's jobs and renders, the queue's workers, batch, probe and
+/// render.
 ///
 /// Each child handles one job at a time, so a death is attributable to its file. A dead or overdue child is
 /// replaced on the next job. A crash or a timeout is tried once more in a fresh child (decoder faults can
 /// depend on load, so one death does not condemn a file); a file that fails every attempt is quarantined by
 /// its SHA-256 and refused on sight afterwards.
-public actor DecoderPool {
+public actor PipelinePool {
     public struct Configuration: Sendable {
         /// The `variantd` binary the children run (`variantd decoder-child`).
         public var executable: String
@@ -90,8 +92,8 @@ public actor DecoderPool {
     /// answering.
     public func process(
         _ request: ObjectRequest, source: String, bucket: BucketSpec?,
-        options: DecodeOptions = DecodeOptions()
-    ) async -> DecodeAnswer {
+        options: PipelineOptions = PipelineOptions()
+    ) async -> PipelineAnswer {
         let objects = objects
         return await process(request, bucket: bucket, options: options) { maxBytes throws(VariantsError) in
             try objects.read(source, maxBytes: maxBytes)
@@ -102,17 +104,17 @@ public actor DecoderPool {
     /// source just read to be hashed, whose checksum `options` then carries.
     func process(
         _ request: ObjectRequest, upload: RequestBody, bucket: BucketSpec?,
-        options: DecodeOptions = DecodeOptions()
-    ) async -> DecodeAnswer {
+        options: PipelineOptions = PipelineOptions()
+    ) async -> PipelineAnswer {
         await process(request, bucket: bucket, options: options) { maxBytes throws(VariantsError) in
             try upload.bytes(maxBytes: maxBytes)
         }
     }
 
     private func process(
-        _ request: ObjectRequest, bucket: BucketSpec?, options: DecodeOptions,
+        _ request: ObjectRequest, bucket: BucketSpec?, options: PipelineOptions,
         read: @escaping @Sendable (Int) throws(VariantsError) -> [UInt8]
-    ) async -> DecodeAnswer {
+    ) async -> PipelineAnswer {
         let slot = await checkOut()
         defer { checkIn(slot) }
         let (renditions, maxBytes) = (renditions, configuration.limits.maxInputBytes)
@@ -124,10 +126,10 @@ public actor DecoderPool {
         let object: LoadedObject
         switch loaded {
         case .success(let loaded): object = loaded
-        case .failure(let error): return DecodeAnswer(.failure(error), timings: StageTimings())
+        case .failure(let error): return PipelineAnswer(.failure(error), timings: StageTimings())
         }
         if quarantine?.isRefused(object.job.sourceChecksum, after: Quarantine.refusedAfter) == true {
-            return DecodeAnswer(
+            return PipelineAnswer(
                 .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: object.timings)
         }
@@ -149,7 +151,7 @@ public actor DecoderPool {
 
     /// Runs the object in the slot's child; cancelling the calling task (the queue worker's lease was lost)
     /// kills the child as the deadline would, and nothing it answered is stored.
-    private func run(_ object: LoadedObject, in slot: DecoderSlot) async -> DecodeAnswer {
+    private func run(_ object: LoadedObject, in slot: DecoderSlot) async -> PipelineAnswer {
         let configuration = configuration
         slot.begin()
         return await withTaskCancellationHandler {
@@ -185,7 +187,7 @@ public actor DecoderPool {
 
 /// An object read by the parent, ready to be sent to a child: the job line and the bytes that follow it.
 struct LoadedObject: Sendable {
-    var job: DecodeJob
+    var job: PipelineJob
     var source: [UInt8]
     var stored: [RenditionFile]
     /// The spec keys of the variants wanted of the bucket: the only renditions the child may answer.
@@ -205,7 +207,7 @@ struct LoadedObject: Sendable {
     /// are there, the renditions already stored for them; hashes the bytes unless their checksum is known.
     static func load(
         request: ObjectRequest, bucket: BucketSpec?, _ renditions: (any RenditionStore)?, maxBytes: Int,
-        options: DecodeOptions, read: (Int) throws(VariantsError) -> [UInt8]
+        options: PipelineOptions, read: (Int) throws(VariantsError) -> [UInt8]
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
@@ -217,9 +219,10 @@ struct LoadedObject: Sendable {
                     options.looksUpStored ? $0.stored(sourceChecksum: checksum, specKeys: specKeys) : []
                 }
             }
-            let job = DecodeJob(
+            let job = PipelineJob(
                 request: request, bucket: bucket, sourceSize: source.count, sourceChecksum: checksum,
-                stored: stored?.map { DecodePart(key: $0.key, size: $0.bytes.count) }, wanted: options.wanted,
+                stored: stored?.map { PipelinePart(key: $0.key, size: $0.bytes.count) },
+                wanted: options.wanted,
                 placeholder: options.placeholder)
             return .success(
                 LoadedObject(
@@ -274,7 +277,7 @@ final class DecoderSlot: @unchecked Sendable {
     private var isCancelled: Bool { inHand.withLock { $0.cancelled } }
 
     /// Sends the object to the child, reads its answer and the renditions after it, and stores them.
-    func run(_ object: LoadedObject, configuration: DecoderPool.Configuration) -> DecodeAnswer {
+    func run(_ object: LoadedObject, configuration: PipelinePool.Configuration) -> PipelineAnswer {
         let started = ContinuousClock.now
         let deadline = started + configuration.deadline
         var timings = object.timings
@@ -285,11 +288,11 @@ final class DecoderSlot: @unchecked Sendable {
                 held.process = child.process
                 return held.cancelled
             }
-            if cancelled { return DecodeAnswer(.failure(Self.cancelled), timings: timings) }
+            if cancelled { return PipelineAnswer(.failure(Self.cancelled), timings: timings) }
             jobs += 1
             let line = try WireJSON.encode(object.job) + [0x0A]
             try child.send([line, object.source] + object.stored.map(\.bytes), deadline: deadline)
-            let reply = try WireJSON.decode(DecodeReply.self, from: try child.line(deadline: deadline))
+            let reply = try WireJSON.decode(PipelineReply.self, from: try child.line(deadline: deadline))
             var files: [RenditionFile] = []
             for part in reply.written {
                 // A child a hostile file took over could name any path, or a length that traps this process
@@ -317,7 +320,7 @@ final class DecoderSlot: @unchecked Sendable {
                     outcome = .failure(error)
                 }
             }
-            var answer = DecodeAnswer(
+            var answer = PipelineAnswer(
                 outcome, timings: timings, peakResidentKiB: reply.answer.peakResidentKiB)
             if case .success = outcome { answer.made = files }
             return answer
@@ -325,12 +328,12 @@ final class DecoderSlot: @unchecked Sendable {
             child = nil
             timings.add(.decode, started.duration(to: .now))
             let failure = isCancelled ? Self.cancelled : Self.failure(error, configuration)
-            return DecodeAnswer(.failure(failure), timings: timings)
+            return PipelineAnswer(.failure(failure), timings: timings)
         }
     }
 
     /// What a child's failure means for the object it was working on.
-    private static func failure(_ error: any Error, _ configuration: DecoderPool.Configuration)
+    private static func failure(_ error: any Error, _ configuration: PipelinePool.Configuration)
         -> VariantsError
     {
         switch error {
@@ -354,7 +357,7 @@ final class DecoderSlot: @unchecked Sendable {
         jobs = 0
     }
 
-    private func current(_ configuration: DecoderPool.Configuration) throws -> ChildProcess {
+    private func current(_ configuration: PipelinePool.Configuration) throws -> ChildProcess {
         if let child, child.isRunning { return child }
         jobs = 0
         let started = try ChildProcess(

@@ -3,7 +3,7 @@ public import Variants
 /// What the parent sends a decoder child for one object: this line of JSON, then `sourceSize` bytes of the
 /// object, then the bytes of each `stored` rendition in order. The child opens no file: the parent reads
 /// the object and the stored renditions, and writes what the child renders.
-public struct DecodeJob: Sendable, Codable, Equatable {
+public struct PipelineJob: Sendable, Codable, Equatable {
     public var request: ObjectRequest
     /// The bucket, already validated; nil renders no variant.
     public var bucket: BucketSpec?
@@ -12,7 +12,7 @@ public struct DecodeJob: Sendable, Codable, Equatable {
     public var sourceChecksum: String
     /// Renditions already stored for these bytes, for the child to check and reuse; nil when renditions are
     /// not kept (the child then renders and checks them without answering their bytes).
-    public var stored: [DecodePart]?
+    public var stored: [PipelinePart]?
     /// The spec keys of the variants to make (`Pipeline.process`'s `wanted`); nil makes them all.
     public var wanted: Set<String>?
     /// Whether the child computes the ThumbHash (`Pipeline.process`'s `placeholder`).
@@ -20,7 +20,7 @@ public struct DecodeJob: Sendable, Codable, Equatable {
 
     public init(
         request: ObjectRequest, bucket: BucketSpec?, sourceSize: Int, sourceChecksum: String,
-        stored: [DecodePart]?, wanted: Set<String>? = nil, placeholder: Bool = true
+        stored: [PipelinePart]?, wanted: Set<String>? = nil, placeholder: Bool = true
     ) {
         self.request = request
         self.bucket = bucket
@@ -33,7 +33,7 @@ public struct DecodeJob: Sendable, Codable, Equatable {
 }
 
 /// One file that follows a job or answer line on the pipe: its rendition key and its length in bytes.
-public struct DecodePart: Sendable, Codable, Equatable {
+public struct PipelinePart: Sendable, Codable, Equatable {
     public var key: String
     public var size: Int
 
@@ -44,8 +44,8 @@ public struct DecodePart: Sendable, Codable, Equatable {
 }
 
 /// What decoding one object came to: the metadata or the typed error, where the time went, and the
-/// decoder child's memory. What `DecoderPool.process` returns, and what a child answers for its job.
-public struct DecodeAnswer: Sendable, Codable, Equatable {
+/// decoder child's memory. What `PipelinePool.process` returns, and what a child answers for its job.
+public struct PipelineAnswer: Sendable, Codable, Equatable {
     public var metadata: CompletionMetadata?
     public var error: VariantsError?
     public var timings: StageTimings
@@ -82,11 +82,11 @@ public struct DecodeAnswer: Sendable, Codable, Equatable {
 
 /// The line a decoder child writes for a job: its answer, and the new renditions to store, whose bytes
 /// follow the line in order (all of them, or none when the job failed or did not keep renditions).
-public struct DecodeReply: Sendable, Codable, Equatable {
-    public var answer: DecodeAnswer
-    public var written: [DecodePart]
+public struct PipelineReply: Sendable, Codable, Equatable {
+    public var answer: PipelineAnswer
+    public var written: [PipelinePart]
 
-    public init(answer: DecodeAnswer, written: [DecodePart]) {
+    public init(answer: PipelineAnswer, written: [PipelinePart]) {
         self.answer = answer
         self.written = written
     }

@@ -7,12 +7,12 @@ import Variants
 
 /// The rendition store in a real SeaweedFS: content-addressed keys written, found again by source.
 @Suite(.seaweedServer, .seaweedInstalled)
-struct RenditionBucketTests {
+struct S3RenditionStoreTests {
     @Test func writesAndFindsTheRenditionsOfASource() throws {
         let server = try #require(SeaweedServer.current)
         let client = try server.client()
         let bucket = try server.freshBucket()
-        let store = RenditionBucket(client: client, location: try S3Location("s3://\(bucket)/renditions"))
+        let store = S3RenditionStore(client: client, location: try S3Location("s3://\(bucket)/renditions"))
         let checksum = SHA256.hex([1, 2, 3])
         let webp = [UInt8](
             try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.webp")))
@@ -38,7 +38,7 @@ struct RenditionBucketTests {
         let server = try #require(SeaweedServer.current)
         let client = try server.client()
         let bucket = try server.freshBucket()
-        let store = RenditionBucket(client: client, location: try S3Location("s3://\(bucket)/renditions"))
+        let store = S3RenditionStore(client: client, location: try S3Location("s3://\(bucket)/renditions"))
         let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) }
         let key = RenditionKey.make(
             sourceChecksum: SHA256.hex([5]), specKey: "0123456789abcdef", fileExtension: "png")
@@ -56,7 +56,7 @@ struct RenditionBucketTests {
         #expect(target.contains("variantd-rendition-") && target.hasSuffix(" (deleted)"), "\(target)")
         let small = RenditionKey.make(
             sourceChecksum: SHA256.hex([5]), specKey: "fedcba9876543210", fileExtension: "png")
-        let smallBytes = Array(bytes.prefix(RenditionBucket.inMemoryBody))
+        let smallBytes = Array(bytes.prefix(S3RenditionStore.inMemoryBody))
         try store.write([RenditionFile(key: small, bytes: smallBytes)])
         #expect(try store.body(of: small) == .bytes(smallBytes))
         #expect(

@@ -9,7 +9,7 @@ package import Variants
 /// its content-addressed key. A write that fails part-way leaves whole objects that a later attempt finds
 /// and reuses, never a partial one, and the caller commits no result naming the renditions it could not
 /// store.
-package struct RenditionBucket: RenditionStore {
+package struct S3RenditionStore: RenditionStore {
     package let client: S3Client
     package let location: S3Location
 

@@ -3,7 +3,7 @@ package import Variants
 /// An object store in object storage: an object's key is its path relative to an `s3://BUCKET[/PREFIX]`
 /// location. An object over the size limit is refused from the length its GET declares, before its body is
 /// kept.
-package struct ObjectBucket: ObjectStore {
+package struct S3ObjectStore: ObjectStore {
     package let client: S3Client
     package let location: S3Location
 

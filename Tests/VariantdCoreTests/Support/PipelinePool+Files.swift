@@ -8,16 +8,17 @@ extension ObjectFolder {
     static let wholeFileSystem = try! ObjectFolder("/")
 }
 
-extension DecoderPool {
+extension PipelinePool {
     /// A pool that reads sources from the whole file system.
     static func overFiles(_ configuration: Configuration, renditions: (any RenditionStore)? = nil)
-        -> DecoderPool
+        -> PipelinePool
     {
-        DecoderPool(configuration, objects: ObjectFolder.wholeFileSystem, renditions: renditions)
+        PipelinePool(configuration, objects: ObjectFolder.wholeFileSystem, renditions: renditions)
     }
 
     /// Processes the file at an absolute path, named after its last component in bucket `bucket`.
-    func process(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async -> DecodeAnswer
+    func process(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async
+        -> PipelineAnswer
     {
         let request = ObjectRequest(
             bucket: bucket?.name ?? bucketName, path: (path as NSString).lastPathComponent)
