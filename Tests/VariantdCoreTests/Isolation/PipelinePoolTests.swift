@@ -156,20 +156,19 @@ import Variants
     }
 
     /// Cancelling the waiting task (the queue worker lost the job's lease) kills the child at once, as the
-    /// deadline would, and is no crash: nothing is counted or quarantined.
+    /// deadline would, and is no crash: nothing is counted or quarantined. The child would sleep for 50
+    /// minutes and its deadline is an hour, past the test run's own limit: an answer at all shows it was
+    /// killed, however loaded the machine.
     @Test func cancellingTheTaskKillsItsChild() async throws {
-        let (path, directory) = try script("read line; exec sleep 300")
+        let (path, directory) = try script("read line; exec sleep 3000")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pool = PipelinePool.overFiles(
-            .init(executable: path, size: 1, deadline: .seconds(300), attemptsPerObject: 2))
+            .init(executable: path, size: 1, deadline: .seconds(3600), attemptsPerObject: 2))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
-        let started = ContinuousClock.now
         let decode = Task { await pool.process(file: file) }
         try await Task.sleep(for: .milliseconds(300))
         decode.cancel()
         let answer = await decode.value
-        // Long before the child would have ended by itself or at the deadline, however loaded the machine.
-        #expect(started.duration(to: .now) < .seconds(150))
         #expect(answer.error == DecoderSlot.cancelled)
         #expect(await pool.crashes == 0)
     }
