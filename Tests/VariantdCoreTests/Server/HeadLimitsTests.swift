@@ -31,7 +31,7 @@ import VariantdTestSupport
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         let daemon = try fixture.start()
-        for length in [9 << 10, 200_000] {
+        for length in [9 << 10, 48_000] {
             let answer = try exchange(daemon, target: "/livez?pad=" + String(repeating: "a", count: length))
             #expect(answer.status == 414 && answer.json["error"] as? String == "uri_too_long", "\(length)")
             #expect(answer.contentType == "application/json")
@@ -45,7 +45,7 @@ import VariantdTestSupport
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         let daemon = try fixture.start()
-        for length in [40 << 10, 200_000] {
+        for length in [40 << 10, 48_000] {
             let answer = try exchange(
                 daemon, target: "/livez", headers: ["X-Padding: " + String(repeating: "b", count: length)])
             #expect(
