@@ -34,17 +34,25 @@ struct RenderOverS3Tests {
             directory: fixture.directory, environment: server.environment())
     }
 
-    private func picture(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/" + name)))
-    }
-
-    @Test func rendersOnceCountsByListingAndFollowsOverwrites() throws {
+    /// A fresh bucket of the suite's SeaweedFS holding `gradient.jpg` as `objects/pics/2026/gradient.jpg`.
+    private func bucketWithGradient() throws
+        -> (server: SeaweedServer, client: S3Client, bucket: String, original: [UInt8])
+    {
         let server = try #require(SeaweedServer.current)
         let client = try server.client()
         let bucket = try server.freshBucket()
         let original = try picture("gradient.jpg")
         try client.put(
             bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: original, contentType: "image/jpeg")
+        return (server, client, bucket, original)
+    }
+
+    private func picture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/" + name)))
+    }
+
+    @Test func rendersOnceCountsByListingAndFollowsOverwrites() throws {
+        let (server, client, bucket, original) = try bucketWithGradient()
         // 48 transforms another process already stored for these bytes.
         let directory = RenditionKey.directory(ofSource: SHA256.hex(original))
         for index in 0..<48 {
@@ -113,12 +121,7 @@ struct RenderOverS3Tests {
     /// GET of the source, one listing of its renditions and one PUT, answered from the bytes made; a hit,
     /// later too, is a HEAD of the source and a GET of the rendition, no byte of the source downloaded.
     @Test func aMissAndAHitStayWithinTheirStoreRequests() throws {
-        let server = try #require(SeaweedServer.current)
-        let client = try server.client()
-        let bucket = try server.freshBucket()
-        let original = try picture("gradient.jpg")
-        try client.put(
-            bucket: bucket, key: "objects/pics/2026/gradient.jpg", bytes: original, contentType: "image/jpeg")
+        let (server, client, bucket, original) = try bucketWithGradient()
         let fixture = try fixture()
         defer { fixture.remove() }
         let daemon = try start(
