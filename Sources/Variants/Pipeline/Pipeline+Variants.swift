@@ -25,7 +25,7 @@ extension Pipeline {
         for (index, (spec, plan)) in largestFirst.enumerated() {
             guard specKeys.contains(RenditionKey.specKey(of: spec)) else {
                 // An animated rendition is made from the frames, never from the ladder.
-                let animatesWhenMade = plan.writtenType.facts.animates && spec.animated && animatedSource
+                let animatesWhenMade = plan.format == .webp && spec.animated && animatedSource
                 if !animatesWhenMade && (resamplesAfter || index < lastWanted) {
                     try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }
@@ -33,10 +33,10 @@ extension Pipeline {
             }
             try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
-            let type = plan.writtenType
+            let type = RenditionCheck.mediaType(of: plan.format)
             let key = RenditionKey.make(
                 sourceChecksum: checksum, specKey: RenditionKey.specKey(of: spec),
-                fileExtension: type.facts.extensions[0])
+                fileExtension: plan.format.fileExtension)
             let bytes: [UInt8]
             if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
                 bytes = reused
@@ -99,9 +99,9 @@ extension Pipeline {
         }
     }
 
-    /// An animated source keeps its animation only in renditions that ask for it, in a type that animates.
+    /// An animated source keeps its animation only in WebP renditions that ask for it.
     private func animates(_ spec: VariantSpec, plan: RenderPlan, animation: DecodedPicture.Animation?) -> Bool
     {
-        plan.writtenType.facts.animates && spec.animated && animation != nil
+        plan.format == .webp && spec.animated && animation != nil
     }
 }

@@ -125,9 +125,17 @@ enum Renderer {
     }
 
     private static func bytes(of image: VipsImage, plan: RenderPlan) throws(BackendError) -> [UInt8] {
-        guard let encoder = plan.writtenType.facts.encoder else {
-            throw BackendError(call: "encode", message: "\(plan.writtenType.mimeType) has no encoder")
+        let quality = plan.quality ?? 100
+        switch plan.format {
+        case .jpeg, .original:
+            return try JPEGEncoder.encode(
+                image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding)
+        case .png:
+            return try image.encodedAsPNG(effort: pngEffort)
+        case .webp:
+            return try WebPEncoder.encode(image, quality: quality, effort: webpEffort, threads: 1)
+        case .avif:
+            return try HeifEncoder.avif(image, quality: quality, speed: avifSpeed, threads: 1)
         }
-        return try encoder.encode(image, plan)
     }
 }

@@ -25,12 +25,10 @@ extension VariantSpec {
         if boxed && fit == .cover {
             members.append(("position", JSONValue.quote(position.rawValue)))
         }
-        // `original` may be written in any type, so whatever any type would use counts.
-        let written = format.writtenType?.facts
-        if (boxed && fit == .contain) || !(written?.alpha ?? false) {
+        if (boxed && fit == .contain) || format == .jpeg || format == .original {
             members.append(("background", JSONValue.quote(background.hexString)))
         }
-        if !animated && (written?.animates ?? true) {
+        if !animated && (format == .webp || format == .original) {
             members.append(("animated", "false"))
         }
         if progressive && (format == .jpeg || format == .original) {
