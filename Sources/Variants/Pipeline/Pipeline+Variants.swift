@@ -20,13 +20,14 @@ extension Pipeline {
         }
         let largestFirst = plans.sorted {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
-        }
-        let lastWanted = largestFirst.lastIndex { specKeys.contains(RenditionKey.specKey(of: $0.spec)) } ?? -1
-        for (index, (spec, plan)) in largestFirst.enumerated() {
-            guard specKeys.contains(RenditionKey.specKey(of: spec)) else {
-                // An animated rendition is made from the frames, never from the ladder.
-                let animatesWhenMade = plan.format == .webp && spec.animated && animatedSource
-                if !animatesWhenMade && (resamplesAfter || index < lastWanted) {
+        }.map { (spec: $0.spec, plan: $0.plan, specKey: RenditionKey.specKey(of: $0.spec)) }
+        let lastWanted = largestFirst.lastIndex { specKeys.contains($0.specKey) } ?? -1
+        for (index, (spec, plan, specKey)) in largestFirst.enumerated() {
+            guard specKeys.contains(specKey) else {
+                // The frames of a source whose animation is not wanted were not decoded; made, it would be.
+                if !animates(spec, plan: plan, frames: animatedSource)
+                    && (resamplesAfter || index < lastWanted)
+                {
                     try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }
                 continue
@@ -35,12 +36,11 @@ extension Pipeline {
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
             let type = RenditionCheck.mediaType(of: plan.format)
             let key = RenditionKey.make(
-                sourceChecksum: checksum, specKey: RenditionKey.specKey(of: spec),
-                fileExtension: plan.format.fileExtension)
+                sourceChecksum: checksum, specKey: specKey, fileExtension: plan.format.fileExtension)
             let bytes: [UInt8]
             if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
                 bytes = reused
-                if !animates(spec, plan: plan, animation: animation) {
+                if !animates(spec, plan: plan, frames: animation != nil) {
                     try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }
             } else {
@@ -83,7 +83,7 @@ extension Pipeline {
         timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
-            if animates(spec, plan: plan, animation: animation), let animation {
+            if animates(spec, plan: plan, frames: animation != nil), let animation {
                 return try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                     try Renderer.animate(animation, plan: plan, spec: spec)
                 }
@@ -99,9 +99,9 @@ extension Pipeline {
         }
     }
 
-    /// An animated source keeps its animation only in WebP renditions that ask for it.
-    private func animates(_ spec: VariantSpec, plan: RenderPlan, animation: DecodedPicture.Animation?) -> Bool
-    {
-        plan.format == .webp && spec.animated && animation != nil
+    /// An animated source keeps its animation only in WebP renditions that ask for it, made from its frames
+    /// and never from the ladder.
+    private func animates(_ spec: VariantSpec, plan: RenderPlan, frames: Bool) -> Bool {
+        plan.format == .webp && spec.animated && frames
     }
 }
