@@ -1,8 +1,7 @@
 import Foundation
 import VariantdCore
 
-/// `--serve --render`: on-demand renditions of the first picture of the `--only` corpus (default jpeg), with
-/// `--store` from object storage.
+/// `--serve --render`: on-demand renditions of the first picture of the `--only` corpus (default jpeg).
 extension BenchCommand {
     func measureRender() async throws -> String {
         Self.warnOfDebugBuild()
@@ -10,8 +9,7 @@ extension BenchCommand {
         let corpus = found.first { only?.contains($0.name) ?? ($0.name == "jpeg") } ?? found.first
         guard let source = corpus?.files.first else { throw UsageError("no pictures found to measure") }
         let loadBefore = LoadAverage.oneMinute()
-        var load = RenderLoad(source: source, slots: jobs, seconds: renderSeconds)
-        if let store, case .bucket(let location) = try StoreLocation(store) { load.store = location }
+        let load = RenderLoad(source: source, slots: jobs, seconds: renderSeconds)
         let table = try await load.run()
         return table + "\n\nLoad average before/after: \(loadBefore) / \(LoadAverage.oneMinute()); "
             + "\(ProcessInfo.processInfo.activeProcessorCount) cores, slots \(jobs)."
