@@ -27,11 +27,13 @@ build() {
   mkdir -p "$out/corpus"
   case $target in
     sniffer)
-      swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Probe/ContainerCheck.swift \
+      swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Formats/*.swift $V/Specs/OutputFormat.swift \
+        $V/Probe/ContainerCheck.swift \
         $V/Backend/ByteSearch.swift $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
         $V/Decode/HEIFReferenceRepair.swift $V/Errors/VariantsError.swift Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
     declaration)
-      swiftc "${flags[@]}" -module-name FuzzDeclaration $V/Specs/*.swift $V/Render/RenderPlan.swift \
+      swiftc "${flags[@]}" -module-name FuzzDeclaration $V/Specs/*.swift $V/Formats/*.swift $V/Sniff/MediaType.swift \
+        $V/Render/RenderPlan.swift \
         $V/Errors/VariantsError.swift Fuzz/BucketDeclarationFuzz.swift -o "$out/fuzz" ;;
     thumbhash)
       swiftc "${flags[@]}" -module-name FuzzThumbHash Sources/ThumbHash/*.swift Fuzz/ThumbHashFuzz.swift \
@@ -41,7 +43,7 @@ build() {
       swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
         -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
         $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
-        $V/Store/RenditionFile.swift
+        $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Store/RenditionFile.swift
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
         Sources/VariantdCore/Isolation/PipelineJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;

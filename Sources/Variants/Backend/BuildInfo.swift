@@ -9,5 +9,5 @@ public enum BuildInfo {
     public static let decodes: [MediaType] = MediaType.allCases.filter(\.isDecodable)
 
     /// Formats renditions are written in.
-    public static let encodes: [OutputFormat] = [.jpeg, .png, .webp, .avif]
+    public static let encodes: [OutputFormat] = OutputFormat.allCases.filter { $0.writtenType != nil }
 }

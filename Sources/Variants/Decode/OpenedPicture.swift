@@ -42,7 +42,8 @@ struct OpenedPicture {
         self.type = type
         decodingThreads = limits.decodingThreads
         maxPixels = limits.maxPixels
-        if type.isHEIFFamily {
+        switch type.facts.decoder {
+        case .heif:
             let (container, overlay) = try Self.openHEIF(bytes, limits: limits)
             backend = .heif(container, overlay)
             convertsBeforeReducing = false
@@ -55,8 +56,7 @@ struct OpenedPicture {
                 orientation: overlay?.orientation ?? 1, hasAlpha: overlay?.hasAlpha ?? info.hasAlpha,
                 bitDepth: info.bitDepth,
                 frames: max(1, info.topLevelImages), progressive: false)
-        } else {
-            let loader = try Self.loader(for: type)
+        case .vips(let loader):
             let image: VipsImage
             do {
                 image = try VipsImage.load(loader, bytes: bytes)
@@ -79,6 +79,8 @@ struct OpenedPicture {
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
                 duration: duration, progressive: info.interlaced)
+        case nil:
+            throw VariantsError(.unsupportedMediaType, "\(type.mimeType) is not decoded here")
         }
         try limits.checkPixels(
             width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
@@ -92,7 +94,7 @@ struct OpenedPicture {
     func decode(animated: Bool = false, target: (_ width: Int, _ height: Int) -> (width: Int, height: Int))
         throws(VariantsError) -> DecodedPicture
     {
-        let animates = animated && header.frames > 1 && (type == .gif || type == .webp)
+        let animates = animated && header.frames > 1 && type.facts.animates
         if animates {
             let (pixels, overflow) = (header.storedWidth * header.storedHeight).multipliedReportingOverflow(
                 by: header.frames)
@@ -229,16 +231,6 @@ struct OpenedPicture {
         from stored: (width: Int, height: Int), to target: (width: Int, height: Int)
     ) -> Int {
         [8, 4, 2].first { stored.width / $0 >= target.width && stored.height / $0 >= target.height } ?? 1
-    }
-
-    private static func loader(for type: MediaType) throws(VariantsError) -> VipsLoader {
-        switch type {
-        case .jpeg: return .jpeg
-        case .png: return .png
-        case .webp: return .webp
-        case .gif: return .gif
-        default: throw VariantsError(.unsupportedMediaType, "\(type.mimeType) is not decoded here")
-        }
     }
 
     /// The container libheif reads, and the overlay we compose when libheif would get the primary item wrong

@@ -34,9 +34,9 @@ extension Pipeline {
             }
             try limits.checkRendition(spec.name, width: plan.resizeWidth, height: plan.resizeHeight)
             try limits.checkRendition(spec.name, width: plan.outputWidth, height: plan.outputHeight)
-            let type = RenditionCheck.mediaType(of: plan.format)
+            let type = plan.writtenType
             let key = RenditionKey.make(
-                sourceChecksum: checksum, specKey: specKey, fileExtension: plan.format.fileExtension)
+                sourceChecksum: checksum, specKey: specKey, fileExtension: type.facts.extensions[0])
             let bytes: [UInt8]
             if let reused = stored[key], (try? RenditionCheck.verify(reused, as: type, plan: plan)) != nil {
                 bytes = reused
@@ -99,9 +99,9 @@ extension Pipeline {
         }
     }
 
-    /// An animated source keeps its animation only in WebP renditions that ask for it, made from its frames
-    /// and never from the ladder.
+    /// An animated source keeps its animation only in renditions that ask for it, in a type that animates,
+    /// made from its frames and never from the ladder.
     private func animates(_ spec: VariantSpec, plan: RenderPlan, frames: Bool) -> Bool {
-        plan.format == .webp && spec.animated && frames
+        plan.writtenType.facts.animates && spec.animated && frames
     }
 }

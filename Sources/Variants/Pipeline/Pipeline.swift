@@ -69,7 +69,7 @@ public struct Pipeline: Sendable {
         metadata.hasAlpha = picture.header.hasAlpha
         if decoded.profileIgnored { metadata.colourProfile = "ignored" }
         metadata.toneMapped = decoded.toneMapped?.rawValue
-        let animatedSource = [.gif, .webp].contains(type) && picture.header.frames > 1
+        let animatedSource = type.facts.animates && picture.header.frames > 1
         if animatedSource {
             metadata.frames = picture.header.frames
             metadata.duration = picture.header.duration
@@ -123,9 +123,11 @@ public struct Pipeline: Sendable {
         var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
         let decoded = try timings.measure(.decode) { () throws(VariantsError) in
             // `original` keeps a WebP source a WebP, so it animates as a `webp` variant does.
+            let kept = OutputFormat(keeping: type)
             let animated =
                 bucket?.variants.contains {
-                    $0.animated && ($0.format == .webp || ($0.format == .original && type == .webp))
+                    $0.animated
+                        && ($0.format == .original ? kept : $0.format)?.writtenType?.facts.animates == true
                         && wanted?.contains(RenditionKey.specKey(of: $0)) != false
                 } ?? false
             return try picture.decode(animated: animated) { width, height in
@@ -135,7 +137,7 @@ public struct Pipeline: Sendable {
                         RenderPlan(
                             sourceWidth: width, sourceHeight: height, spec: $0,
                             sourceHasAlpha: picture.header.hasAlpha,
-                            sourceFormat: OutputFormat(keeping: type))
+                            sourceFormat: kept)
                     )
                 }
                 return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))

@@ -37,7 +37,9 @@ public struct RenderPlan: Sendable, Equatable {
     public let outputHeight: Int
     /// Never `.original`: that is resolved here from the source (see `init`).
     public let format: OutputFormat
-    /// The encoder's quality, declared or the format's default; `nil` for PNG.
+    /// The media type `format` writes.
+    public let writtenType: MediaType
+    /// The encoder's quality, declared or the format's default; `nil` where the format takes none (PNG).
     public let quality: Int?
     /// Only ever true for a JPEG output.
     public let progressive: Bool
@@ -77,7 +79,10 @@ public struct RenderPlan: Sendable, Equatable {
                 (width, height)
             }
         let format = Self.format(of: spec, sourceFormat: sourceFormat, sourceHasAlpha: sourceHasAlpha)
-        precondition(format != .original && [resized, output].allSatisfy { $0.width > 0 && $0.height > 0 })
+        guard let writtenType = format.writtenType else {
+            preconditionFailure("`original` is resolved above")
+        }
+        precondition([resized, output].allSatisfy { $0.width > 0 && $0.height > 0 })
 
         var alphaToFlatten = sourceHasAlpha
         if case .embed(_, _, _, _, let background) = framing, background.alpha < 255 { alphaToFlatten = true }
@@ -89,7 +94,8 @@ public struct RenderPlan: Sendable, Equatable {
         outputWidth = output.width
         outputHeight = output.height
         self.format = format
-        quality = format == .png ? nil : spec.quality ?? format.defaultQuality
+        self.writtenType = writtenType
+        quality = format.defaultQuality.map { spec.quality ?? $0 }
         progressive = spec.progressive && format == .jpeg
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))

@@ -23,34 +23,19 @@ enum RenditionCheck {
         }
     }
 
-    static func mediaType(of format: OutputFormat) -> MediaType {
-        switch format {
-        case .jpeg, .original: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .avif: .avif
-        }
-    }
-
     private static func readSize(_ bytes: [UInt8], type: MediaType) throws(BackendError) -> (
         width: Int, height: Int
     ) {
-        switch type {
-        case .avif:
+        switch type.facts.decoder {
+        case .heif:
             let info = try HeifContainer(bytes: bytes, limits: verificationLimits).info
             return (info.width, info.height)
-        case .png:
-            return size(of: try VipsImage.load(.png, bytes: bytes))
-        case .webp:
-            return size(of: try VipsImage.load(.webp, bytes: bytes))
-        default:
-            return size(of: try VipsImage.load(.jpeg, bytes: bytes))
+        case .vips(let loader):
+            let header = try VipsImage.load(loader, bytes: bytes).header
+            return (header.width, header.height)
+        case nil:
+            throw BackendError(call: "verify", message: "\(type.mimeType) is not decoded here")
         }
-    }
-
-    private static func size(of image: VipsImage) -> (width: Int, height: Int) {
-        let header = image.header
-        return (header.width, header.height)
     }
 
     /// Our own renditions are at most 4096 pixels a side.

@@ -35,54 +35,21 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     public var isPicture: Bool { rawValue.hasPrefix("image/") }
 
     /// A picture type this service turns into pixels; HEIF-family sequences decode their still primary image.
-    public var isDecodable: Bool {
-        switch self {
-        case .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .heifSequence, .avifSequence: true
-        default: false
-        }
-    }
+    public var isDecodable: Bool { facts.decoder != nil }
 
     /// Text whose finer type only a name or a declaration can tell.
     var isText: Bool { self == .text || self == .csv || self == .json }
 
-    /// Decoded through libheif rather than libvips.
-    var isHEIFFamily: Bool {
-        switch self {
-        case .heic, .heif, .avif, .heifSequence, .avifSequence: true
-        default: false
-        }
-    }
-
     /// The type a file name's extension suggests, when the bytes cannot say.
     public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg", "jpe": self = .jpeg
-        case "gif": self = .gif
-        case "webp": self = .webp
-        case "heic", "hif": self = .heic
-        case "heif": self = .heif
-        case "avif": self = .avif
-        case "pdf": self = .pdf
-        case "json": self = .json
-        case "txt": self = .text
-        case "csv": self = .csv
-        case "mp4": self = .mp4
-        case "mov": self = .quickTime
-        case "zip": self = .zip
-        default: return nil
-        }
+        guard let type = Self.byExtension[fileExtension.lowercased()] else { return nil }
+        self = type
     }
 
     /// The type a client declared (`Content-Type`), ignoring parameters and case.
     public init?(declared: String) {
         let essence = String(declared.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
-        switch essence {
-        case "image/jpg", "image/pjpeg": self = .jpeg
-        case "image/x-png": self = .png
-        default:
-            guard let type = MediaType(rawValue: essence) else { return nil }
-            self = type
-        }
+        guard let type = MediaType(rawValue: essence) ?? Self.byAlias[essence] else { return nil }
+        self = type
     }
 }

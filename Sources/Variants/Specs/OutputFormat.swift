@@ -5,23 +5,4 @@ public enum OutputFormat: String, Sendable, Equatable, Hashable, CaseIterable {
     case webp
     case avif
     case original
-
-    /// The quality used when a variant declares none; `nil` where quality has no meaning (lossless PNG) or is
-    /// not known until the source's format is (`original`). The only place these defaults live.
-    public var defaultQuality: Int? {
-        switch self {
-        case .jpeg: 82
-        case .webp: 80
-        case .avif: 60
-        case .png, .original: nil
-        }
-    }
-
-    /// Whether the encoding keeps an alpha channel; an alpha source written as JPEG is flattened first.
-    public var supportsAlpha: Bool {
-        switch self {
-        case .jpeg: false
-        case .png, .webp, .avif, .original: true
-        }
-    }
 }

@@ -25,10 +25,12 @@ extension VariantSpec {
         if boxed && fit == .cover {
             members.append(("position", JSONValue.quote(position.rawValue)))
         }
-        if (boxed && fit == .contain) || format == .jpeg || format == .original {
+        // `original` may be written in any type, so whatever any type would use counts.
+        let written = format.writtenType?.facts
+        if (boxed && fit == .contain) || !(written?.alpha ?? false) {
             members.append(("background", JSONValue.quote(background.hexString)))
         }
-        if !animated && (format == .webp || format == .original) {
+        if !animated && (written?.animates ?? true) {
             members.append(("animated", "false"))
         }
         if progressive && (format == .jpeg || format == .original) {

@@ -34,11 +34,11 @@ public enum RenditionBody: Sendable, Equatable {
 }
 
 extension RenditionKey {
-    /// The media type of a rendition, from its key's extension.
+    /// The media type of a rendition, from its key's extension (JPEG when no rendition type's matches).
     public static func contentType(of key: String) -> String {
-        let format: OutputFormat =
-            key.hasSuffix(".png")
-            ? .png : key.hasSuffix(".webp") ? .webp : key.hasSuffix(".avif") ? .avif : .jpeg
-        return RenditionCheck.mediaType(of: format).mimeType
+        let written = OutputFormat.allCases.lazy.compactMap(\.writtenType).first {
+            key.hasSuffix(".\($0.facts.extensions[0])")
+        }
+        return (written ?? .jpeg).mimeType
     }
 }

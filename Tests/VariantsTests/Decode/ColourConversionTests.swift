@@ -323,7 +323,7 @@ import Testing
     /// The picture's pixels as coded, oriented, without any colour conversion.
     private static func devicePixels(_ bytes: [UInt8]) throws -> VipsImage {
         let type = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength)) ?? .jpeg
-        if type.isHEIFFamily {
+        if type.facts.decoder == .heif {
             let limits = HeifContainer.Limits(
                 maxPixels: 1 << 28, maxMemoryBlock: 1 << 30, maxItems: 1000, maxTiles: 1000, threads: 1)
             return try HeifContainer(bytes: bytes, limits: limits).decode()

@@ -1,0 +1,38 @@
+/// What variantd knows about one media type: the names that suggest it, how its pixels are read, the format
+/// renditions in it are asked for by, whether it keeps alpha and animation.
+///
+/// Every place that treats formats differently by these facts reads them from the one table, `MediaType.facts`:
+/// a new media type does not compile without its row, and `FormatFactsTests` holds each row to what the code
+/// does with the type. The rows are plain values (the sniffer reads them, and it builds without the C
+/// libraries); the call into each encoder is `Renderer`'s.
+struct FormatFacts: Sendable {
+    /// How a decodable type's pixels are read.
+    enum Decoder: Sendable, Equatable {
+        /// By this named libvips loader (libjpeg-turbo directly for most JPEGs, see `OpenedPicture`).
+        case vips(VipsLoader)
+        /// By our libheif shim.
+        case heif
+    }
+
+    /// How renditions are asked for in one type.
+    struct Encoder: Sendable {
+        /// The name a variant asks for it by (`"format": "webp"`).
+        var format: OutputFormat
+        /// The quality used when a variant declares none; nil where quality has no meaning (lossless PNG).
+        var defaultQuality: Int?
+    }
+
+    /// The file-name extensions (lower case) that suggest the type when the bytes cannot say; renditions in
+    /// it are stored under the first.
+    var extensions: [String] = []
+    /// Other spellings of its media type that clients declare (`image/jpg`).
+    var aliases: [String] = []
+    /// How its pixels are read; nil for a type never decoded here.
+    var decoder: Decoder?
+    /// How renditions are written in it; nil where none are.
+    var encoder: Encoder?
+    /// An alpha channel in its pictures is read, and a rendition written in it keeps one (others flatten it).
+    var alpha = false
+    /// Its animated pictures are read frame by frame, and a rendition written in it can play every frame.
+    var animates = false
+}

@@ -1,0 +1,56 @@
+extension MediaType {
+    /// The one table of formats: everything that differs between media types is read from here.
+    var facts: FormatFacts {
+        switch self {
+        case .jpeg:
+            FormatFacts(
+                extensions: ["jpg", "jpeg", "jpe"], aliases: ["image/jpg", "image/pjpeg"],
+                decoder: .vips(.jpeg),
+                encoder: .init(format: .jpeg, defaultQuality: 82))
+        case .png:
+            FormatFacts(
+                extensions: ["png"], aliases: ["image/x-png"], decoder: .vips(.png),
+                encoder: .init(format: .png, defaultQuality: nil),
+                alpha: true)
+        case .gif:
+            FormatFacts(extensions: ["gif"], decoder: .vips(.gif), alpha: true, animates: true)
+        case .webp:
+            FormatFacts(
+                extensions: ["webp"], decoder: .vips(.webp),
+                encoder: .init(format: .webp, defaultQuality: 80),
+                alpha: true, animates: true)
+        case .heic:
+            FormatFacts(extensions: ["heic", "hif"], decoder: .heif, alpha: true)
+        case .heif:
+            FormatFacts(extensions: ["heif"], decoder: .heif, alpha: true)
+        case .avif:
+            FormatFacts(
+                extensions: ["avif"], decoder: .heif,
+                encoder: .init(format: .avif, defaultQuality: 60),
+                alpha: true)
+        // A sequence's still primary image is decoded; its track is not.
+        case .heifSequence, .avifSequence: FormatFacts(decoder: .heif, alpha: true)
+        case .bmp, .tiff, .svg, .jpegXL, .jpeg2000, .icon, .photoshop: FormatFacts()
+        case .pdf: FormatFacts(extensions: ["pdf"])
+        case .zip: FormatFacts(extensions: ["zip"])
+        case .mp4: FormatFacts(extensions: ["mp4"])
+        case .quickTime: FormatFacts(extensions: ["mov"])
+        case .json: FormatFacts(extensions: ["json"])
+        case .text: FormatFacts(extensions: ["txt"])
+        case .csv: FormatFacts(extensions: ["csv"])
+        case .isoMedia, .octetStream: FormatFacts()
+        }
+    }
+
+    /// The type each extension of the table suggests.
+    static let byExtension = lookup(\.extensions)
+
+    /// The type each other spelling of the table declares.
+    static let byAlias = lookup(\.aliases)
+
+    private static func lookup(_ names: KeyPath<FormatFacts, [String]>) -> [String: MediaType] {
+        Dictionary(
+            allCases.flatMap { type in type.facts[keyPath: names].map { ($0, type) } },
+            uniquingKeysWith: { first, _ in first })
+    }
+}

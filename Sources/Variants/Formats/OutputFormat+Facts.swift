@@ -1,0 +1,24 @@
+extension OutputFormat {
+    /// The media type renditions in this format are written as; nil for `original`, which a plan resolves to
+    /// one of the others first.
+    var writtenType: MediaType? { Self.writtenTypes[self] }
+
+    private static let writtenTypes: [OutputFormat: MediaType] = Dictionary(
+        MediaType.allCases.compactMap { type in type.facts.encoder.map { ($0.format, type) } },
+        uniquingKeysWith: { first, _ in first })
+
+    /// The quality used when a variant declares none; `nil` where quality has no meaning (lossless PNG) or is
+    /// not known until the source's format is (`original`).
+    public var defaultQuality: Int? { writtenType?.facts.encoder?.defaultQuality }
+
+    /// Whether the encoding keeps an alpha channel; an alpha source written as JPEG is flattened first.
+    /// `original` keeps it: a source with alpha keeps its own format only where that keeps alpha, else
+    /// becomes PNG.
+    public var supportsAlpha: Bool { writtenType?.facts.alpha ?? true }
+
+    /// The format `original` keeps for a source of this type, or nil where we cannot encode it (HEIC, GIF).
+    init?(keeping type: MediaType) {
+        guard let format = type.facts.encoder?.format else { return nil }
+        self = format
+    }
+}
