@@ -2,7 +2,8 @@ import Foundation
 import VariantdCore
 
 /// The `variantd serve` the load benchmark starts for itself: this binary, on an ephemeral loopback port,
-/// over a object store and a bucket directory (holding W1's bucket) in a fresh temporary directory.
+/// over an object store and a bucket directory (holding W1's bucket) in a fresh temporary directory, or
+/// over sources and renditions in object storage.
 final class BenchDaemon: @unchecked Sendable {
     /// W1's bucket, as `--buckets` holds it.
     static let bucket = "bench-w1"
@@ -12,8 +13,11 @@ final class BenchDaemon: @unchecked Sendable {
     let base: URL
     let slots: Int
     private let directory: URL
-    /// The store root, which is also the rendition store.
+    /// The folder store's root, which is also the rendition store; with object storage, a scratch folder.
     let root: URL
+    /// With object storage: sources under `objects/` and renditions under `renditions/` of the location.
+    let objects: S3ObjectStore?
+    let renditions: S3RenditionStore?
     /// The daemon's stderr: its JSON log lines.
     private let logPath: String
     private let process = Process()
@@ -25,11 +29,12 @@ final class BenchDaemon: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts the daemon with `buckets` (name → declaration), on `core` alone when one is given, and waits
-    /// (at most 30 s) for its `listening` line.
+    /// Starts the daemon with `buckets` (name → declaration), on `core` alone when one is given, over
+    /// `store` (its bucket created if needed; `AWS_*` variables) when one is given, and waits (at most 30 s)
+    /// for its `listening` line.
     init(
         slots: Int, buckets declarations: [String: String] = [BenchDaemon.bucket: W1Workload.declaration],
-        core: Int? = nil
+        core: Int? = nil, store: S3Location? = nil
     ) throws {
         self.slots = slots
         let files = FileManager.default
@@ -44,12 +49,30 @@ final class BenchDaemon: @unchecked Sendable {
             try Data(declaration.utf8).write(to: buckets.appendingPathComponent(name + ".json"))
         }
         try Data().write(to: URL(fileURLWithPath: logPath))
+        var locations = ["--root", root.path]
+        if let store {
+            let client = try StoreLocation.client(ProcessInfo.processInfo.environment)
+            try client.createBucket(store.bucket)
+            let objects = S3ObjectStore(
+                client: client, location: try S3Location(store.description + "/objects"))
+            let renditions = S3RenditionStore(
+                client: client, location: try S3Location(store.description + "/renditions"))
+            let data = directory.appendingPathComponent("data").path
+            try files.createDirectory(atPath: data, withIntermediateDirectories: true)
+            locations = [
+                "--root", objects.location.description, "--out", renditions.location.description,
+                "--data-dir",
+                data,
+            ]
+            (self.objects, self.renditions) = (objects, renditions)
+        } else {
+            (objects, renditions) = (nil, nil)
+        }
         let (executable, arguments) = CorePinning.command(
             Executable.current,
-            [
-                "serve", "--listen", "127.0.0.1:0", "--root", root.path, "--buckets", buckets.path,
-                "--slots", "\(slots)",
-            ], core: core)
+            ["serve", "--listen", "127.0.0.1:0", "--buckets", buckets.path, "--slots", "\(slots)"]
+                + locations,
+            core: core)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
@@ -75,21 +98,28 @@ final class BenchDaemon: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Copies `files` into `folder` of the object store and returns their `source` paths, relative to it.
+    /// Copies (or uploads) `files` into `folder` of the object store and returns their `source` paths,
+    /// relative to it.
     func store(_ files: [String], in name: String = "corpus") throws -> [String] {
         let folder = root.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try files.map { file in
             copied += 1
             let source = "\(name)/\(copied)-" + (file as NSString).lastPathComponent
-            try FileManager.default.copyItem(
-                at: URL(fileURLWithPath: file), to: root.appendingPathComponent(source))
+            if let objects {
+                try objects.client.put(
+                    bucket: objects.location.bucket, key: objects.location.key(source), file: file,
+                    contentType: "application/octet-stream")
+            } else {
+                try FileManager.default.copyItem(
+                    at: URL(fileURLWithPath: file), to: root.appendingPathComponent(source))
+            }
             return source
         }
     }
 
-    /// Writes `count` distinct copies of `file` (`DistinctSource`) into the store root and returns their
-    /// `source` paths; nil when the format has no distinct copy.
+    /// Writes `count` distinct copies of `file` (`DistinctSource`) into the folder store's root and returns
+    /// their `source` paths; nil when the format has no distinct copy.
     func storeCopies(of file: String, count: Int) throws -> [String]? {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         guard DistinctSource.copy(bytes, number: 0) != nil else { return nil }

@@ -6,13 +6,16 @@ import Variants
 /// `variantd bench --serve --render`: on-demand renditions through the daemon — the latency of a miss per
 /// output format, then cache hits driven by `wrk` at 1, 16 and 64 connections, the daemon and Debian's
 /// nginx (one worker, the same rendition file from the same disk) each pinned to one core in the same run,
-/// wrk on another.
+/// wrk on another. With `store`, the picture and its renditions live in object storage, and the table adds
+/// what a miss and a hit cost the store.
 struct RenderLoad: Sendable {
     /// The picture every transform is made from.
     var source: String
     var slots: Int
     /// Seconds wrk drives each row of hits.
     var seconds: Int
+    /// Where the daemon keeps sources (`objects/`) and renditions (`renditions/`); nil for a folder.
+    var store: S3Location? = nil
 
     static let bucket = "bench-render"
     static let hitQuery = "width=600&format=webp"
@@ -32,21 +35,34 @@ struct RenderLoad: Sendable {
         let cores = CorePinning.serverAndClient
         let daemon = try BenchDaemon(
             slots: slots, buckets: [Self.bucket: #"{"name": "\#(Self.bucket)", "public": true}"#],
-            core: cores?.server)
+            core: cores?.server, store: store)
         let stored = try daemon.store([source], in: Self.bucket)[0]
         let target = "/v1/render/" + stored
+        let beforeMisses = try await storeRequests(of: daemon)
         let misses = try await Self.misses(of: daemon.base.absoluteString + target)
+        let missPhase = try await storeRequests(of: daemon).since(beforeMisses)
 
         let hitURL = daemon.base.absoluteString + target + "?" + Self.hitQuery
         guard await Self.get(hitURL).status == 200 else {
             throw BenchDaemon.Failure(description: "\(hitURL) did not answer 200")
         }
-        let store = try RenditionFolder(root: daemon.root.path)
         let spec = try Transform(query: [("width", "600"), ("format", "webp")], accept: nil).spec
-        guard let checksum = SourceChecksum.of(daemon.root.path + "/" + stored),
-            let rendition = store.listing(ofSource: checksum)[RenditionKey.specKey(of: spec)]
-        else { throw BenchDaemon.Failure(description: "the hit's rendition is not in the store") }
-        let size = store.existing(rendition)?.count ?? 0
+        let specKey = RenditionKey.specKey(of: spec)
+        guard let checksum = SourceChecksum.of(source) else {
+            throw BenchDaemon.Failure(description: "\(source) cannot be read")
+        }
+        // From object storage, nginx serves a copy of the same bytes from the daemon's scratch folder.
+        for file in daemon.renditions?.stored(sourceChecksum: checksum, specKeys: [specKey]) ?? [] {
+            let path = daemon.root.appendingPathComponent(file.key)
+            try FileManager.default.createDirectory(
+                at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(file.bytes).write(to: path)
+        }
+        let folder = try RenditionFolder(root: daemon.root.path)
+        guard let rendition = folder.listing(ofSource: checksum)[specKey] else {
+            throw BenchDaemon.Failure(description: "the hit's rendition is not in the store")
+        }
+        let size = folder.existing(rendition)?.count ?? 0
 
         guard WrkRun.isInstalled else {
             throw BenchDaemon.Failure(description: "wrk is not installed (bash scripts/bench-setup.sh)")
@@ -57,21 +73,34 @@ struct RenderLoad: Sendable {
         }
         let nginxURL = nginx.map { $0.base.absoluteString + "/" + rendition }
         var rows: [HitRow] = []
+        var hitPhase = StoreRequests()
         for connections in Self.connections {
-            func drive(_ server: String, _ url: String) throws -> WrkRun.Result {
+            /// The timed run, and the daemon's store requests during it (not during the warm-up).
+            func drive(_ server: String, _ url: String) async throws -> (WrkRun.Result, StoreRequests) {
                 Console.error("bench: render hits, \(server), \(connections) connections")
                 _ = try WrkRun(url: url, connections: connections, seconds: 1, core: cores?.client).run()
-                return try WrkRun(url: url, connections: connections, seconds: seconds, core: cores?.client)
-                    .run()
+                let before = try await storeRequests(of: daemon)
+                let result = try WrkRun(
+                    url: url, connections: connections, seconds: seconds, core: cores?.client
+                )
+                .run()
+                return (result, try await storeRequests(of: daemon).since(before))
             }
-            let variantd = try drive("variantd", hitURL)
-            rows.append(
-                HitRow(
-                    connections: connections, variantd: variantd,
-                    nginx: try nginxURL.map { try drive("nginx", $0) }))
+            let (variantd, counted) = try await drive("variantd", hitURL)
+            hitPhase = hitPhase.adding(counted)
+            var nginx: WrkRun.Result? = nil
+            if let nginxURL { nginx = try await drive("nginx", nginxURL).0 }
+            rows.append(HitRow(connections: connections, variantd: variantd, nginx: nginx))
         }
         _ = daemon.stop()
-        return Self.table(misses: misses, hits: rows, renditionBytes: size, pinned: cores != nil)
+        return Self.table(
+            misses: misses, hits: rows, renditionBytes: size, pinned: cores != nil,
+            store: store == nil ? nil : (missPhase, hitPhase))
+    }
+
+    /// The daemon's store requests so far; none are read for a folder.
+    private func storeRequests(of daemon: BenchDaemon) async throws -> StoreRequests {
+        store == nil ? StoreRequests() : try await StoreRequests.settled(from: daemon.base)
     }
 
     /// `missesPerFormat` new transforms per format, one at a time.
@@ -101,7 +130,8 @@ struct RenderLoad: Sendable {
     }
 
     private static func table(
-        misses: [(format: String, seconds: [Double])], hits: [HitRow], renditionBytes: Int, pinned: Bool
+        misses: [(format: String, seconds: [Double])], hits: [HitRow], renditionBytes: Int, pinned: Bool,
+        store: (misses: StoreRequests, hits: StoreRequests)?
     ) -> String {
         func ms(_ seconds: Double) -> String { BenchTable.fixed(seconds * 1000, 2) }
         var lines = [
@@ -136,6 +166,26 @@ struct RenderLoad: Sendable {
             ])
         }
         lines += BenchTable.table(rows)
+        if let store {
+            lines += [
+                "",
+                "Store requests per miss and per hit the daemon answered (wrk leaves out those in flight when it "
+                    + "stops); answers of another outcome are counted apart:", "",
+            ]
+            func row(_ name: String, _ answered: Int, _ phase: StoreRequests) -> [String] {
+                func each(_ count: Int, _ digits: Int = 2) -> String {
+                    BenchTable.fixed(Double(count) / Double(max(answered, 1)), digits)
+                }
+                let perOperation = ["head", "get", "put", "list"].map { each(phase.requests[$0, default: 0]) }
+                return [name, "\(answered)", "\(phase.otherAnswers)"] + perOperation
+                    + [each(phase.receivedBytes, 0)]
+            }
+            lines += BenchTable.table(
+                [
+                    ["phase", "answered", "other answers", "HEAD", "GET", "PUT", "LIST", "bytes received"],
+                    row("miss", store.misses.misses, store.misses), row("hit", store.hits.hits, store.hits),
+                ])
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -57,6 +57,8 @@ package struct BenchCommand: Subcommand {
                                   format, and cache hits driven by wrk at 1, 16 and 64 connections,
                                   the daemon and nginx (one worker, the same file) each pinned to one
                                   core and wrk to another (bash scripts/bench-setup.sh installs both).
+                                  With --store: the picture and its renditions in object storage, and
+                                  the store's HEAD, GET, PUT, LIST and bytes received per miss and hit.
           --render-seconds <n>    Seconds wrk drives each row of --render hits (default 5).
           --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows

@@ -46,6 +46,7 @@ struct RenderService: Sendable {
     /// on the I/O thread; anything that may hash, wait on object storage or render becomes a task.
     func respond(to request: HTTPRequest) -> HTTPReply {
         let started = ContinuousClock.now
+        metrics.countRenderArrived()
         var record = RenderRecord(
             method: request.method, outcome: .rejected, code: "ok", status: 200, seconds: 0, bytesOut: 0)
         let checked: CheckedRequest

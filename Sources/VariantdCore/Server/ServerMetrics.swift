@@ -15,6 +15,7 @@ final class ServerMetrics: Sendable {
         var renderRequests: [JobKey: Int] = [:]
         var renderDuration: [String: Histogram] = [:]
         var rendersMade = 0
+        var rendersAnswering = 0
         var slowClients: [ClientDeadlines.Phase: Int] = [:]
     }
 
@@ -49,8 +50,14 @@ final class ServerMetrics: Sendable {
         }
     }
 
+    /// A render request arrived; `record(_:)` of its answer ends it.
+    func countRenderArrived() {
+        state.withLock { $0.rendersAnswering += 1 }
+    }
+
     func record(_ render: RenderRecord) {
         state.withLock { state in
+            state.rendersAnswering -= 1
             state.renderRequests[JobKey(outcome: render.outcome.rawValue, code: render.code), default: 0] += 1
             state.renderDuration[render.outcome.rawValue, default: Histogram()].observe(render.seconds)
         }
@@ -122,6 +129,11 @@ final class ServerMetrics: Sendable {
                 "variantd_renders_total", "counter",
                 "On-demand renditions rendered in a decoder child (identical requests share one).",
                 state.rendersMade
+            ),
+            (
+                "variantd_render_requests_in_flight", "gauge",
+                "Render requests arrived and not yet answered (their store requests may be under way).",
+                state.rendersAnswering
             ),
             ("variantd_jobs_in_flight", "gauge", "Jobs holding a render slot.", gauges.admission.running),
             ("variantd_queue_depth", "gauge", "Jobs waiting for a render slot.", gauges.admission.queued),

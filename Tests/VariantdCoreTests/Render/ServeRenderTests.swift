@@ -77,6 +77,9 @@ import Variants
         #expect(
             try daemon.metric(line: #"variantd_render_requests_total{outcome="not_modified",code="ok"}"#) == 1
         )
+        // Every request counted in on arrival is counted out with its answer.
+        #expect(try daemon.metric(line: "variantd_render_requests_in_flight") == 0)
+        #expect(try daemon.send("GET", "/metrics").text.contains("\nvariantd_render_requests_in_flight 0\n"))
         let line = try daemon.waitForLog(event: "render", after: 4)
         #expect(line["method"] as? String == "HEAD" && line["outcome"] as? String == "hit")
         #expect(
