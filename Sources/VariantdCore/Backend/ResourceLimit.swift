@@ -1,25 +1,45 @@
+import Variants
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// The kernel's limits on what this process may use (`setrlimit`), which a decoder child puts on itself.
-enum ResourceLimit {
-    case coreFileBytes
-    case addressSpaceBytes
-    case openFiles
-    case cpuSeconds
+///
+/// A limit is never set above the hard limit in force: raising that takes `CAP_SYS_RESOURCE`, which a service
+/// run under a `LimitCPU=` or `LimitNOFILE=` of its own does not have, and a refused call would leave the
+/// limit where it was. Below the hard limit every call takes effect, and one that does not is an error.
+enum ResourceLimit: String {
+    case coreFileBytes = "RLIMIT_CORE"
+    case addressSpaceBytes = "RLIMIT_AS"
+    case openFiles = "RLIMIT_NOFILE"
+    case cpuSeconds = "RLIMIT_CPU"
 
     /// Sets the limit for good: a process cannot raise its hard limit again.
-    func fix(at value: Int) {
-        set(current: rlim_t(value), maximum: rlim_t(value))
+    func fix(at value: Int) throws(SystemCallError) {
+        try set(value, lowersMaximum: true)
     }
 
-    /// Sets the limit the kernel enforces, and leaves the hard one unlimited so that it can be moved on.
-    func move(to value: Int) {
-        set(current: rlim_t(value), maximum: rlim_t.max)
+    /// Sets the limit the kernel enforces and leaves the hard one where it is, so that it can be moved on.
+    func move(to value: Int) throws(SystemCallError) {
+        try set(value, lowersMaximum: false)
     }
 
-    private func set(current: rlim_t, maximum: rlim_t) {
+    private func set(_ value: Int, lowersMaximum: Bool) throws(SystemCallError) {
+        var limit = try read()
+        let wanted = rlim_t(max(0, value))
+        let maximum = lowersMaximum ? min(wanted, limit.rlim_max) : limit.rlim_max
+        limit = rlimit(rlim_cur: min(wanted, maximum), rlim_max: maximum)
+        guard setrlimit(resource, &limit) == 0 else { throw SystemCallError("setrlimit", about: rawValue) }
+    }
+
+    private func read() throws(SystemCallError) -> rlimit {
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { throw SystemCallError("getrlimit", about: rawValue) }
+        return limit
+    }
+
+    private var resource: __rlimit_resource_t {
         let resource =
             switch self {
             case .coreFileBytes: RLIMIT_CORE
@@ -27,7 +47,6 @@ enum ResourceLimit {
             case .openFiles: RLIMIT_NOFILE
             case .cpuSeconds: RLIMIT_CPU
             }
-        var limit = rlimit(rlim_cur: current, rlim_max: maximum)
-        setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
+        return __rlimit_resource_t(resource.rawValue)
     }
 }

@@ -71,7 +71,13 @@ package struct DecoderChildCommand: Subcommand {
             #if DEBUG
                 violation?.attempt()
             #endif
-            ChildConfinement.startJobBudget()
+            do {
+                try ChildConfinement.startJobBudget()
+            } catch {
+                // Unbudgeted, a job could spin in C past every deadline: no job runs without one.
+                Console.error("variantd decoder-child: cannot set its CPU budget: \(error)")
+                return .configuration
+            }
             let job: PipelineJob
             do {
                 job = try WireJSON.decode(PipelineJob.self, from: line)

@@ -14,9 +14,13 @@ enum ChildConfinement {
 
     /// Applies the limits and returns the file descriptor answers must be written to.
     static func apply() throws(BackendError) -> FileDescriptor {
-        ResourceLimit.coreFileBytes.fix(at: 0)
-        ResourceLimit.addressSpaceBytes.fix(at: addressSpace)
-        ResourceLimit.openFiles.fix(at: openFiles)
+        do {
+            try ResourceLimit.coreFileBytes.fix(at: 0)
+            try ResourceLimit.addressSpaceBytes.fix(at: addressSpace)
+            try ResourceLimit.openFiles.fix(at: openFiles)
+        } catch {
+            throw BackendError(error)
+        }
         // A C library that prints to stdout must not corrupt the protocol: answers go to a private copy
         // of the original descriptor, and stdout itself now points at stderr.
         let answers = try FileDescriptor.standardOutput.duplicate()
@@ -50,9 +54,10 @@ enum ChildConfinement {
         Heap.trim(keeping: Allocator.keptFreeMemory)
     }
 
-    /// Moves the CPU-time limit to what this process has used so far plus one job's budget.
-    static func startJobBudget() {
-        ResourceLimit.cpuSeconds.move(to: ResourceUsage.cpuSeconds + 1 + cpuSecondsPerJob)
+    /// Moves the CPU-time limit to what this process has used so far plus one job's budget (or to the hard
+    /// limit the service runs under, when that comes first).
+    static func startJobBudget() throws(SystemCallError) {
+        try ResourceLimit.cpuSeconds.move(to: ResourceUsage.cpuSeconds + 1 + cpuSecondsPerJob)
     }
 
     /// Writes all of `bytes` to the answer descriptor; a child that cannot answer exits.

@@ -145,6 +145,38 @@ import Variants
     }
 
     /// One job through `child`: a sample's bytes in, its metadata out.
+    /// A service under a hard CPU limit of its own (systemd's `LimitCPU=`), without the privilege to raise
+    /// it: each job still gets its budget, under that limit, and the child's other limits are set too.
+    @Test(
+        .enabled(if: getuid() == 0, "dropping CAP_SYS_RESOURCE for the child takes root"),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"),
+            "util-linux's prlimit and setpriv are absent"))
+    func aChildUnderAHardCPULimitStillBudgetsEachJob() throws {
+        let child = try ChildProcess(
+            executable: "/usr/bin/prlimit",
+            arguments: [
+                "--cpu=3600:3600", "--", "/usr/bin/setpriv", "--bounding-set=-sys_resource",
+                "--inh-caps=-sys_resource", "--", TestPaths.variantd, "decoder-child",
+            ])
+        defer { child.terminate() }
+        let metadata = try decode("pictures/gradient.jpg", in: child)
+        #expect(metadata.width == 320)
+        let limits = try String(contentsOfFile: "/proc/\(child.processID)/limits", encoding: .utf8)
+        func limit(_ name: String) -> [String] {
+            let line = limits.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
+            return line.dropFirst(name.count).split(separator: " ").prefix(2).map(String.init)
+        }
+        // Started within seconds, the child's budget ends one job's worth of seconds from now.
+        let cpu = limit("Max cpu time")
+        let soft = Int(cpu.first ?? "") ?? .max
+        #expect(cpu.last == "3600" && soft <= 1 + ChildConfinement.cpuSecondsPerJob + 30, "\(cpu)")
+        #expect(
+            limit("Max open files") == ["\(ChildConfinement.openFiles)", "\(ChildConfinement.openFiles)"])
+        #expect(limit("Max core file size") == ["0", "0"])
+    }
+
     private func decode(_ sample: String, in child: ChildProcess) throws -> CompletionMetadata {
         let bytes = try [UInt8](Data(contentsOf: TestPaths.samples.appendingPathComponent(sample)))
         let job = PipelineJob(
