@@ -9,11 +9,14 @@
 # - .build/bench-venv: pyvips in ABI mode on the system libvips 8.14, Pillow with pillow-heif, numpy (the
 #   AVIF quality check) and thumbhash-rs (the Rust ThumbHash crate's Python binding).
 # - .build/bench-venv-binary: pyvips on the newer libvips that the pyvips-binary wheel bundles.
+# - .build/bench-venv-ssimulacra2: the PyPI package ssimulacra2 (numpy, scipy, Pillow), the referee of
+#   `variantd bench --quality`: its scores depend on neither variantd's code nor libvips.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 system_venv="$root/.build/bench-venv"
 binary_venv="$root/.build/bench-venv-binary"
+score_venv="$root/.build/bench-venv-ssimulacra2"
 
 if ! dpkg -s libvips-tools imagemagick nginx wrk >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
@@ -48,3 +51,8 @@ if ! "$binary_venv/bin/python3" -c "$binary_check" >/dev/null 2>&1; then
     pyvips-binary
 fi
 "$binary_venv/bin/python3" -c "$binary_check"
+
+venv "$score_venv" \
+  'import ssimulacra2; assert ssimulacra2.__version__ == "0.3.0"
+print("bench-venv-ssimulacra2: ssimulacra2", ssimulacra2.__version__)' \
+  ssimulacra2==0.3.0

@@ -24,4 +24,7 @@ enum BenchPaths {
 
     /// The venv whose pyvips runs on the libvips the pyvips-binary wheel bundles.
     static var binaryPython: String { root + "/.build/bench-venv-binary/bin/python3" }
+
+    /// The venv with the PyPI package ssimulacra2, the referee of `bench --quality`.
+    static var scorePython: String { root + "/.build/bench-venv-ssimulacra2/bin/python3" }
 }

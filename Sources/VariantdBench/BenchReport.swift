@@ -12,6 +12,8 @@ struct BenchReport: Sendable, Codable {
     var conditions: Conditions?
     /// `--serve`: the daemon under load (its runs are not in `runs`).
     var serve: ServeLoadReport?
+    /// `--quality`: the default bucket's bytes and SSIMULACRA2 beside pyvips' (no runs).
+    var quality: QualityComparison?
 
     /// Also what `variantd thumbhash-bench --json` prints.
     struct ThumbHashFigures: Sendable, Codable {

@@ -5,6 +5,7 @@ enum BenchTable {
     static func render(_ report: BenchReport, reference: String?) -> String {
         var lines = report.runs.isEmpty ? [] : runLines(report, reference: reference)
         if let serve = report.serve { lines += serveLines(serve) }
+        if let quality = report.quality { lines += (lines.isEmpty ? [] : [""]) + qualityLines(quality) }
         if let avif = report.avif {
             lines.append("")
             lines.append(

@@ -12,7 +12,8 @@ package struct BenchCommand: Subcommand {
         "bench [--corpus <dir>] [--only <names>] [--jobs <n>] [--iterations <n>] [--rounds <n>] [--warmup <n>] "
         + "[--anchors | --anchor <tools>] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
         + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
-        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render [--render-seconds <n>]]]"
+        + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render [--render-seconds <n>]]] "
+        + "[--quality [--previous <variantd>]]"
     package static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -68,6 +69,16 @@ package struct BenchCommand: Subcommand {
                                   --overload-seconds (default 120) over 64 connections: statuses (only
                                   200 and 503 with Retry-After expected; exit 1 otherwise), p99 of the
                                   503s (target ≤ 50 ms) and of the 200s, memory before and after.
+          --quality               Measure rendition quality instead, nothing timed: the default bucket's
+                                  renditions of the jpeg corpus (--only: other corpora) by variantd and
+                                  by pyvips on the pyvips-binary libvips, per variant and per format:
+                                  bytes, their ratio, and the mean SSIMULACRA2 (the PyPI package
+                                  ssimulacra2) of each tool's rendition against its own lossless PNG of
+                                  the same geometry; then whether the goals hold (JPEG ≤ 0.80× pyvips'
+                                  bytes, WebP ≤ 0.92×, each mean score ≥ pyvips' − 1.0). Run
+                                  scripts/bench-setup.sh once first.
+          --previous <variantd>   With --quality: also render with this variantd binary (an older build)
+                                  and set its bytes and score beside ours.
 
         Rows: variantd (W1 in memory, renditions checked, not written), variantd-write (the same, written
         durably to a rendition store in a temporary directory), variantd-decode (sniff, probe and decode to
@@ -98,6 +109,9 @@ package struct BenchCommand: Subcommand {
     let overloadSeconds: Int?
     let render: Bool
     let renderSeconds: Int
+    let quality: Bool
+    /// `--previous`: another variantd binary whose renditions `--quality` sets beside ours.
+    let previous: String?
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
         corpusDirectory = try arguments.option("--corpus")
@@ -135,6 +149,15 @@ package struct BenchCommand: Subcommand {
         render = arguments.flag("--render")
         if render && !serve { throw UsageError("'--render' goes with '--serve'") }
         renderSeconds = try arguments.integer("--render-seconds", in: 1...3600) ?? 5
+        quality = arguments.flag("--quality")
+        if quality && serve { throw UsageError("'--quality' and '--serve' are separate modes") }
+        previous = try arguments.option("--previous")
+        if let previous {
+            guard quality else { throw UsageError("'--previous' goes with '--quality'") }
+            guard FileManager.default.isExecutableFile(atPath: previous) else {
+                throw UsageError("'--previous' names no executable file '\(previous)'")
+            }
+        }
         let extra = try arguments.positionals()
         guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
     }
@@ -149,6 +172,8 @@ package struct BenchCommand: Subcommand {
             report = try Self.load(savedReport)
         } else if serve {
             report = try await measureServe()
+        } else if quality {
+            report = try measureQuality()
         } else {
             report = try measureCorpora()
         }
