@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "variantd", targets: ["variantd"]),
         .library(name: "Variants", targets: ["Variants"]),
         .library(name: "ThumbHash", targets: ["ThumbHash"]),
+        .library(name: "SSIMULACRA2", targets: ["SSIMULACRA2"]),
     ],
     targets: [
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "CSpawn"),
         .target(name: "CLandlock"),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
+        .target(name: "SSIMULACRA2", swiftSettings: swiftSettings),
         .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
@@ -75,6 +77,10 @@ let package = Package(
         .target(name: "CThreadProbe", path: "Tests/CThreadProbe"),
         .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
+        // Variants only decodes and encodes the fixtures the scores are checked on.
+        .testTarget(
+            name: "SSIMULACRA2Tests", dependencies: ["SSIMULACRA2", "Variants", "VariantdTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "VariantsTests", dependencies: ["Variants", "CLcms2", "VariantdTestSupport"],
             swiftSettings: swiftSettings),
