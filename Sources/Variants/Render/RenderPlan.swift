@@ -37,8 +37,12 @@ public struct RenderPlan: Sendable, Equatable {
     public let outputHeight: Int
     /// Never `.original`: that is resolved here from the source (see `init`).
     public let format: OutputFormat
-    /// The encoder's quality, declared or the format's default; `nil` for PNG.
+    /// The encoder's quality, declared or the format's default; `nil` for PNG. With a `scoreTarget` it is
+    /// only what an animation is written at, since the search runs on still renditions.
     public let quality: Int?
+    /// The SSIMULACRA2 score the encoder's quality is searched for (`quality: "auto"` or a target), in the
+    /// resolved format; `nil` for a fixed quality and where the format has no search.
+    public let scoreTarget: Int?
     /// Only ever true for a JPEG output.
     public let progressive: Bool
     /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
@@ -90,6 +94,7 @@ public struct RenderPlan: Sendable, Equatable {
         outputHeight = output.height
         self.format = format
         quality = format == .png ? nil : spec.quality ?? format.defaultQuality
+        scoreTarget = spec.qualityTarget?.score(in: format)
         progressive = spec.progressive && format == .jpeg
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))

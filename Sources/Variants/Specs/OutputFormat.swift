@@ -17,6 +17,18 @@ public enum OutputFormat: String, Sendable, Equatable, Hashable, CaseIterable {
         }
     }
 
+    /// The SSIMULACRA2 score `quality: "auto"` aims at: about the mean score the default quality reaches on
+    /// the corpus photos (docs/BucketDeclaration.md has the figures). `nil` where no quality search is made:
+    /// PNG is lossless, AVIF's encoder is too slow to run several times a rendition, and `original` is
+    /// resolved first.
+    public var defaultScoreTarget: Int? {
+        switch self {
+        case .jpeg: 83
+        case .webp: 75
+        case .png, .avif, .original: nil
+        }
+    }
+
     /// Whether the encoding keeps an alpha channel; an alpha source written as JPEG is flattened first.
     public var supportsAlpha: Bool {
         switch self {
