@@ -53,7 +53,8 @@ import Testing
         #expect(try self.score(lower, format, against: original) < score)
     }
 
-    /// A higher target asks for at least the quality a lower one found.
+    /// A higher target asks for at least the quality a lower one found; a target near what the default quality
+    /// reaches takes fewer tries than a bisection's seven.
     @Test func aHigherTargetNeedsAtLeastTheQuality() throws {
         let image = try rendition()
         let encode = { (quality: Int) throws(BackendError) in
@@ -64,7 +65,7 @@ import Testing
         let high = try #require(
             try QualitySearch.lowest(reaching: 90, of: image, format: .jpeg, encode: encode))
         #expect(low.quality < high.quality)
-        #expect(high.encodes == 7)
+        #expect(high.encodes < 7, "\(high.quality) in \(high.encodes) tries")
     }
 
     /// Under 8 pixels a side the metric cannot score: the plan's fixed quality is used instead.
