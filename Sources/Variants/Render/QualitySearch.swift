@@ -5,11 +5,11 @@ import SSIMULACRA2
 ///
 /// Each try encodes, decodes and scores against the original prepared once. The first try is the format's
 /// default quality, near where `auto` lands; the next step 10, 20, 40 qualities towards the target until the
-/// answer is bracketed, then each try is read off the straight line between the bracket's ends, score against quality
-/// (regula falsi with Illinois' rule; a bisection whenever the last try did not halve the bracket), so
-/// three to five tries usually do. It ends
-/// on a quality that reaches the target whose next lower one was tried and did not, so the answer is minimal
-/// even where the score is not monotonic in quality. Where even 100 falls short, 100 is used.
+/// answer is bracketed, then each try is read off the straight line between the bracket's ends, score against
+/// quality (regula falsi with Illinois' rule; a bisection whenever the last try did not halve the bracket):
+/// three to seven tries, four or five on the corpus photos. It ends on a quality that reaches the target
+/// whose next lower one was tried and did not, so the answer is minimal even where the score is not monotonic
+/// in quality. Where even 100 falls short, 100 is used.
 enum QualitySearch {
     struct Found {
         let bytes: [UInt8]
