@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "Charts", swiftSettings: swiftSettings),
         .target(
             name: "Variants",
-            dependencies: ["CVipsShims", "CHeifShims", "CWebPShims", "CJPEGShims", "CCrypto", "ThumbHash"],
+            dependencies: [
+                "CVipsShims", "CHeifShims", "CWebPShims", "CJPEGShims", "CCrypto", "ThumbHash", "SSIMULACRA2",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -25,31 +25,42 @@ enum RecursiveGaussian {
     }
 
     /// Each row through the filter: y_k[n] = n₂ (x[n − N − 1] + x[n + N − 1]) − d₁ y_k[n − 1] − y_k[n − 2],
-    /// started N − 1 samples before the row so that output n is centred on input n.
+    /// started N − 1 samples before the row so that output n is centred on input n. Four rows run side by side,
+    /// one per vector lane, since each sample waits on the one before it.
     static func horizontal(_ plane: Plane) -> Plane {
         let width = plane.width
+        let height = plane.height
         let pad = 2 * radius
-        var padded = [Float](repeating: 0, count: width + 2 * pad)
+        var padded = [SIMD4<Double>](repeating: .zero, count: width + 2 * pad)
         var values = [Float](repeating: 0, count: plane.values.count)
         let input = plane.values.span
         var output = values.mutableSpan
-        var row = padded.mutableSpan
-        let (n1, n3, n5) = inputWeights
-        let (d1, d3, d5) = feedback
-        for y in 0..<plane.height {
-            let start = y * width
+        var rows = padded.mutableSpan
+        let (n1, n3, n5) = (
+            SIMD4(repeating: inputWeights.0), SIMD4(repeating: inputWeights.1),
+            SIMD4(repeating: inputWeights.2)
+        )
+        let (d1, d3, d5) = (
+            SIMD4(repeating: feedback.0), SIMD4(repeating: feedback.1), SIMD4(repeating: feedback.2)
+        )
+        for top in stride(from: 0, to: height, by: 4) {
+            let lanes = min(4, height - top)
             for x in 0..<width {
-                row[pad + x] = input[start + x]
+                var column = SIMD4<Double>.zero
+                for lane in 0..<lanes {
+                    column[lane] = Double(input[(top + lane) * width + x])
+                }
+                rows[pad + x] = column
             }
-            var previous1: Double = 0
-            var previous3: Double = 0
-            var previous5: Double = 0
-            var beforePrevious1: Double = 0
-            var beforePrevious3: Double = 0
-            var beforePrevious5: Double = 0
+            var previous1 = SIMD4<Double>.zero
+            var previous3 = SIMD4<Double>.zero
+            var previous5 = SIMD4<Double>.zero
+            var beforePrevious1 = SIMD4<Double>.zero
+            var beforePrevious3 = SIMD4<Double>.zero
+            var beforePrevious5 = SIMD4<Double>.zero
             // Padded index i holds x = i − 2N, so the pair for output n sits at n + N − 1 and n + 3N − 1.
             for n in (1 - radius)..<width {
-                let sum = Double(row[n + radius - 1]) + Double(row[n + 3 * radius - 1])
+                let sum = rows[n + radius - 1] + rows[n + 3 * radius - 1]
                 let out1 = n1 * sum - d1 * previous1 - beforePrevious1
                 let out3 = n3 * sum - d3 * previous3 - beforePrevious3
                 let out5 = n5 * sum - d5 * previous5 - beforePrevious5
@@ -60,11 +71,14 @@ enum RecursiveGaussian {
                 previous3 = out3
                 previous5 = out5
                 if n >= 0 {
-                    output[start + n] = Float(out1 + out3 + out5)
+                    let total = out1 + out3 + out5
+                    for lane in 0..<lanes {
+                        output[(top + lane) * width + n] = Float(total[lane])
+                    }
                 }
             }
         }
-        return Plane(width: width, height: plane.height, values: values)
+        return Plane(width: width, height: height, values: values)
     }
 
     /// The same recursion down every column at once, one row of state per cosine and step back.

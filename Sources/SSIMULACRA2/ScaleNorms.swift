@@ -5,17 +5,16 @@ struct ScaleNorms: Sendable {
     /// In the order the weights are read: SSIM, ringing and blurring 1-norms, then the same 4-norms.
     let values: [Double]
 
-    init(original: Plane, distorted: Plane) {
-        let blur = RecursiveGaussian.blur
-        let mean1 = blur(original)
-        let mean2 = blur(distorted)
-        let square1 = blur(original.multiplied(by: original))
-        let square2 = blur(distorted.multiplied(by: distorted))
-        let product = blur(original.multiplied(by: distorted))
+    init(original: BlurredChannel, distorted: BlurredChannel) {
+        let mean1 = original.mean
+        let mean2 = distorted.mean
+        let square1 = original.meanOfSquare
+        let square2 = distorted.meanOfSquare
+        let product = RecursiveGaussian.blur(original.plane.multiplied(by: distorted.plane))
         var ssim = (0.0, 0.0)
         var ringing = (0.0, 0.0)
         var blurring = (0.0, 0.0)
-        for index in original.values.indices {
+        for index in original.plane.values.indices {
             let mu1 = mean1.values[index]
             let mu2 = mean2.values[index]
             // SSIM without the luminance term's denominator, which would weigh errors in the darks more.
@@ -26,8 +25,8 @@ struct ScaleNorms: Sendable {
             let error = max(1 - Double(luminance * covariance / variances), 0)
             ssim.0 += error
             ssim.1 += Self.fourth(error)
-            let edge1 = Double(abs(original.values[index] - mu1))
-            let edge2 = Double(abs(distorted.values[index] - mu2))
+            let edge1 = Double(abs(original.plane.values[index] - mu1))
+            let edge2 = Double(abs(distorted.plane.values[index] - mu2))
             let ratio = (1 + edge2) / (1 + edge1) - 1
             let artifact = max(ratio, 0)
             let detailLost = max(-ratio, 0)
@@ -36,7 +35,7 @@ struct ScaleNorms: Sendable {
             blurring.0 += detailLost
             blurring.1 += Self.fourth(detailLost)
         }
-        let perPixel = 1 / Double(original.values.count)
+        let perPixel = 1 / Double(original.plane.values.count)
         let root = { (sum: Double) in (sum * perPixel).squareRoot().squareRoot() }
         values = [
             ssim.0 * perPixel, ringing.0 * perPixel, blurring.0 * perPixel,

@@ -17,7 +17,7 @@ package struct RenderCommand: Subcommand {
           --fit <fit>             cover, contain, fill, inside, outside.
           --position <position>   centre, north, …, entropy, attention (cover only).
           --format <format>       jpeg (default), png, webp, avif, original.
-          --quality <n>           1…100.
+          --quality <q>           1…100, auto, or {"ssimulacra2":N} with N in 30…95.
           --blur <sigma>          0…20.
           --sharpen <sigma>       0…10.
           --rotate <degrees>      A multiple of 90 in -360…360.

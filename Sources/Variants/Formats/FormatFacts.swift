@@ -20,6 +20,10 @@ struct FormatFacts: Sendable {
         var format: OutputFormat
         /// The quality used when a variant declares none; nil where quality has no meaning (lossless PNG).
         var defaultQuality: Int?
+        /// The SSIMULACRA2 score `quality: "auto"` aims at: about the mean score the default quality reaches on
+        /// the corpus photos (docs/BucketDeclaration.md has the figures). nil where no quality search is made:
+        /// PNG is lossless, and AVIF's encoder is too slow to run several times a rendition.
+        var defaultScoreTarget: Int? = nil
     }
 
     /// The file-name extensions (lower case) that suggest the type when the bytes cannot say; renditions in

@@ -6,7 +6,7 @@ extension MediaType {
             FormatFacts(
                 extensions: ["jpg", "jpeg", "jpe"], aliases: ["image/jpg", "image/pjpeg"],
                 decoder: .vips(.jpeg),
-                encoder: .init(format: .jpeg, defaultQuality: 82))
+                encoder: .init(format: .jpeg, defaultQuality: 82, defaultScoreTarget: 83))
         case .png:
             FormatFacts(
                 extensions: ["png"], aliases: ["image/x-png"], decoder: .vips(.png),
@@ -17,7 +17,7 @@ extension MediaType {
         case .webp:
             FormatFacts(
                 extensions: ["webp"], decoder: .vips(.webp),
-                encoder: .init(format: .webp, defaultQuality: 80),
+                encoder: .init(format: .webp, defaultQuality: 80, defaultScoreTarget: 75),
                 alpha: true, animates: true)
         case .heic:
             FormatFacts(extensions: ["heic", "hif"], decoder: .heif, alpha: true)

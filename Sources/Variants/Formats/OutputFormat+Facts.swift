@@ -11,6 +11,10 @@ extension OutputFormat {
     /// not known until the source's format is (`original`).
     public var defaultQuality: Int? { writtenType?.facts.encoder?.defaultQuality }
 
+    /// The score `quality: "auto"` aims at in this format; `nil` where no quality search is made, and for
+    /// `original`, which a plan resolves first.
+    public var defaultScoreTarget: Int? { writtenType?.facts.encoder?.defaultScoreTarget }
+
     /// Whether the encoding keeps an alpha channel; an alpha source written as JPEG is flattened first.
     /// `original` keeps it: a source with alpha keeps its own format only where that keeps alpha, else
     /// becomes PNG.

@@ -20,7 +20,8 @@ extension BucketSpec {
         let renamed = VariantSpec(
             name: Transform.name, width: spec.width, height: spec.height, fit: spec.fit,
             position: spec.position,
-            format: spec.format, quality: spec.quality, blur: spec.blur, sharpen: spec.sharpen,
+            format: spec.format, quality: spec.quality, qualityTarget: spec.qualityTarget, blur: spec.blur,
+            sharpen: spec.sharpen,
             rotation: spec.rotation, background: spec.background, withoutEnlargement: spec.withoutEnlargement,
             animated: spec.animated, progressive: spec.progressive)
         return (

@@ -39,8 +39,12 @@ public struct RenderPlan: Sendable, Equatable {
     public let format: OutputFormat
     /// The media type `format` writes.
     public let writtenType: MediaType
-    /// The encoder's quality, declared or the format's default; `nil` where the format takes none (PNG).
+    /// The encoder's quality, declared or the format's default; `nil` where the format takes none (PNG). With
+    /// a `scoreTarget` it is only what an animation is written at, since the search runs on still renditions.
     public let quality: Int?
+    /// The SSIMULACRA2 score the encoder's quality is searched for (`quality: "auto"` or a target), in the
+    /// resolved format; `nil` for a fixed quality and where the format has no search.
+    public let scoreTarget: Int?
     /// Only ever true for a JPEG output.
     public let progressive: Bool
     /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
@@ -96,6 +100,7 @@ public struct RenderPlan: Sendable, Equatable {
         self.format = format
         self.writtenType = writtenType
         quality = format.defaultQuality.map { spec.quality ?? $0 }
+        scoreTarget = spec.qualityTarget?.score(in: format)
         progressive = spec.progressive && format == .jpeg
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))

@@ -117,15 +117,24 @@ enum Renderer {
     }
 
     /// Encodes a prepared image in the plan's format, every metadata block stripped.
+    /// With a score target, at the lowest quality that reaches it (`QualitySearch`).
     static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> Output {
         let header = image.header
-        return Output(
-            bytes: try bytes(of: image, plan: plan), width: header.width, height: header.height,
-            format: plan.format)
+        let encode = { (quality: Int) throws(BackendError) in
+            try Self.bytes(of: image, plan: plan, quality: quality)
+        }
+        var encoded: [UInt8]?
+        if let target = plan.scoreTarget {
+            encoded = try QualitySearch.lowest(
+                reaching: Double(target), of: image, format: plan.format, encode: encode)?.bytes
+        }
+        if encoded == nil { encoded = try encode(plan.quality ?? 100) }
+        return Output(bytes: encoded ?? [], width: header.width, height: header.height, format: plan.format)
     }
 
-    private static func bytes(of image: VipsImage, plan: RenderPlan) throws(BackendError) -> [UInt8] {
-        let quality = plan.quality ?? 100
+    private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int) throws(BackendError)
+        -> [UInt8]
+    {
         switch plan.format {
         case .jpeg, .original:
             return try JPEGEncoder.encode(

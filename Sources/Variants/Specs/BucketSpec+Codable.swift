@@ -49,6 +49,9 @@ extension VariantSpec {
         if let quality {
             members.append(("quality", String(quality)))
         }
+        if let qualityTarget {
+            members.append(("quality", qualityTarget.declarationJSON))
+        }
         return "{" + members.map { JSONValue.quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 }

@@ -132,6 +132,7 @@ extension BucketSpec {
             (width, height) = (VariantSpec.maximumSide, VariantSpec.maximumSide)
             (fit, withoutEnlargement) = (.inside, true)
         }
+        let quality = try settings["quality"].map(Self.quality)
         return VariantSpec(
             name: name,
             width: width,
@@ -139,7 +140,8 @@ extension BucketSpec {
             fit: fit,
             position: try settings["position"]?.oneOf(Position.self, aliases: Position.aliases) ?? .centre,
             format: try settings["format"]?.oneOf(OutputFormat.self) ?? .jpeg,
-            quality: try settings["quality"]?.integer(in: 1...100),
+            quality: quality?.fixed,
+            qualityTarget: quality?.target,
             blur: try settings["blur"]?.number(in: 0...20) ?? 0,
             sharpen: try settings["sharpen"]?.number(in: 0...10) ?? 0,
             rotation: try settings["rotate"].map(rotation) ?? .d0,
@@ -148,6 +150,35 @@ extension BucketSpec {
             animated: try settings["animated"]?.bool() ?? true,
             progressive: try settings["progressive"]?.bool() ?? false
         )
+    }
+
+    /// A fixed quality in 1…100, `"auto"`, or `{"ssimulacra2": N}` with N in `QualityTarget.scores`. Any format
+    /// takes a target, so that `format=auto` with `quality=auto` always reads; those without a search
+    /// (`OutputFormat.defaultScoreTarget`) use their default quality.
+    private static func quality(_ field: DeclarationField) throws(VariantsError) -> (
+        fixed: Int?, target: QualityTarget?
+    ) {
+        let scores = QualityTarget.scores
+        let target: QualityTarget
+        switch field.value {
+        case .number:
+            return (try field.integer(in: 1...100), nil)
+        case .string("auto"):
+            target = .auto
+        case .object:
+            let settings = try field.object(knownKeys: ["ssimulacra2"])
+            guard let score = settings["ssimulacra2"] else {
+                throw field.failure(
+                    expected: "{\"ssimulacra2\": integer in \(scores.lowerBound)…\(scores.upperBound)}")
+            }
+            target = .ssimulacra2(try score.integer(in: scores))
+        default:
+            throw field.failure(
+                expected:
+                    "integer in 1…100, \"auto\" or {\"ssimulacra2\": \(scores.lowerBound)…\(scores.upperBound)}"
+            )
+        }
+        return (nil, target)
     }
 
     /// Quarter turns only for now: other angles would need a canvas and a fill colour.

@@ -6,7 +6,8 @@ extension VariantSpec {
     /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
     /// left out — `animated` unless a WebP (or `original`, a WebP's own format) is asked for a still,
     /// `progressive` unless a JPEG may be written, `fit` when one side is declared, `position` unless cropping
-    /// by `cover`, `background` unless letterboxing or possibly flattening into JPEG, `quality` for PNG. An
+    /// by `cover`, `background` unless letterboxing or possibly flattening into JPEG, `quality` for PNG. A
+    /// quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
     /// undeclared side is `null`.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
@@ -36,7 +37,13 @@ extension VariantSpec {
         if progressive && (format == .jpeg || format == .original) {
             members.append(("progressive", "true"))
         }
-        if let quality = quality ?? format.defaultQuality, format != .png {
+        if let qualityTarget, format != .png {
+            // A target reads as the score it resolves to, so `"auto"` and its score spelled out share a key;
+            // only `original` keeps `"auto"`, its format being the source's.
+            let score = qualityTarget.score(in: format)
+            members.append(
+                ("quality", (score.map { QualityTarget.ssimulacra2($0) } ?? qualityTarget).declarationJSON))
+        } else if let quality = quality ?? format.defaultQuality, format != .png {
             members.append(("quality", String(quality)))
         }
         let sorted = members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }

@@ -14,8 +14,12 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     /// Used by `cover` only.
     public let position: Position
     public let format: OutputFormat
-    /// As declared, in 1…100; `nil` means the output format's `defaultQuality`.
+    /// As declared, in 1…100; `nil` means the output format's `defaultQuality`, or a search for
+    /// `qualityTarget` when there is one.
     public let quality: Int?
+    /// `quality: "auto"` or `{"ssimulacra2": N}`: the quality is searched for per rendition; never set
+    /// together with `quality`.
+    public let qualityTarget: QualityTarget?
     /// Gaussian blur sigma in 0…20; 0 is none.
     public let blur: Double
     /// Sharpening sigma in 0…10; 0 is none.
@@ -33,12 +37,14 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
 
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
-        format: OutputFormat = .jpeg, quality: Int? = nil, blur: Double = 0, sharpen: Double = 0,
+        format: OutputFormat = .jpeg, quality: Int? = nil, qualityTarget: QualityTarget? = nil,
+        blur: Double = 0, sharpen: Double = 0,
         rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
         animated: Bool = true, progressive: Bool = false
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
+        precondition(quality == nil || qualityTarget == nil, "a quality is fixed or searched for, not both")
         self.name = name
         self.width = width
         self.height = height
@@ -46,6 +52,7 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.position = position
         self.format = format
         self.quality = quality
+        self.qualityTarget = qualityTarget
         self.blur = blur
         self.sharpen = sharpen
         self.rotation = rotation

@@ -192,6 +192,23 @@ import Variants
         #expect(Set([avif.etag, webp.etag, jpeg.etag]).count == 3)
     }
 
+    /// `quality=auto` searches for the quality per rendition: its bytes are their own, not a fixed quality's,
+    /// and a target out of range is refused like any other option.
+    @Test func automaticQualityAnswersItsOwnRendition() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try started(fixture)
+        let automatic = try daemon.render(Self.gradient + "?width=200&format=webp&quality=auto")
+        let fixed = try daemon.render(Self.gradient + "?width=200&format=webp&quality=80")
+        #expect(automatic.status == 200 && fixed.status == 200, "\(automatic.json)")
+        #expect(try readBack(automatic.body).width == 200)
+        #expect(automatic.body != fixed.body)
+        #expect(automatic.etag != fixed.etag)
+        let target = try daemon.render(Self.gradient + "?width=200&quality=%7B%22ssimulacra2%22%3A99%7D")
+        #expect(target.status == 400 && target.error == "invalid_transform")
+        #expect(target.json["message"] as? String == "quality.ssimulacra2: expected integer in 30…95, got 99")
+    }
+
     @Test func privateBucketsTakeTheSecretOrASignedURL() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }

@@ -20,7 +20,7 @@ import Testing
                     "progressive": true},
               "b": {"height": 33, "position": "attention", "rotate": -90, "blur": 0.5, "sharpen": 2,
                     "withoutEnlargement": false, "quality": 41, "format": "avif"},
-              "c": {"width": 20, "format": "webp", "animated": false}}}
+              "c": {"width": 20, "format": "webp", "animated": false, "quality": {"ssimulacra2": 70}}}}
             """#
         let bucket = try BucketSpec(parsing: text.utf8)
         let again = try BucketSpec(parsing: bucket.declarationJSON.utf8)

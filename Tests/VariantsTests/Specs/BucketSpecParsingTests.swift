@@ -55,7 +55,10 @@ private func variant(_ settings: String) throws -> VariantSpec {
         (#""width": 1, "quality": 0"#, "variants.v.quality: expected integer in 1…100, got 0"),
         (#""width": 1, "quality": 101"#, "variants.v.quality: expected integer in 1…100, got 101"),
         (#""width": 1, "quality": 50.5"#, "variants.v.quality: expected integer in 1…100, got 50.5"),
-        (#""width": 1, "quality": "high""#, #"variants.v.quality: expected integer in 1…100, got "high""#),
+        (
+            #""width": 1, "quality": "high""#,
+            #"variants.v.quality: expected integer in 1…100, "auto" or {"ssimulacra2": 30…95}, got "high""#
+        ),
         (#""width": 1, "blur": -1"#, "variants.v.blur: expected number in 0…20, got -1"),
         (#""width": 1, "blur": 20.5"#, "variants.v.blur: expected number in 0…20, got 20.5"),
         (#""width": 1, "blur": "soft""#, #"variants.v.blur: expected number in 0…20, got "soft""#),
