@@ -44,34 +44,11 @@ if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$prefi
 fi
 [ -f "$prefix/include/hwy/highway.h" ] || { echo "jpegli: no Highway in $prefix (run codec-stack.sh)" >&2; exit 1; }
 
-if ! dpkg -s "${build_deps[@]}" >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${build_deps[@]}" >/dev/null
-fi
-
-mkdir -p "$cache"
-for entry in "${sources[@]}"; do
-  read -r name pool sum <<<"$entry"
-  if ! echo "$sum  $cache/$name" | sha256sum --check --status 2>/dev/null; then
-    curl -fsS --retry 3 -o "$cache/$name.part" "$uri/pool/main/$pool/$name"
-    mv "$cache/$name.part" "$cache/$name"
-  fi
-  echo "$sum  $cache/$name" | sha256sum --check --quiet || {
-    echo "jpegli: $name does not match its pinned SHA-256" >&2
-    exit 1
-  }
-done
-
-started=$(date +%s)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/debian-sources.sh"
+begin_build "$uri" "$cache"
 src="$work/libjxl"
-mkdir -p "$src" "$work/obj"
-tar -xzf "$cache/${sources[0]%% *}" -C "$src" --strip-components=1
-tar -xJf "$cache/${sources[1]%% *}" -C "$src"
-while read -r patch; do
-  [ -n "$patch" ] && patch -s -p1 -d "$src" <"$src/debian/patches/$patch"
-done < <(grep -v '^#' "$src/debian/patches/series")
+mkdir -p "$work/obj"
+unpack_debian "$cache/${sources[0]%% *}" "$cache/${sources[1]%% *}" "$src"
 
 (cd "$src" && printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -I{} \
   g++ -c "${flags[@]}" -I"$prefix/include" "lib/jpegli/{}.cc" -o "$work/obj/{}.o")
