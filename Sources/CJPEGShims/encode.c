@@ -71,9 +71,3 @@ vj_encode(const void *pixels, int width, int height, int bands, size_t stride, c
     *length = size;
     return 0;
 }
-
-void
-vj_free(void *bytes)
-{
-    free(bytes);
-}
