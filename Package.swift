@@ -42,7 +42,16 @@ let package = Package(
         .target(name: "CHeifShims", dependencies: ["CHeif"]),
         // libwebpmux holds the animation encoder.
         .target(name: "CWebPShims", dependencies: ["CWebP"], linkerSettings: [.linkedLibrary("webpmux")]),
-        .target(name: "CJPEGShims", dependencies: ["CJPEG"]),
+        // Decoding through libjpeg-turbo; encoding through jpegli (scripts/jpegli.sh), a static C++ library over
+        // the static Highway that codec-stack.sh installs.
+        .target(
+            name: "CJPEGShims", dependencies: ["CJPEG"],
+            cSettings: [.unsafeFlags(["-I\(codecPrefix)/include/jpegli"])],
+            linkerSettings: [
+                .unsafeFlags(["-L\(codecPrefix)/lib"]), .linkedLibrary("jpegli-static"),
+                .linkedLibrary("hwy"), .linkedLibrary("stdc++"), .linkedLibrary("m"),
+            ]
+        ),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),

@@ -51,40 +51,11 @@ if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$prefi
   exit 0
 fi
 
-if ! dpkg -s "${build_deps[@]}" >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${build_deps[@]}" >/dev/null
-fi
+. "$(dirname "$0")/debian-sources.sh"
+begin_build "$uri" "$cache"
 
-mkdir -p "$cache"
-for entry in "${sources[@]}"; do
-  read -r name pool sum <<<"$entry"
-  if ! echo "$sum  $cache/$name" | sha256sum --check --status 2>/dev/null; then
-    curl -fsS --retry 3 -o "$cache/$name.part" "$uri/pool/main/$pool/$name"
-    mv "$cache/$name.part" "$cache/$name"
-  fi
-  echo "$sum  $cache/$name" | sha256sum --check --quiet || {
-    echo "codec-stack: $name does not match its pinned SHA-256" >&2
-    exit 1
-  }
-done
-
-started=$(date +%s)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# unpack ORIG DEBIAN DIR: the upstream tree with Debian's patch series applied, in DIR.
-unpack() {
-  mkdir -p "$work/$3"
-  tar -xzf "$cache/$1" -C "$work/$3" --strip-components=1
-  tar -xJf "$cache/$2" -C "$work/$3"
-  while read -r patch; do
-    [ -n "$patch" ] && patch -s -p1 -d "$work/$3" <"$work/$3/debian/patches/$patch"
-  done < <(grep -v '^#' "$work/$3/debian/patches/series")
-}
-
-unpack highway_1.2.0.orig.tar.gz highway_1.2.0-2.debian.tar.xz highway
-unpack vips_8.16.1.orig.tar.gz vips_8.16.1-1+deb13u1.debian.tar.xz vips
+unpack_debian "$cache/highway_1.2.0.orig.tar.gz" "$cache/highway_1.2.0-2.debian.tar.xz" "$work/highway"
+unpack_debian "$cache/vips_8.16.1.orig.tar.gz" "$cache/vips_8.16.1-1+deb13u1.debian.tar.xz" "$work/vips"
 for our_patch in "${our_patches[@]}"; do
   patch -s -p1 -d "$work/vips" <"$our_patch"
 done

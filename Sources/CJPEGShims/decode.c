@@ -32,7 +32,7 @@ vj_decode(const void *bytes, size_t length, int shrink, size_t max_bytes, vj_pic
 
     memset(picture, 0, sizeof(*picture));
     failure->message[0] = '\0';
-    info.err = vj_error_init(&error, failure->message);
+    info.err = vj_error_init(&error, failure->message, jpeg_std_error);
     error.manager.emit_message = vj_decode_emit_message;
     if (setjmp(error.recovery)) {
         jpeg_destroy_decompress(&info);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jpeglib.h>
+#include "lib/jpegli/encode.h"
 
 #include "CJPEGShims.h"
 #include "error.h"
@@ -15,7 +15,9 @@ vj_output_message(j_common_ptr info)
     (void) info;
 }
 
-/* No JFIF header or other marker is written: the caller asked for no metadata. */
+/* Through jpegli, libjxl's libjpeg-compatible encoder: plain 8-bit JPEG that any decoder reads, with
+ * quantisation tuned to the eye and adapted to each block's content. No JFIF header or other marker is
+ * written: the caller asked for no metadata. */
 int
 vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
           void **bytes, size_t *length, vj_failure *failure)
@@ -31,46 +33,41 @@ vj_encode(const void *pixels, int width, int height, int bands, size_t stride, c
         strcpy(failure->message, "JPEG takes 1 or 3 bands");
         return -1;
     }
-    info.err = vj_error_init(&error, failure->message);
+    info.err = vj_error_init(&error, failure->message, jpegli_std_error);
     error.manager.output_message = vj_output_message;
     if (setjmp(error.recovery)) {
-        jpeg_destroy_compress(&info);
+        jpegli_destroy_compress(&info);
         free(output);
         return -1;
     }
-    jpeg_create_compress(&info);
-    jpeg_mem_dest(&info, (unsigned char **) &output, (unsigned long *) &size);
+    jpegli_create_compress(&info);
+    jpegli_mem_dest(&info, (unsigned char **) &output, (unsigned long *) &size);
 
     info.image_width = (JDIMENSION) width;
     info.image_height = (JDIMENSION) height;
     info.input_components = bands;
     info.in_color_space = bands == 3 ? JCS_RGB : JCS_GRAYSCALE;
-    jpeg_set_defaults(&info);
+    jpegli_set_defaults(&info);
+    /* Baseline: 8-bit quantisation tables, which every decoder accepts. */
+    jpegli_set_quality(&info, options->quality, TRUE);
     info.optimize_coding = options->optimize_coding ? TRUE : FALSE;
-    jpeg_set_quality(&info, options->quality, TRUE);
     if (options->progressive)
-        jpeg_simple_progression(&info);
+        jpegli_simple_progression(&info);
     int luma = bands == 3 && options->subsample_chroma ? 2 : 1;
     info.comp_info[0].h_samp_factor = info.comp_info[0].v_samp_factor = luma;
     for (int i = 1; i < bands; i++)
         info.comp_info[i].h_samp_factor = info.comp_info[i].v_samp_factor = 1;
     info.write_JFIF_header = FALSE;
 
-    jpeg_start_compress(&info, TRUE);
+    jpegli_start_compress(&info, TRUE);
     while (info.next_scanline < info.image_height) {
         JSAMPROW row = (JSAMPROW) ((const unsigned char *) pixels + (size_t) info.next_scanline * stride);
-        jpeg_write_scanlines(&info, &row, 1);
+        jpegli_write_scanlines(&info, &row, 1);
     }
-    jpeg_finish_compress(&info);
-    jpeg_destroy_compress(&info);
+    jpegli_finish_compress(&info);
+    jpegli_destroy_compress(&info);
 
     *bytes = output;
     *length = size;
     return 0;
-}
-
-void
-vj_free(void *bytes)
-{
-    free(bytes);
 }

@@ -9,9 +9,9 @@ vj_error_exit(j_common_ptr info)
 }
 
 struct jpeg_error_mgr *
-vj_error_init(vj_error *error, char *message)
+vj_error_init(vj_error *error, char *message, struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *))
 {
-    struct jpeg_error_mgr *manager = jpeg_std_error(&error->manager);
+    struct jpeg_error_mgr *manager = std_error(&error->manager);
     manager->error_exit = vj_error_exit;
     error->message = message;
     return manager;

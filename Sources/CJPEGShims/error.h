@@ -15,7 +15,9 @@ typedef struct vj_error {
     char *message;
 } vj_error;
 
-/* libjpeg's standard error manager with that error_exit, for `info.err`. */
-struct jpeg_error_mgr *vj_error_init(vj_error *error, char *message);
+/* The library's standard error manager (`jpeg_std_error` for libjpeg-turbo's decoder, `jpegli_std_error` for
+ * jpegli's encoder) with that error_exit, for `info.err`. */
+struct jpeg_error_mgr *vj_error_init(vj_error *error, char *message,
+                                     struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *));
 
 #endif

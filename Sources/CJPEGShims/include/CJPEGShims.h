@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 typedef struct vj_options {
-    int quality;         /* 1 to 100, libjpeg's scale */
+    int quality;         /* 1 to 100, jpegli's scale (not libjpeg's: JPEGQualityScale maps one to the other) */
     int progressive;     /* nonzero: a progressive scan script instead of one baseline scan */
     int optimize_coding; /* nonzero: Huffman tables fitted to the picture (a second pass) */
     int subsample_chroma; /* nonzero: chroma at half the resolution both ways (4:2:0); RGB only */
@@ -15,7 +15,7 @@ typedef struct vj_failure {
     char message[200];
 } vj_failure;
 
-/* Encodes `height` rows of `width` 8-bit pixels of 1 (grey) or 3 (RGB) bands, `stride` bytes apart, with no
+/* Encodes (with jpegli) `height` rows of `width` 8-bit pixels of 1 (grey) or 3 (RGB) bands, `stride` bytes apart, with no
  * metadata. On success returns 0 and hands over the file in `*bytes` (free with vj_free); on failure returns
  * -1 and says why in `failure`. */
 int vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
@@ -29,7 +29,7 @@ typedef struct vj_picture {
     int bands;
 } vj_picture;
 
-/* Decodes a grey or YCbCr JPEG to grey or RGB at 1/`shrink` of its size (1, 2, 4 or 8), refusing to allocate
+/* Decodes (with libjpeg-turbo) a grey or YCbCr JPEG to grey or RGB at 1/`shrink` of its size (1, 2, 4 or 8), refusing to allocate
  * more than `max_bytes` for it. On success returns 0; on failure returns -1 and says why in `failure`. */
 int vj_decode(const void *bytes, size_t length, int shrink, size_t max_bytes, vj_picture *picture,
               vj_failure *failure);

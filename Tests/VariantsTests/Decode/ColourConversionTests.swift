@@ -352,7 +352,8 @@ import Testing
         return u32(data.count) + typed + u32(Int(crc ^ 0xFFFF_FFFF))
     }
 
-    private static func vips(_ arguments: [String]) throws {
+    /// Runs the system's vips command (libvips-tools), failing the test when it fails.
+    static func vips(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["vips"] + arguments

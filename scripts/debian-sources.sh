@@ -1,0 +1,44 @@
+# Sourced by codec-stack.sh and jpegli.sh, which build from Debian 13's sources: their shared steps.
+
+# begin_build URI CACHE: installs the caller's build_deps not installed yet, fetches its sources (fetch_sources),
+# and sets `work`, a temporary directory removed on exit, and `started`, the time the build began.
+begin_build() {
+  if ! dpkg -s "${build_deps[@]}" >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${build_deps[@]}" >/dev/null
+  fi
+  fetch_sources "$1" "$2" "${sources[@]}"
+  started=$(date +%s)
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+}
+
+# fetch_sources URI CACHE ENTRY…: each entry ("name pool-path sha256") from the pool of the Debian source URI
+# into CACHE, unless it is there already; fails unless every file matches its pinned SHA-256.
+fetch_sources() {
+  local uri=$1 cache=$2 entry name pool sum
+  shift 2
+  mkdir -p "$cache"
+  for entry in "$@"; do
+    read -r name pool sum <<<"$entry"
+    if ! echo "$sum  $cache/$name" | sha256sum --check --status 2>/dev/null; then
+      curl -fsS --retry 3 -o "$cache/$name.part" "$uri/pool/main/$pool/$name"
+      mv "$cache/$name.part" "$cache/$name"
+    fi
+    echo "$sum  $cache/$name" | sha256sum --check --quiet || {
+      echo "$(basename "$0"): $name does not match its pinned SHA-256" >&2
+      return 1
+    }
+  done
+}
+
+# unpack_debian ORIG DEBIAN DIR: the upstream tarball ORIG with Debian's patch series from DEBIAN applied, in DIR.
+unpack_debian() {
+  mkdir -p "$3"
+  tar -xzf "$1" -C "$3" --strip-components=1
+  tar -xJf "$2" -C "$3"
+  local patch
+  while read -r patch; do
+    [ -n "$patch" ] && patch -s -p1 -d "$3" <"$3/debian/patches/$patch"
+  done < <(grep -v '^#' "$3/debian/patches/series")
+}
