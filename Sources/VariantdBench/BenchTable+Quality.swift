@@ -57,6 +57,7 @@ extension BenchTable {
         ]
         lines += table(rows)
         if let binary = quality.previousBinary { lines.append("previous: \(binary)") }
+        lines += autoLines(quality)
         for failure in quality.skipped {
             lines.append("left out: \(failure.file) (\(failure.tool): \(failure.error))")
         }
@@ -75,6 +76,27 @@ extension BenchTable {
                     + "\(fixed(QualityComparison.scoreMargin, 1))): \(verdict(figures.meetsScoreGoal))")
         }
         return lines
+    }
+
+    /// `--auto`: per variant, ours at quality "auto" beside ours as declared, and what the search cost.
+    private static func autoLines(_ quality: QualityComparison) -> [String] {
+        guard let cost = quality.autoCost else { return [] }
+        var rows = [["format", "variant", "auto bytes", "÷ declared", "auto score", "declared score"]]
+        for variant in quality.variants {
+            guard let auto = variant.auto else { continue }
+            rows.append([
+                variant.format, variant.name, "\(auto.totalBytes)",
+                fixed(QualityComparison.ratio(auto.totalBytes, variant.ours.totalBytes), 3),
+                fixed(auto.meanScore, 2), fixed(variant.ours.meanScore, 2),
+            ])
+        }
+        return [
+            "", "Quality \"auto\" (each format's default score target) beside the qualities as declared:",
+        ]
+            + table(rows) + [
+                "CPU of the batch, decoder children included: declared \(fixed(cost.declaredSeconds, 1)) s, auto "
+                    + "\(fixed(cost.autoSeconds, 1)) s (\(fixed(cost.autoSeconds / max(cost.declaredSeconds, 0.001), 2))×)"
+            ]
     }
 
     private static let formatNames: [OutputFormat: String] = [

@@ -19,7 +19,8 @@ extension QualityComparison {
         var description: String
     }
 
-    static func measure(_ files: [String], previous: String?) throws -> QualityComparison {
+    static func measure(_ files: [String], previous: String?, auto: Bool = false) throws -> QualityComparison
+    {
         guard isInstalled else {
             throw Unavailable(
                 description: "bench --quality needs pyvips-binary and ssimulacra2: run scripts/bench-setup.sh"
@@ -40,11 +41,13 @@ extension QualityComparison {
         try twinnedDeclaration().write(to: URL(fileURLWithPath: declaration))
 
         Console.error("bench: quality, \(files.count) pictures: variantd")
+        let declaredStart = ResourceUsage.endedChildrenCPUSeconds
         var tools = [
             try batch(
                 Executable.current, tool: "variantd", declaration: declaration, sources: sources,
                 out: scratch + "/ours", count: files.count)
         ]
+        let declaredSeconds = ResourceUsage.endedChildrenCPUSeconds - declaredStart
         Console.error("bench: quality: pyvips")
         let pyvips = try anchor(files, out: scratch + "/pyvips")
         tools.append(pyvips)
@@ -54,6 +57,20 @@ extension QualityComparison {
                 try batch(
                     previous, tool: "previous", declaration: declaration, sources: sources,
                     out: scratch + "/previous", count: files.count))
+        }
+        var autoCost: AutoCost?
+        if auto {
+            Console.error("bench: quality: variantd, quality \"auto\"")
+            let automatic = scratch + "/bucket-auto.json"
+            try twinnedDeclaration(quality: "auto").write(to: URL(fileURLWithPath: automatic))
+            let autoStart = ResourceUsage.endedChildrenCPUSeconds
+            tools.append(
+                try batch(
+                    Executable.current, tool: "variantd-auto", declaration: automatic, sources: sources,
+                    out: scratch + "/auto", count: files.count))
+            autoCost = AutoCost(
+                declaredSeconds: declaredSeconds,
+                autoSeconds: ResourceUsage.endedChildrenCPUSeconds - autoStart)
         }
 
         let kept = files.indices.filter { index in tools.allSatisfy { $0.made[index] != nil } }
@@ -78,11 +95,11 @@ extension QualityComparison {
             }
             return Variant(
                 name: variant.name, format: variant.format.rawValue, ours: figures[0], pyvips: figures[1],
-                previous: figures.count > 2 ? figures[2] : nil)
+                previous: previous == nil ? nil : figures[2], auto: auto ? figures.last : nil)
         }
         return QualityComparison(
             pictures: kept.map { files[$0] }, variants: variants, skipped: skipped, pyvipsTool: pyvips.tool,
-            scorer: scorer, previousBinary: previous)
+            scorer: scorer, previousBinary: previous, autoCost: autoCost)
     }
 
     /// One rendition and its lossless twin, as files.
@@ -99,8 +116,9 @@ extension QualityComparison {
         var failures: [Failure]
     }
 
-    /// The default bucket with the lossless twin of every variant, checked by the product's parser.
-    static func twinnedDeclaration() throws -> Data {
+    /// The default bucket with the lossless twin of every variant, checked by the product's parser; with
+    /// `quality`, every lossy variant asks for it instead of its own.
+    static func twinnedDeclaration(quality: String? = nil) throws -> Data {
         guard
             var root = try JSONSerialization.jsonObject(with: Data(bucket.declarationJSON.utf8))
                 as? [String: Any],
@@ -108,6 +126,11 @@ extension QualityComparison {
         else { throw VariantsError(.internalError, "the default bucket's declaration has no variants") }
         for (name, settings) in variants {
             guard var twin = settings as? [String: Any] else { continue }
+            if let quality {
+                var lossy = twin
+                lossy["quality"] = quality
+                variants[name] = lossy
+            }
             twin["format"] = OutputFormat.png.rawValue
             twin["quality"] = nil
             variants[name + twinSuffix] = twin

@@ -25,6 +25,20 @@ struct QualityComparison: Sendable, Codable, Equatable {
         var ours: Renditions
         var pyvips: Renditions
         var previous: Renditions?
+        /// With `--auto`: ours with the variant's quality searched for the format's default score target.
+        var auto: Renditions? = nil
+    }
+
+    /// With `--auto`: the CPU seconds of our batch with the qualities as declared and with `"auto"`, decoder
+    /// children included, for the same pictures.
+    struct AutoCost: Sendable, Codable, Equatable {
+        var declaredSeconds: Double
+        var autoSeconds: Double
+
+        enum CodingKeys: String, CodingKey {
+            case declaredSeconds = "declared_seconds"
+            case autoSeconds = "auto_seconds"
+        }
     }
 
     /// A picture left out: one of the tools could not make all its renditions of it.
@@ -43,11 +57,13 @@ struct QualityComparison: Sendable, Codable, Equatable {
     var scorer: String
     /// The `--previous` binary.
     var previousBinary: String?
+    var autoCost: AutoCost? = nil
 
     enum CodingKeys: String, CodingKey {
         case pictures, variants, skipped, scorer
         case pyvipsTool = "pyvips_tool"
         case previousBinary = "previous_binary"
+        case autoCost = "auto_cost"
     }
 
     /// What is measured: the bucket a declaration-less upload gets.

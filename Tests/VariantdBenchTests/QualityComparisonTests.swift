@@ -50,9 +50,11 @@ import Variants
         #expect(!table.contains("previous"))
     }
 
-    @Test func previousGoesWithQualityAndNamesABinary() {
+    @Test func previousAndAutoGoWithQuality() {
         var alone = Arguments(["--previous", TestPaths.variantd])
         #expect(throws: UsageError.self) { try BenchCommand(parsing: &alone) }
+        var auto = Arguments(["--auto"])
+        #expect(throws: UsageError.self) { try BenchCommand(parsing: &auto) }
         var missing = Arguments(["--quality", "--previous", "/nonexistent/variantd"])
         #expect(throws: UsageError.self) { try BenchCommand(parsing: &missing) }
     }
@@ -69,15 +71,18 @@ import Variants
             at: TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg"),
             to: corpus.appendingPathComponent("orientation-6.jpg"))
         let finished = try await VariantdProcess.run(
-            ["bench", "--quality", "--corpus", corpus.path, "--previous", TestPaths.variantd],
+            ["bench", "--quality", "--corpus", corpus.path, "--previous", TestPaths.variantd, "--auto"],
             within: .seconds(240))
         #expect(finished.status == 0, "\(finished.stderr.suffix(2000))")
 
         let rows = finished.stdout.split(separator: "\n").map {
             $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         }.filter { ["jpeg", "webp"].contains($0.first) }
-        #expect(rows.map { $0[1] } == ["large", "medium", "thumb", "all"])
-        for row in rows {
+        // The main table's rows have ten cells, those of quality "auto" six.
+        let autoRows = rows.filter { $0.count == 6 }
+        let mainRows = rows.filter { $0.count == 10 }
+        #expect(mainRows.map { $0[1] } == ["large", "medium", "thumb", "all"])
+        for row in mainRows {
             let bytes = [row[2], row[3], row[7]].compactMap { Int($0) }
             let scores = [row[5], row[6], row[9]].compactMap { Double($0) }
             #expect(bytes.count == 3 && bytes.allSatisfy { $0 > 0 }, "\(row)")
@@ -86,5 +91,14 @@ import Variants
             #expect(row[2] == row[7] && row[8] == "1.000" && row[5] == row[9], "\(row)")
         }
         #expect(finished.stdout.contains("Goals against pyvips-8."))
+
+        // Quality "auto" reaches each format's target, by the referee too (its scorer agrees with ours).
+        #expect(autoRows.map { $0[1] } == QualityComparison.bucket.variants.map(\.name))
+        for row in autoRows {
+            let target = try #require(OutputFormat(rawValue: row[0])?.defaultScoreTarget)
+            let score = try #require(Double(row[4]), "\(row)")
+            #expect(Int(row[2]) ?? 0 > 0 && score >= Double(target) - 0.5, "\(row)")
+        }
+        #expect(finished.stdout.contains("CPU of the batch, decoder children included: declared "))
     }
 }

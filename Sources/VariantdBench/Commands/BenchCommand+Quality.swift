@@ -9,7 +9,7 @@ extension BenchCommand {
             .flatMap(\.files)
         guard !files.isEmpty else { throw UsageError("no pictures found to measure") }
         let loadBefore = LoadAverage.oneMinute()
-        let quality = try QualityComparison.measure(files, previous: previous)
+        let quality = try QualityComparison.measure(files, previous: previous, auto: qualityAuto)
         return BenchReport(
             runs: [], conditions: .init(iterations: 1, warmups: 1, loadBefore: loadBefore), quality: quality)
     }

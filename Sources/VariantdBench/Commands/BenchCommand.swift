@@ -13,7 +13,7 @@ package struct BenchCommand: Subcommand {
         + "[--anchors | --anchor <tools>] [--json] [--baseline <file> [--reference <tool>] [--tolerance <percent>]] "
         + "[--report <file>] [--charts <dir>] [--store <s3://BUCKET[/PREFIX]>] "
         + "[--serve [--serve-requests <n>] [--serve-clients <n>] [--serve-soak <jobs>] [--overload] [--render [--render-seconds <n>]]] "
-        + "[--quality [--previous <variantd>]]"
+        + "[--quality [--previous <variantd>] [--auto]]"
     package static let details = """
         OPTIONS:
           --corpus <dir>          Pictures to measure, grouped by sniffed type into corpora (jpeg, heic,
@@ -73,12 +73,16 @@ package struct BenchCommand: Subcommand {
                                   renditions of the jpeg corpus (--only: other corpora) by variantd and
                                   by pyvips on the pyvips-binary libvips, per variant and per format:
                                   bytes, their ratio, and the mean SSIMULACRA2 (the PyPI package
-                                  ssimulacra2) of each tool's rendition against its own lossless PNG of
+                                  ssimulacra2 with the reference tool's blur and scale count) of each
+                                  tool's rendition against its own lossless PNG of
                                   the same geometry; then whether the goals hold (JPEG ≤ 0.80× pyvips'
                                   bytes, WebP ≤ 0.92×, each mean score ≥ pyvips' − 1.0). Run
                                   scripts/bench-setup.sh once first.
           --previous <variantd>   With --quality: also render with this variantd binary (an older build)
                                   and set its bytes and score beside ours.
+          --auto                  With --quality: also render every lossy variant at quality "auto" and
+                                  set its bytes and score beside the declared quality's, with the CPU
+                                  time of both batches (use a release build for the time).
 
         Rows: variantd (W1 in memory, renditions checked, not written), variantd-write (the same, written
         durably to a rendition store in a temporary directory), variantd-decode (sniff, probe and decode to
@@ -112,6 +116,8 @@ package struct BenchCommand: Subcommand {
     let quality: Bool
     /// `--previous`: another variantd binary whose renditions `--quality` sets beside ours.
     let previous: String?
+    /// `--auto`: `--quality` also prices `quality: "auto"`.
+    let qualityAuto: Bool
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
         corpusDirectory = try arguments.option("--corpus")
@@ -158,6 +164,8 @@ package struct BenchCommand: Subcommand {
                 throw UsageError("'--previous' names no executable file '\(previous)'")
             }
         }
+        qualityAuto = arguments.flag("--auto")
+        if qualityAuto && !quality { throw UsageError("'--auto' goes with '--quality'") }
         let extra = try arguments.positionals()
         guard extra.isEmpty else { throw UsageError("bench takes no operands, got '\(extra[0])'") }
     }
