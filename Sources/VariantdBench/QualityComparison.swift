@@ -53,7 +53,7 @@ struct QualityComparison: Sendable, Codable, Equatable {
     var skipped: [Failure]
     /// The pyvips row's name, with the libvips version it ran on (`pyvips-8.18`).
     var pyvipsTool: String
-    /// The referee and its version (`ssimulacra2 0.3.0`).
+    /// The referee and its version (`ssimulacra2 0.3.0 with the reference's blur and scales`).
     var scorer: String
     /// The `--previous` binary.
     var previousBinary: String?
