@@ -25,13 +25,9 @@ enum QualitySearch {
         reaching target: Double, of image: VipsImage, format: OutputFormat,
         encode: (Int) throws(BackendError) -> [UInt8]
     ) throws(BackendError) -> Found? {
-        let loader: VipsLoader
-        switch format {
-        case .jpeg: loader = .jpeg
-        case .webp: loader = .webp
-        case .png, .avif, .original: return nil
-        }
-        guard let original = try? SSIMULACRA2.Original(picture(of: image)),
+        // Only formats the formats table gives a target are searched, read back by the loader it names.
+        guard format.defaultScoreTarget != nil, case .vips(let loader) = format.writtenType?.facts.decoder,
+            let original = try? SSIMULACRA2.Original(picture(of: image)),
             let first = format.defaultQuality
         else { return nil }
         var encodes = 0

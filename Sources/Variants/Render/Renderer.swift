@@ -122,13 +122,16 @@ enum Renderer {
         let encode = { (quality: Int) throws(BackendError) in
             try Self.bytes(of: image, plan: plan, quality: quality)
         }
-        var encoded: [UInt8]?
-        if let target = plan.scoreTarget {
-            encoded = try QualitySearch.lowest(
-                reaching: Double(target), of: image, format: plan.format, encode: encode)?.bytes
+        let bytes: [UInt8]
+        if let target = plan.scoreTarget,
+            let found = try QualitySearch.lowest(
+                reaching: Double(target), of: image, format: plan.format, encode: encode)
+        {
+            bytes = found.bytes
+        } else {
+            bytes = try encode(plan.quality ?? 100)
         }
-        if encoded == nil { encoded = try encode(plan.quality ?? 100) }
-        return Output(bytes: encoded ?? [], width: header.width, height: header.height, format: plan.format)
+        return Output(bytes: bytes, width: header.width, height: header.height, format: plan.format)
     }
 
     private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int) throws(BackendError)

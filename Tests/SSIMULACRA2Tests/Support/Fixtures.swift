@@ -18,11 +18,9 @@ enum Fixtures {
         return try picture(of: VipsImage.load(.png, bytes: [UInt8](Data(contentsOf: url))))
     }
 
+    /// As the product's quality search reads a rendition.
     static func picture(of image: VipsImage) throws -> SRGBPicture {
-        let header = image.header
-        return try SRGBPicture(
-            width: header.width, height: header.height, layout: header.bands == 4 ? .rgba : .rgb,
-            pixels: image.pixelBytes())
+        try QualitySearch.picture(of: image)
     }
 
     /// The reference-faithful score `score.py` gives a pair of PNGs.
