@@ -3,8 +3,8 @@
 #
 #   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job jpeg (default: all)
 #
-# Each Swift target compiles the pure-Swift sources it exercises straight into one fuzzer binary with swiftc (no
-# C library is involved in these parsers); `jpeg` compiles our C decoder shim with the toolchain's clang and
+# Each Swift target compiles the pure-Swift sources it exercises straight into one fuzzer binary with swiftc (the
+# only C library involved is libcrypto, for the spec keys of a job's outputs); `jpeg` compiles our C decoder shim with the toolchain's clang and
 # links Debian's libjpeg-turbo. A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
 # scratch corpus in .build/fuzz/<target>/corpus; with VARIANTD_FUZZ_KEEP=1, at the end the scratch inputs
 # that reach new coverage are merged into Fuzz/corpus/<target>/ (commit them; short CI runs leave the tree
@@ -43,8 +43,9 @@ build() {
       swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
         -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
         $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
-        $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Store/RenditionFile.swift
-      swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -L "$out" -lVariants \
+        $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Store/RenditionFile.swift $V/Pipeline/RenditionOrder.swift \
+        $V/Store/RenditionStore.swift $V/Backend/SHA256.swift $V/Backend/LibCrypto.swift -I Sources/CCrypto
+      swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -I Sources/CCrypto -L "$out" -lVariants -lcrypto \
         Sources/VariantdCore/Isolation/PipelineJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
     jpeg)

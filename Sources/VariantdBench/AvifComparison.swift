@@ -97,9 +97,8 @@ struct AvifComparison: Sendable, Codable, Equatable {
         func encode(quality: Int) throws -> (rendition: Rendition, file: [UInt8], seconds: Double) {
             let bucket = W1Workload.avifBucket(quality: quality)
             var timings = StageTimings()
-            let metadata = try pipeline.process(
-                bytes, request: ObjectRequest(bucket: bucket.name, path: source), bucket: bucket,
-                timings: &timings)
+            let order = RenditionOrder(ObjectRequest(bucket: bucket.name, path: source), bucket: bucket)
+            let metadata = try pipeline.run(order, bytes: bytes, timings: &timings)
             guard let rendition = metadata.renditions?["avif"], let file = store.existing(rendition.key)
             else {
                 throw VariantsError(.internalError, "the AVIF rendition was not written")

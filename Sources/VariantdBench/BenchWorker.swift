@@ -182,10 +182,10 @@ struct BenchWorker: Sendable {
         switch mode {
         case .decode:
             size = try pipeline.decodeOnly(
-                bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
+                RenditionOrder(request, bucket: W1Workload.bucket), bytes: bytes, timings: &timings)
         case .w1, .write, .s3:
-            let metadata = try pipeline.process(
-                bytes, request: request, bucket: W1Workload.bucket, timings: &timings)
+            let metadata = try pipeline.run(
+                RenditionOrder(request, bucket: W1Workload.bucket), bytes: bytes, timings: &timings)
             size = (metadata.width ?? 0, metadata.height ?? 0)
             checksum = metadata.checksumSha256
         }

@@ -53,9 +53,9 @@ enum CorpusDiscovery {
     private static func frames(_ url: URL, _ pipeline: Pipeline) -> Int {
         guard let bytes = try? Data(contentsOf: url) else { return 1 }
         var timings = StageTimings()
-        let metadata = try? pipeline.process(
-            [UInt8](bytes), request: ObjectRequest(bucket: "bench", path: url.path), placeholder: false,
-            timings: &timings)
+        let order = RenditionOrder(
+            ObjectRequest(bucket: "bench", path: url.path), bucket: nil, placeholder: false)
+        let metadata = try? pipeline.run(order, bytes: [UInt8](bytes), timings: &timings)
         return metadata?.frames ?? 1
     }
 }

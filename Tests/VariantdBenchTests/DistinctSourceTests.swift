@@ -19,8 +19,11 @@ import Variants
         let pipeline = try Pipeline()
         var timings = StageTimings()
         let request = ObjectRequest(bucket: "b", path: file)
-        let source = try pipeline.process(original, request: request, timings: &timings)
-        let copies = try [first, second].map { try pipeline.process($0, request: request, timings: &timings) }
+        let source = try pipeline.run(
+            RenditionOrder(request, bucket: nil), bytes: original, timings: &timings)
+        let copies = try [first, second].map {
+            try pipeline.run(RenditionOrder(request, bucket: nil), bytes: $0, timings: &timings)
+        }
         for copy in copies {
             #expect(copy.contentType == source.contentType)
             #expect(copy.hasAlpha == source.hasAlpha)

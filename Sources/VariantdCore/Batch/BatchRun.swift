@@ -99,8 +99,8 @@ struct BatchRun: Sendable {
         }
         if let category = recorded(path, checksum) { return .skipped(category) }
         let request = ObjectRequest(bucket: bucket.name, path: path)
-        let answer = await pool.process(
-            request, upload: .bytes(bytes), bucket: bucket, options: PipelineOptions(checksum: checksum))
+        let answer = await pool.fulfil(
+            RenditionOrder(request, bucket: bucket, checksum: checksum), upload: .bytes(bytes))
         return .answered(answer.outcome, sourceChecksum: checksum, bytesRead: bytes.count)
     }
 

@@ -98,9 +98,7 @@ package struct DecoderChildCommand: Subcommand {
             var rendering = pipeline
             rendering.store = store
             let outcome = Result { () throws(VariantsError) in
-                try rendering.process(
-                    source, request: job.request, bucket: job.bucket, checksum: job.sourceChecksum,
-                    wanted: job.wanted, placeholder: job.placeholder, timings: &timings)
+                try rendering.run(job.order, bytes: source, timings: &timings)
             }
             let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
             let answer = PipelineAnswer(

@@ -60,12 +60,12 @@ package struct ProbeCommand: Subcommand {
                 var timings = StageTimings()
                 outcome = Result { () throws(VariantsError) in
                     let bytes = try SourceFile.read(file, maxBytes: pipeline.limits.maxInputBytes)
-                    return try pipeline.process(
-                        bytes, request: request, bucket: declaration, timings: &timings)
+                    return try pipeline.run(
+                        RenditionOrder(request, bucket: declaration), bytes: bytes, timings: &timings)
                 }
             } else {
                 let key = String(URL(fileURLWithPath: file).standardizedFileURL.path.dropFirst())
-                outcome = await pool.process(request, source: key, bucket: declaration).outcome
+                outcome = await pool.fulfil(RenditionOrder(request, bucket: declaration), source: key).outcome
             }
             switch outcome {
             case .success(let metadata):

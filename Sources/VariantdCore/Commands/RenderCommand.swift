@@ -75,12 +75,10 @@ package struct RenderCommand: Subcommand {
         let pool = PipelinePool(
             .init(executable: Executable.current, size: 1),
             objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: renditions)
-        let (bucket, wanted) = BucketSpec.rendering(
-            transform.spec, in: declaration.name, declaredAs: declaration)
-        let outcome = await pool.process(
-            ObjectRequest(bucket: declaration.name, path: name), source: name, bucket: bucket,
-            options: PipelineOptions(wanted: wanted, placeholder: false)
-        ).outcome
+        let order = RenditionOrder(
+            ObjectRequest(bucket: declaration.name, path: name), rendering: transform.spec,
+            declaredAs: declaration)
+        let outcome = await pool.fulfil(order, source: name).outcome
         await pool.shutdown()
         let error: VariantsError
         switch outcome {

@@ -53,9 +53,9 @@ enum DecoderWarmUp {
         for picture in pictures {
             guard let data = Data(base64Encoded: picture.base64) else { continue }
             var timings = StageTimings()
-            _ = try? pipeline.process(
-                [UInt8](data), request: ObjectRequest(bucket: "warm-up", path: "warm-up.\(picture.kind)"),
-                bucket: bucket, timings: &timings)
+            let object = ObjectRequest(bucket: "warm-up", path: "warm-up.\(picture.kind)")
+            _ = try? pipeline.run(
+                RenditionOrder(object, bucket: bucket), bytes: [UInt8](data), timings: &timings)
         }
     }
 }

@@ -4,31 +4,17 @@ public import Variants
 /// object, then the bytes of each `stored` rendition in order. The child opens no file: the parent reads
 /// the object and the stored renditions, and writes what the child renders.
 public struct PipelineJob: Sendable, Codable, Equatable {
-    public var request: ObjectRequest
-    /// The bucket, already validated; nil renders no variant.
-    public var bucket: BucketSpec?
+    /// The order, with the checksum the parent computed while it had the bytes.
+    public var order: RenditionOrder
     public var sourceSize: Int
-    /// The SHA-256 of the source bytes, which the parent computed while it had them.
-    public var sourceChecksum: String
     /// Renditions already stored for these bytes, for the child to check and reuse; nil when renditions are
     /// not kept (the child then renders and checks them without answering their bytes).
     public var stored: [PipelinePart]?
-    /// The spec keys of the variants to make (`Pipeline.process`'s `wanted`); nil makes them all.
-    public var wanted: Set<String>?
-    /// Whether the child computes the ThumbHash (`Pipeline.process`'s `placeholder`).
-    public var placeholder: Bool
 
-    public init(
-        request: ObjectRequest, bucket: BucketSpec?, sourceSize: Int, sourceChecksum: String,
-        stored: [PipelinePart]?, wanted: Set<String>? = nil, placeholder: Bool = true
-    ) {
-        self.request = request
-        self.bucket = bucket
+    public init(order: RenditionOrder, sourceSize: Int, stored: [PipelinePart]?) {
+        self.order = order
         self.sourceSize = sourceSize
-        self.sourceChecksum = sourceChecksum
         self.stored = stored
-        self.wanted = wanted
-        self.placeholder = placeholder
     }
 }
 
@@ -44,7 +30,7 @@ public struct PipelinePart: Sendable, Codable, Equatable {
 }
 
 /// What decoding one object came to: the metadata or the typed error, where the time went, and the
-/// decoder child's memory. What `PipelinePool.process` returns, and what a child answers for its job.
+/// decoder child's memory. What `PipelinePool.fulfil` returns, and what a child answers for its job.
 public struct PipelineAnswer: Sendable, Codable, Equatable {
     public var metadata: CompletionMetadata?
     public var error: VariantsError?

@@ -87,32 +87,32 @@ public actor PipelinePool {
         quarantine = (try? Quarantine(file: configuration.quarantineFile)) ?? (try? Quarantine(file: nil))
     }
 
-    /// Processes the stored object `source` for a bucket: this process reads it and the renditions stored
-    /// for its bytes, a child decodes and renders, and this process stores the new renditions before
-    /// answering.
-    public func process(
-        _ request: ObjectRequest, source: String, bucket: BucketSpec?,
-        options: PipelineOptions = PipelineOptions()
-    ) async -> PipelineAnswer {
+    /// Fulfils an order for the stored object `source`: this process reads it and the renditions stored for
+    /// its bytes, a child decodes and renders, and this process stores the new renditions before answering.
+    ///
+    /// - Parameter looksUpStored: Whether the renditions stored for the order's outputs are looked up, to be
+    ///   checked and reused; false when the caller listed them just now and found none.
+    public func fulfil(_ order: RenditionOrder, source: String, looksUpStored: Bool = true) async
+        -> PipelineAnswer
+    {
         let objects = objects
-        return await process(request, bucket: bucket, options: options) { maxBytes throws(VariantsError) in
+        return await fulfil(order, looksUpStored: looksUpStored) { maxBytes throws(VariantsError) in
             try objects.read(source, maxBytes: maxBytes)
         }
     }
 
-    /// Processes an object whose bytes are in hand rather than in the object store: an upload, or a render
-    /// source just read to be hashed, whose checksum `options` then carries.
-    func process(
-        _ request: ObjectRequest, upload: RequestBody, bucket: BucketSpec?,
-        options: PipelineOptions = PipelineOptions()
-    ) async -> PipelineAnswer {
-        await process(request, bucket: bucket, options: options) { maxBytes throws(VariantsError) in
+    /// Fulfils an order for an object whose bytes are in hand rather than in the object store: an upload,
+    /// or a render source just read to be hashed, whose checksum the order then carries.
+    func fulfil(_ order: RenditionOrder, upload: RequestBody, looksUpStored: Bool = true) async
+        -> PipelineAnswer
+    {
+        await fulfil(order, looksUpStored: looksUpStored) { maxBytes throws(VariantsError) in
             try upload.bytes(maxBytes: maxBytes)
         }
     }
 
-    private func process(
-        _ request: ObjectRequest, bucket: BucketSpec?, options: PipelineOptions,
+    private func fulfil(
+        _ order: RenditionOrder, looksUpStored: Bool,
         read: @escaping @Sendable (Int) throws(VariantsError) -> [UInt8]
     ) async -> PipelineAnswer {
         let slot = await checkOut()
@@ -120,15 +120,14 @@ public actor PipelinePool {
         let (renditions, maxBytes) = (renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
             LoadedObject.load(
-                request: request, bucket: bucket, renditions, maxBytes: maxBytes, options: options, read: read
-            )
+                order, renditions, maxBytes: maxBytes, looksUpStored: looksUpStored, read: read)
         }
         let object: LoadedObject
         switch loaded {
         case .success(let loaded): object = loaded
         case .failure(let error): return PipelineAnswer(.failure(error), timings: StageTimings())
         }
-        if quarantine?.isRefused(object.job.sourceChecksum, after: Quarantine.refusedAfter) == true {
+        if quarantine?.isRefused(object.checksum, after: Quarantine.refusedAfter) == true {
             return PipelineAnswer(
                 .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: object.timings)
@@ -140,7 +139,7 @@ public actor PipelinePool {
             crashes += 1
             if case .failure(let error) = answer.outcome {
                 quarantine?.recordFailure(
-                    object.job.sourceChecksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+                    object.checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
             }
             guard attempts < configuration.attemptsPerObject else { break }
             attempts += 1
@@ -190,43 +189,44 @@ struct LoadedObject: Sendable {
     var job: PipelineJob
     var source: [UInt8]
     var stored: [RenditionFile]
-    /// The spec keys of the variants wanted of the bucket: the only renditions the child may answer.
+    /// The SHA-256 of `source`.
+    var checksum: String
+    /// The spec keys of the renditions the order makes: the only renditions the child may answer.
     var specKeys: Set<String>
     /// Reading and hashing, done here rather than in the child.
     var timings: StageTimings
 
     /// Whether `key` names a rendition of these bytes for one of the bucket's variants, and nothing else.
     func asks(for key: String) -> Bool {
-        let directory = RenditionKey.directory(ofSource: job.sourceChecksum) + "/"
+        let directory = RenditionKey.directory(ofSource: checksum) + "/"
         guard key.hasPrefix(directory) else { return false }
         let name = key.dropFirst(directory.count)
         return !name.contains("/") && specKeys.contains(RenditionKey.specKey(ofFileName: name))
     }
 
-    /// Reads the object's bytes with `read` (given the most it may have) and, unless the options say none
-    /// are there, the renditions already stored for them; hashes the bytes unless their checksum is known.
+    /// Reads the object's bytes with `read` (given the most it may have) and, if `looksUpStored`, the
+    /// renditions already stored for them; hashes the bytes unless the order carries their checksum.
     static func load(
-        request: ObjectRequest, bucket: BucketSpec?, _ renditions: (any RenditionStore)?, maxBytes: Int,
-        options: PipelineOptions, read: (Int) throws(VariantsError) -> [UInt8]
+        _ order: RenditionOrder, _ renditions: (any RenditionStore)?, maxBytes: Int, looksUpStored: Bool,
+        read: (Int) throws(VariantsError) -> [UInt8]
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
             let source = try timings.measure(.read) { () throws(VariantsError) in try read(maxBytes) }
-            let checksum = options.checksum ?? timings.measure(.hash) { SHA256.hex(source) }
-            let specKeys = options.wanted ?? Set((bucket?.variants ?? []).map(RenditionKey.specKey))
+            let checksum = order.checksum ?? timings.measure(.hash) { SHA256.hex(source) }
+            let specKeys = order.made
             let stored = timings.measure(.read) {
                 renditions.map {
-                    options.looksUpStored ? $0.stored(sourceChecksum: checksum, specKeys: specKeys) : []
+                    looksUpStored ? $0.stored(sourceChecksum: checksum, specKeys: specKeys) : []
                 }
             }
             let job = PipelineJob(
-                request: request, bucket: bucket, sourceSize: source.count, sourceChecksum: checksum,
-                stored: stored?.map { PipelinePart(key: $0.key, size: $0.bytes.count) },
-                wanted: options.wanted,
-                placeholder: options.placeholder)
+                order: order.knowing(checksum: checksum), sourceSize: source.count,
+                stored: stored?.map { PipelinePart(key: $0.key, size: $0.bytes.count) })
             return .success(
                 LoadedObject(
-                    job: job, source: source, stored: stored ?? [], specKeys: specKeys, timings: timings))
+                    job: job, source: source, stored: stored ?? [], checksum: checksum, specKeys: specKeys,
+                    timings: timings))
         } catch {
             return .failure(error)
         }

@@ -254,16 +254,13 @@ struct RenderService: Sendable {
         defer { admission.leave() }
         let render = checked.render
         let request = ObjectRequest(bucket: render.bucket, path: render.path)
-        let (bucket, wanted) = BucketSpec.rendering(
-            checked.spec, in: render.bucket, declaredAs: checked.declaration)
-        let options = PipelineOptions(
-            checksum: source.bytes == nil ? nil : source.checksum, looksUpStored: false, wanted: wanted,
-            placeholder: false)
+        let order = RenditionOrder(request, rendering: checked.spec, declaredAs: checked.declaration)
         let answer =
             if let bytes = source.bytes {
-                await pool.process(request, upload: .bytes(bytes), bucket: bucket, options: options)
+                await pool.fulfil(
+                    order.knowing(checksum: source.checksum), upload: .bytes(bytes), looksUpStored: false)
             } else {
-                await pool.process(request, source: render.source, bucket: bucket, options: options)
+                await pool.fulfil(order, source: render.source, looksUpStored: false)
             }
         metrics.countRenderMade()
         metrics.setDecoderCrashes(await pool.crashes)

@@ -9,9 +9,10 @@ struct JobRunner: Sendable {
     func run(_ job: JobRequest, bucket: BucketSpec) async -> HTTPResponse {
         let started = ContinuousClock.now
         let answer: PipelineAnswer
+        let order = RenditionOrder(job.object, bucket: bucket)
         switch job.source {
-        case .stored(let key): answer = await pool.process(job.object, source: key, bucket: bucket)
-        case .uploaded(let body): answer = await pool.process(job.object, upload: body, bucket: bucket)
+        case .stored(let key): answer = await pool.fulfil(order, source: key)
+        case .uploaded(let body): answer = await pool.fulfil(order, upload: body)
         }
         metrics.setDecoderCrashes(await pool.crashes)
         let (whole, fraction) = started.duration(to: .now).components

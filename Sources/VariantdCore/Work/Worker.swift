@@ -205,9 +205,9 @@ struct Worker: Sendable {
     /// for nothing else here) is waited out under the same lease, trying again with capped backoff until the
     /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
     private func render(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
-        let bucket = configuration.buckets.bucket(named: job.bucket)
+        let order = RenditionOrder(job.request, bucket: configuration.buckets.bucket(named: job.bucket))
         return await Self.storeOutage.run {
-            let outcome = await pool.process(job.request, source: job.source, bucket: bucket).outcome
+            let outcome = await pool.fulfil(order, source: job.source).outcome
             guard case .failure(let error) = outcome, error.code == .storeUnavailable, stop.received == nil,
                 !Task.isCancelled
             else { return .done(outcome) }

@@ -1,32 +1,36 @@
+/// One rendition of an order with what it comes to for the decoded picture.
+struct PlannedOutput {
+    var output: RenditionOutput
+    var plan: RenderPlan
+}
+
 extension Pipeline {
-    /// Renders, checks and writes every wanted variant (all when `wanted` is nil), largest first so smaller
-    /// ones resample from the larger ones' reductions; a variant not wanted leaves its reduction on the
-    /// ladder when a wanted one, or what `resamplesAfter` says comes next, may resample from it. Every
-    /// rendition is encoded in memory first and the files are written only when all succeeded, so a failing
-    /// encoder leaves nothing behind.
+    /// Renders, checks and writes every rendition the order makes, largest first so smaller ones resample
+    /// from the larger ones' reductions; one not made leaves its reduction on the ladder when one made, or
+    /// what `resamplesAfter` says comes next, may resample from it. Every rendition is encoded in memory first
+    /// and the files are written only when all succeeded, so a failing encoder leaves nothing behind.
     func renderVariants(
-        _ plans: [(spec: VariantSpec, plan: RenderPlan)], wanted: Set<String>? = nil,
-        resamplesAfter: Bool = true, animatedSource: Bool = false, ladder: inout ResizeLadder,
-        animation: DecodedPicture.Animation? = nil,
+        _ plans: [PlannedOutput], resamplesAfter: Bool = true, animatedSource: Bool = false,
+        ladder: inout ResizeLadder, animation: DecodedPicture.Animation? = nil,
         checksum: String, into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
         var renditions: [String: Rendition] = [:]
         var pending: [RenditionFile] = []
-        let specKeys = wanted ?? Set(plans.map { RenditionKey.specKey(of: $0.spec) })
+        let specKeys = Set(plans.filter(\.output.made).map(\.output.specKey))
         var stored: [String: [UInt8]] = [:]
         for file in store?.stored(sourceChecksum: checksum, specKeys: specKeys) ?? [] {
             stored[file.key] = file.bytes
         }
         let largestFirst = plans.sorted {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
-        }.map { (spec: $0.spec, plan: $0.plan, specKey: RenditionKey.specKey(of: $0.spec)) }
-        let lastWanted = largestFirst.lastIndex { specKeys.contains($0.specKey) } ?? -1
-        for (index, (spec, plan, specKey)) in largestFirst.enumerated() {
-            guard specKeys.contains(specKey) else {
+        }.map { (spec: $0.output.spec, plan: $0.plan, specKey: $0.output.specKey, made: $0.output.made) }
+        let lastMade = largestFirst.lastIndex(where: \.made) ?? -1
+        for (index, (spec, plan, specKey, made)) in largestFirst.enumerated() {
+            guard made else {
                 // The frames of a source whose animation is not wanted were not decoded; made, it would be.
                 if !animates(spec, plan: plan, frames: animatedSource)
-                    && (resamplesAfter || index < lastWanted)
+                    && (resamplesAfter || index < lastMade)
                 {
                     try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }

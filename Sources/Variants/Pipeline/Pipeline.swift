@@ -19,34 +19,28 @@ public struct Pipeline: Sendable {
         self.store = store
     }
 
-    /// Processes the bytes of one object for a bucket; without a bucket nothing is refused by policy and
-    /// no variant is rendered. A caller that hashed the bytes already passes their `checksum`.
-    ///
-    /// - Parameters:
-    ///   - wanted: The spec keys of the variants to make; nil makes them all. The others still shape the
-    ///     decode and the resize ladder without being encoded, so a variant made alone has the bytes it has
-    ///     when the whole bucket is made.
-    ///   - placeholder: Whether the ThumbHash is computed; an on-demand rendition has no use for it. The
-    ///     decode is sized for it either way, so a rendition's pixels do not depend on who asked.
-    public func process(
-        _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec? = nil, checksum: String? = nil,
-        wanted: Set<String>? = nil, placeholder: Bool = true, timings: inout StageTimings
-    ) throws(VariantsError) -> CompletionMetadata {
-        let byteLimit = min(limits.maxInputBytes, bucket?.fileSizeLimit ?? .max)
+    /// Fulfils an order from the object's bytes: refuses what its bucket's policy refuses, measures the
+    /// picture, makes the renditions the order makes, and computes the ThumbHash if it is wanted.
+    public func run(_ order: RenditionOrder, bytes: [UInt8], timings: inout StageTimings)
+        throws(VariantsError)
+        -> CompletionMetadata
+    {
+        let request = order.object
+        let byteLimit = min(limits.maxInputBytes, order.policy?.fileSizeLimit ?? .max)
         guard bytes.count <= byteLimit else {
             throw VariantsError(
                 .payloadTooLarge, "the object is \(bytes.count) bytes, over the limit of \(byteLimit)")
         }
-        let checksum = checksum ?? timings.measure(.hash) { SHA256.hex(bytes) }
+        let checksum = order.checksum ?? timings.measure(.hash) { SHA256.hex(bytes) }
         let (type, sniffed) = timings.measure(.sniff) {
             let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
             let type = Sniffer.resolve(
                 sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
             return (type, sniffed)
         }
-        if let bucket, !bucket.allows(contentType: type.mimeType) {
+        if let policy = order.policy, !policy.allows(contentType: type.mimeType) {
             throw VariantsError(
-                .unsupportedMediaType, "bucket '\(bucket.name)' does not take \(type.mimeType)")
+                .unsupportedMediaType, "bucket '\(policy.name)' does not take \(type.mimeType)")
         }
         var metadata = CompletionMetadata(
             bucket: request.bucket, path: request.path, size: bytes.count, contentType: type.mimeType,
@@ -62,8 +56,7 @@ public struct Pipeline: Sendable {
                 : .unreadable(.corrupt, "the bytes do not begin like a \(type.mimeType) file")
         }
 
-        let (picture, decoded, plans) = try decodeOnce(
-            bytes, type: type, bucket: bucket, wanted: wanted, timings: &timings)
+        let (picture, decoded, plans) = try decodeOnce(bytes, type: type, order: order, timings: &timings)
         metadata.width = decoded.width
         metadata.height = decoded.height
         metadata.hasAlpha = picture.header.hasAlpha
@@ -77,11 +70,11 @@ public struct Pipeline: Sendable {
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
             try renderVariants(
-                plans, wanted: wanted, resamplesAfter: placeholder, animatedSource: animatedSource,
+                plans, resamplesAfter: order.placeholder, animatedSource: animatedSource,
                 ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
                 timings: &timings)
         }
-        guard placeholder else { return metadata }
+        guard order.placeholder else { return metadata }
         metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
                 return try ThumbHashRendition.encode(from: ladder)
@@ -93,52 +86,46 @@ public struct Pipeline: Sendable {
     }
 
     /// Benchmark support, not product API: sniffs, probes and decodes the bytes to the one image a bucket's
-    /// variants are rendered from, and stops there — the floor under `process` that `variantd bench` divides
-    /// its time by. It stays beside `process` so that both size the decode the same way.
-    package func decodeOnly(
-        _ bytes: [UInt8], request: ObjectRequest, bucket: BucketSpec?, timings: inout StageTimings
-    ) throws(VariantsError) -> (width: Int, height: Int) {
+    /// variants are rendered from, and stops there — the floor under `run` that `variantd bench` divides
+    /// its time by. It stays beside `run` so that both size the decode the same way.
+    package func decodeOnly(_ order: RenditionOrder, bytes: [UInt8], timings: inout StageTimings)
+        throws(VariantsError) -> (width: Int, height: Int)
+    {
+        let request = order.object
         let sniffed = Sniffer.sniff(bytes.prefix(Sniffer.prefixLength))
         let type = Sniffer.resolve(
             sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
         guard type.isDecodable, sniffed != nil else {
             throw VariantsError(.unsupportedMediaType, "the bytes are not a picture decoded here")
         }
-        let decoded = try decodeOnce(bytes, type: type, bucket: bucket, wanted: nil, timings: &timings)
-            .decoded
+        let decoded = try decodeOnce(bytes, type: type, order: order, timings: &timings).decoded
         return (decoded.width, decoded.height)
     }
 
     /// Probes and decodes once, at the size the largest planned rendition and the ThumbHash need; every
-    /// frame of an animation only when a wanted variant animates.
+    /// frame of an animation only when a rendition made animates.
     private func decodeOnce(
-        _ bytes: [UInt8], type: MediaType, bucket: BucketSpec?, wanted: Set<String>?,
-        timings: inout StageTimings
-    ) throws(VariantsError)
-        -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [(spec: VariantSpec, plan: RenderPlan)])
-    {
+        _ bytes: [UInt8], type: MediaType, order: RenditionOrder, timings: inout StageTimings
+    ) throws(VariantsError) -> (picture: OpenedPicture, decoded: DecodedPicture, plans: [PlannedOutput]) {
         let picture = try timings.measure(.probe) { () throws(VariantsError) in
             try OpenedPicture(bytes: bytes, type: type, limits: limits)
         }
-        var plans: [(spec: VariantSpec, plan: RenderPlan)] = []
+        var plans: [PlannedOutput] = []
         let decoded = try timings.measure(.decode) { () throws(VariantsError) in
             // `original` keeps a WebP source a WebP, so it animates as a `webp` variant does.
             let kept = OutputFormat(keeping: type)
-            let animated =
-                bucket?.variants.contains {
-                    $0.animated
-                        && ($0.format == .original ? kept : $0.format)?.writtenType?.facts.animates == true
-                        && wanted?.contains(RenditionKey.specKey(of: $0)) != false
-                } ?? false
+            let animated = order.outputs.contains {
+                $0.made && $0.spec.animated
+                    && ($0.spec.format == .original ? kept : $0.spec.format)?.writtenType?.facts.animates
+                        == true
+            }
             return try picture.decode(animated: animated) { width, height in
-                plans = (bucket?.variants ?? []).map {
-                    (
-                        $0,
-                        RenderPlan(
-                            sourceWidth: width, sourceHeight: height, spec: $0,
-                            sourceHasAlpha: picture.header.hasAlpha,
-                            sourceFormat: kept)
-                    )
+                plans = order.outputs.map {
+                    PlannedOutput(
+                        output: $0,
+                        plan: RenderPlan(
+                            sourceWidth: width, sourceHeight: height, spec: $0.spec,
+                            sourceHasAlpha: picture.header.hasAlpha, sourceFormat: kept))
                 }
                 return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
             }

@@ -69,23 +69,11 @@ extension BucketSpec {
         return name
     }
 
-    /// `type/subtype`, `type/*` or `*/*`, each part an RFC 6838 restricted name, stored in lower case.
     private static func mimePattern(_ field: DeclarationField) throws(VariantsError) -> MimePattern {
-        let parts = try field.string().lowercased().split(separator: "/", omittingEmptySubsequences: false)
-        let symbols = Set("!#$&^_.+-")
-        func isRestrictedName(_ part: Substring) -> Bool {
-            guard (1...127).contains(part.count), let first = part.first, first.isASCII,
-                first.isLetter || first.isNumber
-            else { return false }
-            return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || symbols.contains($0)) }
+        guard let pattern = MimePattern(declared: try field.string()) else {
+            throw field.failure(expected: MimePattern.rule)
         }
-        switch (parts.count == 2 ? parts[0] : "", parts.count == 2 ? parts[1] : "") {
-        case ("*", "*"): return .any
-        case (let type, "*") where isRestrictedName(type): return .anySubtype(of: String(type))
-        case (let type, let subtype) where isRestrictedName(type) && isRestrictedName(subtype):
-            return .exact(type + "/" + subtype)
-        default: throw field.failure(expected: "media type such as image/png, image/* or */*")
-        }
+        return pattern
     }
 
     private static func variants(_ field: DeclarationField) throws(VariantsError) -> [VariantSpec] {
@@ -96,18 +84,13 @@ extension BucketSpec {
         }
         var variants: [VariantSpec] = []
         for (name, settings) in members {
-            guard (1...64).contains(name.count), name.unicodeScalars.allSatisfy(variantNameScalars.contains)
-            else {
-                let rule = "variant name of 1…64 characters from A-Z a-z 0-9 _ -"
-                throw field.failure(expected: rule, got: JSONValue.quote(name))
+            guard VariantSpec.isValidName(name) else {
+                throw field.failure(expected: VariantSpec.nameRule, got: JSONValue.quote(name))
             }
             variants.append(try variant(named: name, settings))
         }
         return variants
     }
-
-    private static let variantNameScalars = Set(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".unicodeScalars)
 
     // MARK: - Variant fields
 
@@ -142,8 +125,8 @@ extension BucketSpec {
             format: try settings["format"]?.oneOf(OutputFormat.self) ?? .jpeg,
             quality: quality?.fixed,
             qualityTarget: quality?.target,
-            blur: try settings["blur"]?.number(in: 0...20) ?? 0,
-            sharpen: try settings["sharpen"]?.number(in: 0...10) ?? 0,
+            blur: try settings["blur"]?.number(in: VariantSpec.blurs) ?? 0,
+            sharpen: try settings["sharpen"]?.number(in: VariantSpec.sharpens) ?? 0,
             rotation: try settings["rotate"].map(rotation) ?? .d0,
             background: try settings["background"].map(colour) ?? .white,
             withoutEnlargement: withoutEnlargement,
@@ -162,7 +145,7 @@ extension BucketSpec {
         let target: QualityTarget
         switch field.value {
         case .number:
-            return (try field.integer(in: 1...100), nil)
+            return (try field.integer(in: VariantSpec.qualities), nil)
         case .string("auto"):
             target = .auto
         case .object:

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let bucket = try BucketSpec(parsing: declarationBytes)
-/// guard bucket.allows(contentType: "image/png") else { … }
+/// guard bucket.policy.allows(contentType: "image/png") else { … }
 /// for variant in bucket.variants { print(variant.name, variant.canonicalJSON) }
 /// ```
 public struct BucketSpec: Sendable, Equatable {
@@ -66,12 +66,8 @@ public struct BucketSpec: Sendable, Equatable {
         variants.first { $0.name == name }
     }
 
-    /// Whether an upload with this `Content-Type` may go into the bucket.
-    ///
-    /// Parameters (`; charset=…`) and case are ignored, as media types compare case-insensitively.
-    public func allows(contentType: String) -> Bool {
-        guard !allowedMimeTypes.isEmpty else { return true }
-        let bare = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
-        return allowedMimeTypes.contains { $0.matches(bare) }
+    /// What the bucket holds its uploads to.
+    public var policy: BucketPolicy {
+        BucketPolicy(name: name, fileSizeLimit: fileSizeLimit, allowedMimeTypes: allowedMimeTypes)
     }
 }

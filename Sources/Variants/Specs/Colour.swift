@@ -1,5 +1,5 @@
 /// An sRGB colour with alpha, 8 bits a channel: the letterbox of `contain` and what alpha is flattened onto.
-public struct Colour: Sendable, Equatable, Hashable {
+public struct Colour: Sendable, Equatable, Hashable, Codable {
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8

@@ -1,7 +1,7 @@
 /// How a picture is fitted to a variant's box when both width and height are declared (sharp's `fit`).
 ///
 /// With only one side declared every fit means the same thing: scale to that side, keeping the aspect ratio.
-public enum Fit: String, Sendable, Equatable, Hashable, CaseIterable {
+public enum Fit: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
     /// Scale to cover the box, then crop the overflow at `position`.
     case cover
     /// Scale to fit within the box, then letterbox it with `background` to exactly the box.

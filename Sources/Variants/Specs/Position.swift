@@ -1,5 +1,5 @@
 /// Which part of a picture `cover` keeps when it crops: a compass gravity or a content strategy.
-public enum Position: String, Sendable, Equatable, Hashable, CaseIterable {
+public enum Position: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
     case centre
     case north
     case northeast

@@ -1,6 +1,6 @@
 /// A variant's quality chosen by how the rendition looks rather than fixed: the lowest encoder quality whose
 /// rendition scores at least a SSIMULACRA2 target against its own lossless pixels (`Renderer`'s search).
-public enum QualityTarget: Sendable, Equatable, Hashable {
+public enum QualityTarget: Sendable, Equatable, Hashable, Codable {
     /// The output format's documented target, `OutputFormat.defaultScoreTarget`.
     case auto
     /// At least this SSIMULACRA2 score, in `scores`.
@@ -22,6 +22,31 @@ public enum QualityTarget: Sendable, Equatable, Hashable {
 }
 
 extension QualityTarget {
+    /// `"auto"` or the score, held to `scores` as a declaration is.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let score = try? container.decode(Int.self) {
+            guard Self.scores.contains(score) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected a score in \(Self.scores)")
+            }
+            self = .ssimulacra2(score)
+        } else if try container.decode(String.self) == "auto" {
+            self = .auto
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected \"auto\" or a score")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .auto: try container.encode("auto")
+        case .ssimulacra2(let score): try container.encode(score)
+        }
+    }
+
     /// As a declaration writes it: `"auto"` or `{"ssimulacra2":N}`.
     var declarationJSON: String {
         switch self {

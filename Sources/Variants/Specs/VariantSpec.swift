@@ -64,4 +64,18 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
 
     /// The largest box side a declaration can ask for; anything larger clamps to it.
     public static let maximumSide = 4096
+
+    // The rules every reader of a variant holds it to: the declaration parser and the wire decoder.
+
+    static let nameRule = "variant name of 1…64 characters from A-Z a-z 0-9 _ -"
+    static let qualities = 1...100
+    static let blurs = 0...20
+    static let sharpens = 0...10
+
+    static func isValidName(_ name: String) -> Bool {
+        (1...64).contains(name.count) && name.unicodeScalars.allSatisfy(nameScalars.contains)
+    }
+
+    private static let nameScalars = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".unicodeScalars)
 }

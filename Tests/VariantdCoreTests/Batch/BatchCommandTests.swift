@@ -104,8 +104,9 @@ import Variants
                     Data(contentsOf: URL(fileURLWithPath: folder.output() + "/renditions/" + key)))
                 #expect(bytes.count == rendition["size"] as? Int, "\(path) \(name)")
                 var timings = StageTimings()
-                let decoded = try pipeline.process(
-                    bytes, request: ObjectRequest(bucket: "check", path: key), bucket: nil, timings: &timings)
+                let decoded = try pipeline.run(
+                    RenditionOrder(ObjectRequest(bucket: "check", path: key), bucket: nil), bytes: bytes,
+                    timings: &timings)
                 #expect(decoded.width == rendition["width"] as? Int, "\(path) \(name)")
                 #expect(decoded.height == rendition["height"] as? Int, "\(path) \(name)")
                 #expect(decoded.contentType == rendition["contentType"] as? String, "\(path) \(name)")

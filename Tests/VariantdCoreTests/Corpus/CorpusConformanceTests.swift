@@ -30,8 +30,8 @@ import Variants
         arguments: Corpus.rows)
     func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
         let request = ObjectRequest(bucket: "corpus", path: row.path)
-        let outcome = await Self.pool.process(
-            request, source: String(Corpus.url(row).path.dropFirst()), bucket: Self.bucket
+        let outcome = await Self.pool.fulfil(
+            RenditionOrder(request, bucket: Self.bucket), source: String(Corpus.url(row).path.dropFirst())
         ).outcome
 
         switch (row.decodes, outcome) {

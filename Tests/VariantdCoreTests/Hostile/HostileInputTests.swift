@@ -25,7 +25,7 @@ import Variants
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(name)
         try Data(bytes).write(to: file)
-        let answer = await Self.pool.process(file: file.path, bucketName: "hostile")
+        let answer = await Self.pool.fulfil(file: file.path, bucketName: "hostile")
         // Time spent in the child, not waiting for one: the suite shares two children with its parallel tests.
         #expect(answer.timings.seconds.values.reduce(0, +) < 30)
         #expect((answer.peakResidentKiB ?? 0) < Self.memoryBoundKiB)

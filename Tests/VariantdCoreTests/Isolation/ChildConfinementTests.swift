@@ -70,14 +70,14 @@ import Variants
                 executable: TestPaths.variantd, size: 1, attemptsPerObject: 1)
             configuration.violation = violation
             let sealed = PipelinePool.overFiles(configuration)
-            let answer = await sealed.process(file: picture)
+            let answer = await sealed.fulfil(file: picture)
             #expect(answer.error?.reason == .decoderCrash, "\(String(describing: answer.error))")
             #expect(answer.error?.message.contains("signal \(SIGSYS)") == true)
             #expect(await sealed.crashes == 1)
 
             // The parent is unharmed: the next child of an ordinary pool in this process decodes.
             let plain = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
-            let decoded = try await plain.process(
+            let decoded = try await plain.fulfil(
                 file: TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg").path
             ).outcome.get()
             #expect(decoded.width == 200 && decoded.height == 320)
@@ -92,7 +92,7 @@ import Variants
         try "#!/bin/sh\nexit 78\n".write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
         let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
-        let answer = await pool.process(file: picture)
+        let answer = await pool.fulfil(file: picture)
         #expect(answer.error?.code == .internalError)
         #expect(await pool.crashes == 0)
     }
@@ -179,9 +179,9 @@ import Variants
 
     private func decode(_ sample: String, in child: ChildProcess) throws -> CompletionMetadata {
         let bytes = try [UInt8](Data(contentsOf: TestPaths.samples.appendingPathComponent(sample)))
-        let job = PipelineJob(
-            request: ObjectRequest(bucket: "b", path: sample), bucket: nil, sourceSize: bytes.count,
-            sourceChecksum: SHA256.hex(bytes), stored: nil)
+        let order = RenditionOrder(
+            ObjectRequest(bucket: "b", path: sample), bucket: nil, checksum: SHA256.hex(bytes))
+        let job = PipelineJob(order: order, sourceSize: bytes.count, stored: nil)
         let deadline = ContinuousClock.now + .seconds(60)
         try child.send([try WireJSON.encode(job) + [0x0A], bytes], deadline: deadline)
         let reply = try WireJSON.decode(PipelineReply.self, from: try child.line(deadline: deadline))

@@ -31,7 +31,7 @@ import Variants
     @Test func decodesInAChild() async throws {
         let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
         let path = TestPaths.samples.appendingPathComponent("pictures/orientation-6.jpg").path
-        let answer = await pool.process(file: path)
+        let answer = await pool.fulfil(file: path)
         let metadata = try answer.outcome.get()
         #expect(metadata.width == 200 && metadata.height == 320)
         #expect(metadata.contentType == "image/jpeg")
@@ -48,13 +48,12 @@ import Variants
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
 
-        let hashed = await pool.process(request, upload: .bytes(bytes), bucket: nil)
+        let hashed = await pool.fulfil(RenditionOrder(request, bucket: nil), upload: .bytes(bytes))
         #expect(try hashed.outcome.get().checksumSha256 == SHA256.hex(bytes))
         #expect(hashed.timings.byStage[.hash] != nil)
 
-        let handed = await pool.process(
-            request, upload: .bytes(bytes), bucket: nil, options: PipelineOptions(checksum: SHA256.hex(bytes))
-        )
+        let handed = await pool.fulfil(
+            RenditionOrder(request, bucket: nil, checksum: SHA256.hex(bytes)), upload: .bytes(bytes))
         #expect(try handed.outcome.get().checksumSha256 == SHA256.hex(bytes))
         #expect(handed.timings.byStage[.hash] == nil)
     }
@@ -72,13 +71,14 @@ import Variants
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
         let spec = try Transform(query: [("width", "24"), ("format", "webp")], accept: nil).spec
-        let bucket = BucketSpec.rendering(spec, in: "b", declaredAs: nil).bucket
+        let alone = RenditionOrder(request, rendering: spec, declaredAs: nil)
+        let bucket = try BucketSpec(
+            parsing: #"{"name": "b", "variants": {"v": {"width": 24, "format": "webp"}}}"#.utf8)
+        #expect(alone.made == RenditionOrder(request, bucket: bucket).made)
 
-        let with = await pool.process(
-            request, upload: .bytes(bytes), bucket: bucket, options: PipelineOptions(looksUpStored: false))
-        let without = await pool.process(
-            request, upload: .bytes(bytes), bucket: bucket,
-            options: PipelineOptions(looksUpStored: false, placeholder: false))
+        let with = await pool.fulfil(
+            RenditionOrder(request, bucket: bucket), upload: .bytes(bytes), looksUpStored: false)
+        let without = await pool.fulfil(alone, upload: .bytes(bytes), looksUpStored: false)
         #expect(try with.outcome.get().thumbhash != nil && with.timings.byStage[.thumbhash] != nil)
         #expect(try without.outcome.get().thumbhash == nil && without.timings.byStage[.thumbhash] == nil)
         #expect(!without.made.isEmpty && without.made.map(\.bytes) == with.made.map(\.bytes))
@@ -93,7 +93,7 @@ import Variants
                 contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
         let path = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
-        let first = try await pool.process(file: path, bucket: bucket).outcome.get()
+        let first = try await pool.fulfil(file: path, bucket: bucket).outcome.get()
         let renditions = try #require(first.renditions)
         #expect(store.keys == Set(renditions.values.map(\.key)))
         #expect(store.writeCount == 1)
@@ -102,7 +102,7 @@ import Variants
                 $0.key.hasPrefix("\(first.checksumSha256.prefix(2))/\(first.checksumSha256)/")
             })
 
-        let again = try await pool.process(file: path, bucket: bucket).outcome.get()
+        let again = try await pool.fulfil(file: path, bucket: bucket).outcome.get()
         #expect(again.renditions == first.renditions)
         #expect(store.writeCount == 1, "stored renditions are reused, not written again")
     }
@@ -113,16 +113,16 @@ import Variants
         let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
-        let first = await pool.process(file: file)
+        let first = await pool.fulfil(file: file)
         #expect(first.error?.reason == .decoderCrash, "\(String(describing: first.error))")
         #expect(first.error?.code == .unreadablePicture)
         #expect(await pool.crashes == 2)
 
-        let again = await pool.process(file: file)
+        let again = await pool.fulfil(file: file)
         #expect(again.error?.reason == .quarantined)
         #expect(await pool.crashes == 2)
 
-        let other = await pool.process(
+        let other = await pool.fulfil(
             file: TestPaths.samples.appendingPathComponent("pictures/gradient.gif").path)
         #expect(other.error?.reason == .decoderCrash)
         #expect(await pool.crashes == 4)
@@ -137,11 +137,11 @@ import Variants
         let pool = PipelinePool.overFiles(.init(executable: path, size: 1, attemptsPerObject: 1))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
-        let first = await pool.process(file: file)
+        let first = await pool.fulfil(file: file)
         #expect(first.error?.reason == .decoderCrash, "\(String(describing: first.error))")
-        let second = await pool.process(file: file)
+        let second = await pool.fulfil(file: file)
         #expect(second.error?.reason == .decoderCrash, "\(String(describing: second.error))")
-        let third = await pool.process(file: file)
+        let third = await pool.fulfil(file: file)
         #expect(third.error?.reason == .quarantined, "\(String(describing: third.error))")
     }
 
@@ -150,7 +150,7 @@ import Variants
         defer { try? FileManager.default.removeItem(at: directory) }
         let pool = PipelinePool.overFiles(
             .init(executable: path, size: 1, deadline: .milliseconds(300), attemptsPerObject: 1))
-        let answer = await pool.process(
+        let answer = await pool.fulfil(
             file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
         #expect(answer.error?.reason == .decoderTimeout)
     }
@@ -165,7 +165,7 @@ import Variants
         let pool = PipelinePool.overFiles(
             .init(executable: path, size: 1, deadline: .seconds(3600), attemptsPerObject: 2))
         let file = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
-        let decode = Task { await pool.process(file: file) }
+        let decode = Task { await pool.fulfil(file: file) }
         try await Task.sleep(for: .milliseconds(300))
         decode.cancel()
         let answer = await decode.value
@@ -197,7 +197,7 @@ import Variants
         let pool = PipelinePool.overFiles(
             .init(executable: path, size: 1, attemptsPerObject: 1),
             renditions: try RenditionFolder(root: root.path))
-        let answer = await pool.process(file: source.path, bucket: bucket)
+        let answer = await pool.fulfil(file: source.path, bucket: bucket)
         await pool.shutdown()
         #expect(answer.error?.code == .internalError, "\(String(describing: answer.error))")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("escaped").path))
@@ -205,7 +205,7 @@ import Variants
 
     @Test func missingSourceIsNotFound() async throws {
         let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
-        let answer = await pool.process(file: "/nonexistent/file.jpg")
+        let answer = await pool.fulfil(file: "/nonexistent/file.jpg")
         #expect(answer.error?.code == .notFound)
         await pool.shutdown()
     }

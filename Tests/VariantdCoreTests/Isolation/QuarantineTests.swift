@@ -23,13 +23,13 @@ import Variants
         chmod(crasher, 0o755)
 
         let first = PipelinePool.overFiles(.init(executable: crasher, size: 1, quarantineFile: file))
-        #expect(await first.process(file: picture).error?.reason == .decoderCrash)
+        #expect(await first.fulfil(file: picture).error?.reason == .decoderCrash)
         await first.shutdown()
 
         // A new pool (as after a restart) refuses the file before any child sees it.
         let restarted = PipelinePool.overFiles(
             .init(executable: TestPaths.variantd, size: 1, quarantineFile: file))
-        #expect(await restarted.process(file: picture).error?.reason == .quarantined)
+        #expect(await restarted.fulfil(file: picture).error?.reason == .quarantined)
         #expect(await restarted.crashes == 0)
 
         let checksum = try #require(SourceChecksum.of(picture))
@@ -45,7 +45,7 @@ import Variants
         #expect(released.status == 0)
         let again = try await VariantdProcess.run(["quarantine", "release", checksum, "--file", file])
         #expect(again.status == 1)
-        let decoded = try await restarted.process(file: picture).outcome.get()
+        let decoded = try await restarted.fulfil(file: picture).outcome.get()
         #expect(decoded.width == 320)
         await restarted.shutdown()
     }

@@ -17,8 +17,9 @@ import Variants
         let miss = try await world.service.answer(world.get("width=64&format=webp"))
         #expect(miss.status == 200, "\(String(decoding: miss.body, as: UTF8.self))")
         var timings = StageTimings()
-        let read = try Pipeline().process(
-            miss.body, request: ObjectRequest(bucket: "pics", path: "rendition.webp"), timings: &timings)
+        let read = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "pics", path: "rendition.webp"), bucket: nil),
+            bytes: miss.body, timings: &timings)
         #expect(read.contentType == "image/webp" && read.width == 64)
         #expect(world.counts == Counts(sourceReads: 1, listings: 1, lookups: 0, renditionReads: 0))
 

@@ -12,8 +12,9 @@ import Variants
     /// Width, height and type of answered bytes, read back by our own pipeline.
     private func readBack(_ body: [UInt8]) throws -> (width: Int?, height: Int?, type: String) {
         var timings = StageTimings()
-        let metadata = try Pipeline().process(
-            body, request: ObjectRequest(bucket: "b", path: "answer"), timings: &timings)
+        let metadata = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "b", path: "answer"), bucket: nil), bytes: body,
+            timings: &timings)
         return (metadata.width, metadata.height, metadata.contentType)
     }
 
@@ -149,8 +150,9 @@ import Variants
         let after = try daemon.render(Self.gradient + "?width=50&format=png")
         #expect(after.status == 200 && after.etag != before.etag)
         var timings = StageTimings()
-        let original = try Pipeline().process(
-            [UInt8](replacement), request: ObjectRequest(bucket: "b", path: "r.png"), timings: &timings)
+        let original = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "b", path: "r.png"), bucket: nil),
+            bytes: [UInt8](replacement), timings: &timings)
         let plan = try plan(
             "width=50&format=png", width: try #require(original.width), height: try #require(original.height))
         let (width, height, _) = try readBack(after.body)

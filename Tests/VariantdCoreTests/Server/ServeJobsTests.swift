@@ -24,8 +24,9 @@ import Variants
             let bytes = try #require(
                 FileManager.default.contents(atPath: fixture.out.path + "/" + rendition.key))
             var timings = StageTimings()
-            let readBack = try pipeline.process(
-                [UInt8](bytes), request: ObjectRequest(bucket: "b", path: name), timings: &timings)
+            let readBack = try pipeline.run(
+                RenditionOrder(ObjectRequest(bucket: "b", path: name), bucket: nil), bytes: [UInt8](bytes),
+                timings: &timings)
             #expect(readBack.width == rendition.width && readBack.height == rendition.height)
             #expect(readBack.size == rendition.size)
         }

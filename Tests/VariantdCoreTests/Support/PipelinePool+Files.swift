@@ -16,12 +16,13 @@ extension PipelinePool {
         PipelinePool(configuration, objects: ObjectFolder.wholeFileSystem, renditions: renditions)
     }
 
-    /// Processes the file at an absolute path, named after its last component in bucket `bucket`.
-    func process(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async
+    /// Fulfils the order for `bucket`'s variants of the file at an absolute path, named after its last
+    /// component.
+    func fulfil(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async
         -> PipelineAnswer
     {
         let request = ObjectRequest(
             bucket: bucket?.name ?? bucketName, path: (path as NSString).lastPathComponent)
-        return await process(request, source: String(path.dropFirst()), bucket: bucket)
+        return await fulfil(RenditionOrder(request, bucket: bucket), source: String(path.dropFirst()))
     }
 }

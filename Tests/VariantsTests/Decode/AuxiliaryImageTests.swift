@@ -26,8 +26,9 @@ import Testing
                     .utf8))
         let bytes = [UInt8](try Data(contentsOf: ColourConversionTests.corpus.appendingPathComponent(path)))
         var timings = StageTimings()
-        let metadata = try Pipeline(store: store).process(
-            bytes, request: ObjectRequest(bucket: "a", path: path), bucket: bucket, timings: &timings)
+        let metadata = try Pipeline(store: store).run(
+            RenditionOrder(ObjectRequest(bucket: "a", path: path), bucket: bucket), bytes: bytes,
+            timings: &timings)
         #expect(metadata.width == width && metadata.height == height)
         let key = try #require(metadata.renditions?["look"]?.key)
         let pixels = try VipsImage.load(.png, bytes: try #require(store.existing(key))).pixelBytes()

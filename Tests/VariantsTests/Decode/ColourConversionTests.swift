@@ -138,11 +138,12 @@ import Testing
             gamma: nil)
         try expectMatchesLcms(bytes, name: "nclx P3", profile: profile)
         var timings = StageTimings()
-        let untouched = try pipeline.process(
-            try Samples.bytes("pictures/hopper.avif"), request: ObjectRequest(bucket: "c", path: "h.avif"),
-            bucket: bucket, timings: &timings)
-        let converted = try pipeline.process(
-            bytes, request: ObjectRequest(bucket: "c", path: "p3.avif"), bucket: bucket, timings: &timings)
+        let untouched = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "h.avif"), bucket: bucket),
+            bytes: try Samples.bytes("pictures/hopper.avif"), timings: &timings)
+        let converted = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "p3.avif"), bucket: bucket), bytes: bytes,
+            timings: &timings)
         #expect(
             untouched.renditions?["look"]?.checksumSha256 != converted.renditions?["look"]?.checksumSha256)
     }
@@ -169,13 +170,14 @@ import Testing
             bytes.indices.dropLast(4).first { bytes[$0..<$0 + 4].elementsEqual("acsp".utf8) })
         bytes.replaceSubrange(signature..<signature + 4, with: "xxxx".utf8)
         var timings = StageTimings()
-        let metadata = try pipeline.process(
-            bytes, request: ObjectRequest(bucket: "c", path: "broken.jpg"), bucket: bucket, timings: &timings)
+        let metadata = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "broken.jpg"), bucket: bucket), bytes: bytes,
+            timings: &timings)
         #expect(metadata.colourProfile == "ignored")
         #expect(metadata.renditions?["look"]?.width == 256)
-        let clean = try pipeline.process(
-            try Samples.bytes("pictures/gradient.jpg"), request: ObjectRequest(bucket: "c", path: "g.jpg"),
-            bucket: bucket, timings: &timings)
+        let clean = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "g.jpg"), bucket: bucket),
+            bytes: try Samples.bytes("pictures/gradient.jpg"), timings: &timings)
         #expect(clean.colourProfile == nil)
     }
 
@@ -207,11 +209,12 @@ import Testing
         bare += tagged[offset...]
 
         var timings = StageTimings()
-        let ignored = try pipeline.process(
-            broken, request: ObjectRequest(bucket: "c", path: "broken.jpg"), bucket: bucket, timings: &timings
-        )
-        let plain = try pipeline.process(
-            bare, request: ObjectRequest(bucket: "c", path: "bare.jpg"), bucket: bucket, timings: &timings)
+        let ignored = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "broken.jpg"), bucket: bucket), bytes: broken,
+            timings: &timings)
+        let plain = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "bare.jpg"), bucket: bucket), bytes: bare,
+            timings: &timings)
         #expect(ignored.colourProfile == "ignored")
         #expect(plain.colourProfile == nil)
         #expect(ignored.renditions?["look"]?.checksumSha256 == plain.renditions?["look"]?.checksumSha256)
@@ -262,12 +265,12 @@ import Testing
             try VipsImage.load(format == "webp" ? .webp : .jpeg, bytes: taggedBytes).iccProfile != nil)
 
         var timings = StageTimings()
-        let ignored = try pipeline.process(
-            taggedBytes, request: ObjectRequest(bucket: "c", path: "tagged.\(format)"), bucket: bucket,
-            timings: &timings)
-        let plain = try pipeline.process(
-            [UInt8](try Data(contentsOf: URL(fileURLWithPath: bare))),
-            request: ObjectRequest(bucket: "c", path: "bare.\(format)"), bucket: bucket, timings: &timings)
+        let ignored = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "tagged.\(format)"), bucket: bucket),
+            bytes: taggedBytes, timings: &timings)
+        let plain = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: "bare.\(format)"), bucket: bucket),
+            bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: bare))), timings: &timings)
         #expect(ignored.colourProfile == "ignored")
         #expect(plain.colourProfile == nil)
         let look = try #require(ignored.renditions?["look"])
@@ -290,8 +293,9 @@ import Testing
     /// `profile` stands in for a colour description that is not an ICC profile (PNG `gAMA`, HEIF `nclx`).
     private func expectMatchesLcms(_ bytes: [UInt8], name: String, profile described: [UInt8]? = nil) throws {
         var timings = StageTimings()
-        let metadata = try pipeline.process(
-            bytes, request: ObjectRequest(bucket: "c", path: name), bucket: bucket, timings: &timings)
+        let metadata = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "c", path: name), bucket: bucket), bytes: bytes,
+            timings: &timings)
         #expect(metadata.colourProfile == nil)
         let rendition = try #require(metadata.renditions?["look"])
         let rendered = try VipsImage.load(.png, bytes: try #require(store.existing(rendition.key)))

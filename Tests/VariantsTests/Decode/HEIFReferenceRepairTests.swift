@@ -13,8 +13,9 @@ import Testing
         let repaired = try #require(HEIFReferenceRepair.repaired(bytes))
         #expect(repaired.count == bytes.count)
         var timings = StageTimings()
-        let metadata = try Pipeline().process(
-            bytes, request: ObjectRequest(bucket: "b", path: "C021.heic"), timings: &timings)
+        let metadata = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "b", path: "C021.heic"), bucket: nil), bytes: bytes,
+            timings: &timings)
         #expect(metadata.width == 1280 && metadata.height == 720)
     }
 

@@ -118,9 +118,9 @@ import Testing
 
     private func render(_ sample: String) throws -> (metadata: CompletionMetadata, pixels: Pixels) {
         var timings = StageTimings()
-        let metadata = try pipeline.process(
-            try Samples.bytes(sample), request: ObjectRequest(bucket: "h", path: sample), bucket: bucket,
-            timings: &timings)
+        let metadata = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "h", path: sample), bucket: bucket),
+            bytes: try Samples.bytes(sample), timings: &timings)
         let rendition = try #require(metadata.renditions?["look"])
         let image = try VipsImage.load(.png, bytes: try #require(store.existing(rendition.key)))
         return (

@@ -45,8 +45,9 @@ import Testing
         case .heif: width = try HeifContainer(bytes: bytes, limits: Self.heifLimits).info.width
         }
         var timings = StageTimings()
-        let metadata = try Pipeline().process(
-            bytes, request: ObjectRequest(bucket: "facts", path: "picture"), timings: &timings)
+        let metadata = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "facts", path: "picture"), bucket: nil), bytes: bytes,
+            timings: &timings)
         #expect(metadata.contentType == type.mimeType)
         #expect(width > 0 && metadata.width ?? 0 > 0)
     }
@@ -68,18 +69,18 @@ import Testing
         #expect(plan.flattenOnto == nil || !type.facts.alpha)
 
         var timings = StageTimings()
-        let made = try look.pipeline.process(
-            try Self.translucentPNG(), request: ObjectRequest(bucket: "look", path: "a.png"),
-            bucket: look.bucket,
-            timings: &timings)
+        let made = try look.pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "look", path: "a.png"), bucket: look.bucket),
+            bytes: try Self.translucentPNG(), timings: &timings)
         let rendition = try #require(made.renditions?["look"])
         #expect(rendition.contentType == type.mimeType)
         #expect(rendition.key.hasSuffix(".\(type.facts.extensions[0])"))
         #expect(RenditionKey.contentType(of: rendition.key) == type.mimeType)
         let bytes = try #require(look.store.existing(rendition.key))
         #expect(Sniffer.sniff(bytes[...]) == type)
-        let back = try Pipeline().process(
-            bytes, request: ObjectRequest(bucket: "facts", path: "rendition"), timings: &timings)
+        let back = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "facts", path: "rendition"), bucket: nil), bytes: bytes,
+            timings: &timings)
         #expect(back.contentType == type.mimeType)
         #expect(back.width == 2 && back.height == 2)
         #expect(back.hasAlpha == type.facts.alpha)
@@ -87,8 +88,9 @@ import Testing
         // Encoded directly, without the plan's flattening, alpha survives exactly where the table says.
         let direct = try? Renderer.encode(try Self.translucentImage(), plan: plan).bytes
         let kept = try direct.map {
-            try Pipeline().process(
-                $0, request: ObjectRequest(bucket: "facts", path: "direct"), timings: &timings
+            try Pipeline().run(
+                RenditionOrder(ObjectRequest(bucket: "facts", path: "direct"), bucket: nil), bytes: $0,
+                timings: &timings
             )
             .hasAlpha == true
         }
@@ -114,8 +116,9 @@ import Testing
         }
         #expect(type.facts.animates)
         var timings = StageTimings()
-        let metadata = try Pipeline().process(
-            bytes, request: ObjectRequest(bucket: "facts", path: "moving"), timings: &timings)
+        let metadata = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "facts", path: "moving"), bucket: nil), bytes: bytes,
+            timings: &timings)
         #expect(metadata.contentType == type.mimeType)
         #expect(metadata.frames == 2)
     }
@@ -128,8 +131,9 @@ import Testing
         let look = try LookPipeline(settings: #"{"width":4,"format":"\#(format.rawValue)","animated":true}"#)
         let rendition = try look.rendition(of: try Self.animatedWebP(), path: "moving.webp")
         var timings = StageTimings()
-        let back = try Pipeline().process(
-            rendition, request: ObjectRequest(bucket: "facts", path: "rendition"), timings: &timings)
+        let back = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "facts", path: "rendition"), bucket: nil), bytes: rendition,
+            timings: &timings)
         #expect(back.contentType == type.mimeType)
         #expect((back.frames ?? 1) == (type.facts.animates ? 2 : 1))
     }

@@ -20,8 +20,9 @@ import Testing
     func animatedPictureReportsFramesAndDuration(path: String, frames: Int, duration: Int) throws {
         let bytes = [UInt8](try Data(contentsOf: ColourConversionTests.corpus.appendingPathComponent(path)))
         var timings = StageTimings()
-        let metadata = try Pipeline().process(
-            bytes, request: ObjectRequest(bucket: "b", path: path), timings: &timings)
+        let metadata = try Pipeline().run(
+            RenditionOrder(ObjectRequest(bucket: "b", path: path), bucket: nil), bytes: bytes,
+            timings: &timings)
         #expect(metadata.frames == frames)
         #expect(metadata.duration == duration)
     }
@@ -29,8 +30,9 @@ import Testing
     @Test func stillPictureReportsNeither() throws {
         var timings = StageTimings()
         for file in ["pictures/gradient.gif", "pictures/gradient.webp", "pictures/gradient.jpg"] {
-            let metadata = try Pipeline().process(
-                try Samples.bytes(file), request: ObjectRequest(bucket: "b", path: file), timings: &timings)
+            let metadata = try Pipeline().run(
+                RenditionOrder(ObjectRequest(bucket: "b", path: file), bucket: nil),
+                bytes: try Samples.bytes(file), timings: &timings)
             #expect(metadata.frames == nil && metadata.duration == nil, "\(file)")
         }
     }

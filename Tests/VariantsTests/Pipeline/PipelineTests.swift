@@ -17,7 +17,8 @@ import Testing
         var timings = StageTimings()
         let request = ObjectRequest(bucket: "b", path: path ?? file, declaredContentType: declared)
         return Result { () throws(VariantsError) in
-            try (pipeline ?? self.pipeline).process(bytes, request: request, timings: &timings)
+            try (pipeline ?? self.pipeline).run(
+                RenditionOrder(request, bucket: nil), bytes: bytes, timings: &timings)
         }
     }
 
@@ -76,7 +77,9 @@ import Testing
         var timings = StageTimings()
         let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0]
         let result = Result { () throws(VariantsError) in
-            try pipeline.process(tiff, request: ObjectRequest(bucket: "b", path: "x.heic"), timings: &timings)
+            try pipeline.run(
+                RenditionOrder(ObjectRequest(bucket: "b", path: "x.heic"), bucket: nil), bytes: tiff,
+                timings: &timings)
         }
         #expect(error(result)?.code == .unsupportedMediaType)
     }
@@ -84,8 +87,9 @@ import Testing
     @Test func emptyBytesNamedAsPictureAreUnreadable() throws {
         var timings = StageTimings()
         let result = Result { () throws(VariantsError) in
-            try pipeline.process(
-                [], request: ObjectRequest(bucket: "b", path: "empty.heic"), timings: &timings)
+            try pipeline.run(
+                RenditionOrder(ObjectRequest(bucket: "b", path: "empty.heic"), bucket: nil), bytes: [],
+                timings: &timings)
         }
         #expect(error(result)?.reason == .empty)
     }
@@ -112,8 +116,9 @@ import Testing
             with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
         var timings = StageTimings()
         let result = Result { () throws(VariantsError) in
-            try pipeline.process(
-                bytes, request: ObjectRequest(bucket: "b", path: "wide.jpg"), timings: &timings)
+            try pipeline.run(
+                RenditionOrder(ObjectRequest(bucket: "b", path: "wide.jpg"), bucket: nil), bytes: bytes,
+                timings: &timings)
         }
         #expect(error(result)?.reason == reason, "\(String(describing: error(result)))")
     }
@@ -126,7 +131,9 @@ import Testing
     @Test func timingsNameEveryStage() throws {
         let bytes = try Samples.bytes("pictures/gradient.jpg")
         var timings = StageTimings()
-        _ = try pipeline.process(bytes, request: ObjectRequest(bucket: "b", path: "g.jpg"), timings: &timings)
+        _ = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "b", path: "g.jpg"), bucket: nil), bytes: bytes,
+            timings: &timings)
         #expect(Set(timings.seconds.keys) == ["hash", "sniff", "probe", "decode", "thumbhash"])
     }
 }

@@ -38,10 +38,10 @@ import Testing
         let shown = expected.delays.map { $0 > 10 ? $0 : 100 }
 
         var timings = StageTimings()
-        let metadata = try pipeline.process(
-            bytes, request: ObjectRequest(bucket: "a", path: path),
-            bucket: BucketSpec(parsing: Data(Self.bucket.utf8)),
-            timings: &timings)
+        let metadata = try pipeline.run(
+            RenditionOrder(
+                ObjectRequest(bucket: "a", path: path), bucket: BucketSpec(parsing: Data(Self.bucket.utf8))),
+            bytes: bytes, timings: &timings)
         let renditions = try #require(metadata.renditions)
         #expect(metadata.frames == frames)
 
@@ -82,10 +82,11 @@ extension AnimatedRenditionTests {
             defer { try? FileManager.default.removeItem(at: root) }
             let store = try RenditionFolder(root: root.path)
             var timings = StageTimings()
-            let metadata = try Pipeline(store: store).process(
-                bytes, request: ObjectRequest(bucket: "a", path: path),
-                bucket: BucketSpec(parsing: Data(#"{"name": "a", "variants": {\#(variants)}}"#.utf8)),
-                timings: &timings)
+            let metadata = try Pipeline(store: store).run(
+                RenditionOrder(
+                    ObjectRequest(bucket: "a", path: path),
+                    bucket: BucketSpec(parsing: Data(#"{"name": "a", "variants": {\#(variants)}}"#.utf8))),
+                bytes: bytes, timings: &timings)
             let key = try #require(metadata.renditions?["kept"]?.key)
             return (key, try #require(store.existing(key)))
         }

@@ -20,9 +20,9 @@ import Testing
 
     private func process(_ file: String) throws -> CompletionMetadata {
         var timings = StageTimings()
-        return try pipeline.process(
-            try Samples.bytes(file), request: ObjectRequest(bucket: "everything", path: file), bucket: bucket,
-            timings: &timings)
+        return try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "everything", path: file), bucket: bucket),
+            bytes: try Samples.bytes(file), timings: &timings)
     }
 
     @Test(arguments: [
@@ -73,9 +73,9 @@ import Testing
             """#
         let bucket = try BucketSpec(parsing: declaration.utf8)
         var timings = StageTimings()
-        let metadata = try pipeline.process(
-            try Samples.bytes("pictures/gradient.jpg"), request: ObjectRequest(bucket: "p", path: "g.jpg"),
-            bucket: bucket, timings: &timings)
+        let metadata = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "p", path: "g.jpg"), bucket: bucket),
+            bytes: try Samples.bytes("pictures/gradient.jpg"), timings: &timings)
         let renditions = try #require(metadata.renditions)
         func read(_ name: String) throws -> EncodedFile {
             let key = try #require(renditions[name]?.key)
@@ -141,8 +141,10 @@ import Testing
             let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
             var timings = StageTimings()
             let request = ObjectRequest(bucket: "post-images", path: name)
-            let first = try pipeline.process(bytes, request: request, bucket: postImages, timings: &timings)
-            let second = try pipeline.process(bytes, request: request, bucket: postImages, timings: &timings)
+            let first = try pipeline.run(
+                RenditionOrder(request, bucket: postImages), bytes: bytes, timings: &timings)
+            let second = try pipeline.run(
+                RenditionOrder(request, bucket: postImages), bytes: bytes, timings: &timings)
             #expect(second.renditions == first.renditions)
             #expect(second.thumbhash == first.thumbhash, "\(name)")
         }
@@ -157,8 +159,9 @@ import Testing
         var timings = StageTimings()
         let pdf = try Samples.bytes("other/document.pdf")
         let refused = Result { () throws(VariantsError) in
-            try pipeline.process(
-                pdf, request: ObjectRequest(bucket: "e", path: "d.pdf"), bucket: bucket, timings: &timings)
+            try pipeline.run(
+                RenditionOrder(ObjectRequest(bucket: "e", path: "d.pdf"), bucket: bucket), bytes: pdf,
+                timings: &timings)
         }
         #expect(throws: VariantsError.self) { try refused.get() }
         if case .failure(let error) = refused { #expect(error.code == .unsupportedMediaType) }

@@ -308,7 +308,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
     func allowsContentType(patterns: [String], contentType: String, allowed: Bool) throws {
         let list = patterns.map { #""\#($0)""# }.joined(separator: ",")
         let spec = try BucketSpec(parsing: #"{"name": "b", "allowedMimeTypes": [\#(list)]}"#.utf8)
-        #expect(spec.allows(contentType: contentType) == allowed)
+        #expect(spec.policy.allows(contentType: contentType) == allowed)
     }
 
     // MARK: - Document shape
@@ -435,5 +435,28 @@ private func variant(_ settings: String) throws -> VariantSpec {
     func rejectsInvalidSample(file: String, error: VariantsError) throws {
         let bytes = try Samples.bucket("invalid/" + file)
         #expect(throws: error) { try BucketSpec(parsing: bytes) }
+    }
+
+    // MARK: - Inline declarations
+
+    @Test func inlineMemberIsReadWithTheDeclarationRules() throws {
+        let body = #"{"id": "1", "bucketPolicy": {"name": "b", "variants": {"v": {"width": 10}}}}"#
+        let bucket = try #require(try BucketSpec.inline(member: "bucketPolicy", of: body.utf8))
+        #expect(bucket.name == "b" && bucket.variant(named: "v")?.width == 10)
+        #expect(try BucketSpec.inline(member: "bucketPolicy", of: #"{"id": "1"}"#.utf8) == nil)
+        #expect(try BucketSpec.inline(member: "bucketPolicy", of: #"{"bucketPolicy": null}"#.utf8) == nil)
+    }
+
+    @Test func inlineMemberRefusesAKeyGivenTwice() {
+        let inside = #"{"bucketPolicy": {"name": "b", "variants": {"v": {"width": 10, "width": 20}}}}"#
+        #expect(
+            throws: VariantsError.invalidTransform(
+                path: "bucketPolicy.variants.v.width", expected: "each key once", got: #"a second "width""#)
+        ) { try BucketSpec.inline(member: "bucketPolicy", of: inside.utf8) }
+
+        let outside = #"{"id": "1", "id": "2"}"#
+        #expect(throws: VariantsError(.invalidRequest, "id: a key given twice")) {
+            try BucketSpec.inline(member: "bucketPolicy", of: outside.utf8)
+        }
     }
 }

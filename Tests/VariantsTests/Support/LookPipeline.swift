@@ -27,8 +27,9 @@ struct LookPipeline {
     /// The `look` rendition of `bytes`, read back from the folder it was written to.
     func rendition(of bytes: [UInt8], path: String) throws -> [UInt8] {
         var timings = StageTimings()
-        let metadata = try pipeline.process(
-            bytes, request: ObjectRequest(bucket: "look", path: path), bucket: bucket, timings: &timings)
+        let metadata = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "look", path: path), bucket: bucket), bytes: bytes,
+            timings: &timings)
         let key = try #require(metadata.renditions?["look"]?.key)
         return try #require(store.existing(key), "the rendition was not written")
     }

@@ -1,17 +1,6 @@
-/// A bucket crosses process boundaries (the decoder child's job line) as its declaration text, every
-/// setting spelled out, and is read back by `BucketSpec(parsing:)`: the one parser, so even a value from a
-/// pipe cannot hold a bad setting.
-extension BucketSpec: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        try self.init(parsing: text.utf8)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(declarationJSON)
-    }
-
+/// A bucket written back as a declaration, every setting spelled out: what the quality benchmark hands
+/// another tool, and what a test parses again to see that nothing is lost.
+extension BucketSpec {
     /// The declaration as compact JSON with every setting written out; parsing it gives an equal value.
     public var declarationJSON: String {
         var members = [JSONValue.quote("name") + ":" + JSONValue.quote(name)]

@@ -1,0 +1,50 @@
+import Foundation
+
+/// What a bucket holds its uploads to: their largest size and the media types it takes. A job for an upload
+/// carries it; an on-demand render of an object already stored carries none, since the object was let in.
+public struct BucketPolicy: Sendable, Equatable, Codable {
+    /// The bucket's name, which refusals quote.
+    public let name: String
+    /// The largest upload in bytes; `nil` for no limit of the bucket's own.
+    public let fileSizeLimit: Int?
+    /// The media types the bucket accepts, as declared; empty accepts every type.
+    public let allowedMimeTypes: [MimePattern]
+
+    init(name: String, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern]) {
+        self.name = name
+        self.fileSizeLimit = fileSizeLimit
+        self.allowedMimeTypes = allowedMimeTypes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, fileSizeLimit, allowedMimeTypes
+    }
+
+    /// Held to the declaration's rules, so a policy read from a decoder child's job line is as valid as one
+    /// parsed from a declaration.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .name)
+        guard BucketSpec.isValidName(name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: container, debugDescription: "expected \(BucketSpec.nameRule)")
+        }
+        let fileSizeLimit = try container.decodeIfPresent(Int.self, forKey: .fileSizeLimit)
+        guard (fileSizeLimit ?? 1) >= 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .fileSizeLimit, in: container, debugDescription: "expected a positive size")
+        }
+        self.init(
+            name: name, fileSizeLimit: fileSizeLimit,
+            allowedMimeTypes: try container.decode([MimePattern].self, forKey: .allowedMimeTypes))
+    }
+
+    /// Whether an upload with this `Content-Type` may go into the bucket.
+    ///
+    /// Parameters (`; charset=…`) and case are ignored, as media types compare case-insensitively.
+    public func allows(contentType: String) -> Bool {
+        guard !allowedMimeTypes.isEmpty else { return true }
+        let bare = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return allowedMimeTypes.contains { $0.matches(bare) }
+    }
+}
