@@ -4,7 +4,7 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func parseOneDeclaration(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    var variants = (try? BucketSpec(parsing: bytes))?.variants ?? []
+    var variants = (try? BucketDeclaration(parsing: bytes))?.variants ?? []
     let text = String(decoding: bytes, as: UTF8.self)
     let query = text.split(separator: "&").map { pair in
         (name: String(pair.prefix { $0 != "=" }), value: String(pair.drop { $0 != "=" }.dropFirst()))

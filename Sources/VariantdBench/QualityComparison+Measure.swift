@@ -137,7 +137,7 @@ extension QualityComparison {
         }
         root["variants"] = variants
         let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
-        _ = try BucketSpec(parsing: data)
+        _ = try BucketDeclaration(parsing: data)
         return data
     }
 

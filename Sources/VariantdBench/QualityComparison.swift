@@ -67,7 +67,7 @@ struct QualityComparison: Sendable, Codable, Equatable {
     }
 
     /// What is measured: the bucket a declaration-less upload gets.
-    static let bucket = BucketSpec.default
+    static let bucket = BucketDeclaration.default
 
     /// The goals, per output format: our bytes at most this share of pyvips'…
     static let byteGoals: [OutputFormat: Double] = [.jpeg: 0.80, .webp: 0.92]

@@ -3,7 +3,7 @@ import Variants
 /// W1, the standard job every tool in the benchmark runs on each source: read, hash, sniff, probe, decode
 /// with orientation, ThumbHash from a ≤ 100 × 100 rendition, and three variants, metadata stripped.
 enum W1Workload {
-    /// The bucket declaration, as text so it goes through `BucketSpec(parsing:)` like any other bucket; no
+    /// The bucket declaration, as text so it goes through `BucketDeclaration(parsing:)` like any other bucket; no
     /// byte limit, because the corpus includes a 200-megapixel photo.
     static let declaration = """
         { "name": "bench-w1",
@@ -13,9 +13,9 @@ enum W1Workload {
             "large":  { "width": 1600, "height": 1600, "fit": "inside", "format": "jpeg", "quality": 82 } } }
         """
 
-    static let bucket: BucketSpec = {
+    static let bucket: BucketDeclaration = {
         do {
-            return try BucketSpec(parsing: declaration.utf8)
+            return try BucketDeclaration(parsing: declaration.utf8)
         } catch {
             preconditionFailure("the embedded W1 declaration is invalid: \(error)")
         }
@@ -25,14 +25,14 @@ enum W1Workload {
     static let avifQuality = 60
 
     /// The AVIF comparison's bucket at `quality` (1…100).
-    static func avifBucket(quality: Int) -> BucketSpec {
+    static func avifBucket(quality: Int) -> BucketDeclaration {
         let declaration = """
             { "name": "bench-avif",
               "variants": {
                 "avif": { "width": 1600, "height": 1600, "fit": "inside", "format": "avif", "quality": \(quality) } } }
             """
         do {
-            return try BucketSpec(parsing: declaration.utf8)
+            return try BucketDeclaration(parsing: declaration.utf8)
         } catch {
             preconditionFailure("the embedded AVIF declaration is invalid: \(error)")
         }

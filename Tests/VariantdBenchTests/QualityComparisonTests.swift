@@ -10,7 +10,7 @@ import Variants
 /// sample picture. No assertion on speed.
 @Suite struct QualityComparisonTests {
     @Test func everyVariantHasALosslessTwinOfTheSameGeometry() throws {
-        let twinned = try BucketSpec(parsing: QualityComparison.twinnedDeclaration())
+        let twinned = try BucketDeclaration(parsing: QualityComparison.twinnedDeclaration())
         #expect(twinned.variants.count == 2 * QualityComparison.bucket.variants.count)
         for variant in QualityComparison.bucket.variants {
             let twin = try #require(twinned.variant(named: variant.name + QualityComparison.twinSuffix))

@@ -8,7 +8,7 @@ struct BatchRun: Sendable {
     var source: BatchSource
     /// Where the source's files are read as objects (the pool reads through it too).
     var objects: any ObjectStore
-    var bucket: BucketSpec
+    var bucket: BucketDeclaration
     var fingerprint: String
     var jobs: Int
     /// Reads the folder's files as objects and stores their renditions.

@@ -16,7 +16,7 @@ enum DeclarationFingerprint {
         var variants: [String: String]
     }
 
-    static func of(_ spec: BucketSpec) throws -> String {
+    static func of(_ spec: BucketDeclaration) throws -> String {
         let canonical = Canonical(
             name: spec.name, fileSizeLimit: spec.fileSizeLimit,
             allowedMimeTypes: Set(spec.allowedMimeTypes.map(\.description)).sorted(),

@@ -7,7 +7,7 @@ import Variants
 /// queue worker).
 final class BucketRegistry: Sendable {
     let directory: String?
-    private let state: Mutex<(buckets: [String: BucketSpec], stamp: [String: FileIdentity])>
+    private let state: Mutex<(buckets: [String: BucketDeclaration], stamp: [String: FileIdentity])>
 
     init(directory: String?) throws(UsageError) {
         self.directory = directory
@@ -15,7 +15,7 @@ final class BucketRegistry: Sendable {
         state = Mutex((try directory.map(Self.load) ?? [:], stamp))
     }
 
-    func bucket(named name: String) -> BucketSpec? {
+    func bucket(named name: String) -> BucketDeclaration? {
         state.withLock { $0.buckets[name] }
     }
 
@@ -56,14 +56,14 @@ final class BucketRegistry: Sendable {
         return stamp
     }
 
-    private static func load(_ directory: String) throws(UsageError) -> [String: BucketSpec] {
+    private static func load(_ directory: String) throws(UsageError) -> [String: BucketDeclaration] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
             throw UsageError("The bucket directory '\(directory)' cannot be read")
         }
-        var result: [String: BucketSpec] = [:]
+        var result: [String: BucketDeclaration] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
             let bucket = try BucketDeclarationFile.read(directory + "/" + name)
             guard bucket.name + ".json" == name else {

@@ -52,7 +52,7 @@ package struct BatchCommand: Subcommand {
         """
 
     let folder: StoreLocation
-    let bucket: BucketSpec
+    let bucket: BucketDeclaration
     let output: String
     let quarantine: String?
     let renditions: StoreLocation?

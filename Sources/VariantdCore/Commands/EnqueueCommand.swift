@@ -61,8 +61,8 @@ package struct EnqueueCommand: Subcommand {
         }
         // The rule `POST /v1/jobs?async=1` applies: no declaration can have another name, so a worker would
         // render the job with no variants and no error.
-        guard BucketSpec.isValidName(bucket) else {
-            throw UsageError("'--bucket' takes a \(BucketSpec.nameRule), got '\(bucket)'")
+        guard BucketDeclaration.isValidName(bucket) else {
+            throw UsageError("'--bucket' takes a \(BucketDeclaration.nameRule), got '\(bucket)'")
         }
         let path = try arguments.option("--path")
         let walk = try arguments.option("--walk")

@@ -28,7 +28,7 @@ package struct ProbeCommand: Subcommand {
 
     let files: [String]
     let bucket: String
-    let declaration: BucketSpec?
+    let declaration: BucketDeclaration?
     let renditions: String?
     let declaredType: String?
     let inProcess: Bool

@@ -44,7 +44,7 @@ package struct RenderCommand: Subcommand {
     let file: String
     let output: String
     let transform: Transform
-    let declaration: BucketSpec
+    let declaration: BucketDeclaration
 
     package init(parsing arguments: inout Arguments) throws(UsageError) {
         var query: [(name: String, value: String)] = []

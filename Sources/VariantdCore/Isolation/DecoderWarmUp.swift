@@ -47,7 +47,7 @@ enum DecoderWarmUp {
 
     static func run(_ pipeline: Pipeline) {
         LocalTime.load()
-        let bucket = try? BucketSpec(parsing: bucket.utf8)
+        let bucket = try? BucketDeclaration(parsing: bucket.utf8)
         var pipeline = pipeline
         pipeline.store = nil
         for picture in pictures {

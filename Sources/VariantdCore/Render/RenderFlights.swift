@@ -59,9 +59,9 @@ actor RenderFlights {
             // Other requests ran while the listing was read: count again if a render may be missing from it.
             guard generation == seen, flights[key] == nil else { continue }
             let distinct = listed.union(pending[source] ?? []).union([specKey])
-            guard exempt || distinct.count <= BucketSpec.maximumVariants else {
+            guard exempt || distinct.count <= BucketDeclaration.maximumVariants else {
                 let message =
-                    "the picture already has \(BucketSpec.maximumVariants) transforms; use one of its sizes"
+                    "the picture already has \(BucketDeclaration.maximumVariants) transforms; use one of its sizes"
                 return (.failure(.pipeline(VariantsError(.tooManyVariants, message))), false)
             }
             pending[source, default: []].insert(specKey)

@@ -80,7 +80,7 @@ struct RenderService: Sendable {
         /// A declared variant: counted by the per-picture cap, never refused by it.
         var declared: Bool
         /// The bucket's declaration, whose variants shape the render of a spec it declares.
-        var declaration: BucketSpec?
+        var declaration: BucketDeclaration?
         var isPublic: Bool
         var specKey: String
     }
@@ -188,7 +188,7 @@ struct RenderService: Sendable {
     /// The options, or the declared variant, as a spec and its key; `declared` exempts it from the
     /// per-picture cap.
     private func transform(
-        _ render: RenderRequest, declaration: BucketSpec?, accept: String?
+        _ render: RenderRequest, declaration: BucketDeclaration?, accept: String?
     ) throws(VariantsError) -> (spec: VariantSpec, specKey: String, variesWithAccept: Bool, declared: Bool) {
         switch render.asked {
         case .options(let options):

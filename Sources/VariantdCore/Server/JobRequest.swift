@@ -16,7 +16,7 @@ struct JobRequest: Sendable {
     let object: ObjectRequest
     let source: Source
     /// The bucket's declaration given inline, parsed; nil looks the bucket up by name.
-    let inlineBucket: BucketSpec?
+    let inlineBucket: BucketDeclaration?
 
     /// Where the object's bytes are.
     enum Source: Sendable {
@@ -91,7 +91,7 @@ struct JobRequest: Sendable {
             declaredContentType: fields.declaredContentType)
         try objects.check(fields.source)
         source = .stored(fields.source)
-        inlineBucket = try BucketSpec.inline(member: "bucketPolicy", of: body)
+        inlineBucket = try BucketDeclaration.inline(member: "bucketPolicy", of: body)
         if let inlineBucket, inlineBucket.name != fields.bucket {
             throw VariantsError(
                 .invalidRequest, "bucketPolicy: its name '\(inlineBucket.name)' is not the job's bucket")

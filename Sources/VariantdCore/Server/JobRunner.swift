@@ -6,7 +6,7 @@ struct JobRunner: Sendable {
     let pool: PipelinePool
     let metrics: ServerMetrics
 
-    func run(_ job: JobRequest, bucket: BucketSpec) async -> HTTPResponse {
+    func run(_ job: JobRequest, bucket: BucketDeclaration) async -> HTTPResponse {
         let started = ContinuousClock.now
         let answer: PipelineAnswer
         let order = RenditionOrder(job.object, bucket: bucket)

@@ -77,7 +77,7 @@ struct Router: HTTPResponder {
     }
 
     /// The most bytes an uploaded object of a bucket may have.
-    private static func uploadLimit(_ bucket: BucketSpec) -> Int {
+    private static func uploadLimit(_ bucket: BucketDeclaration) -> Int {
         min(Limits.default.maxInputBytes, bucket.fileSizeLimit ?? .max)
     }
 
@@ -128,7 +128,7 @@ struct Router: HTTPResponder {
     }
 
     /// The job's bucket: its inline declaration, else the one in `--buckets`.
-    private func bucket(of job: JobRequest) throws(VariantsError) -> BucketSpec {
+    private func bucket(of job: JobRequest) throws(VariantsError) -> BucketDeclaration {
         guard let spec = job.inlineBucket ?? registry.bucket(named: job.object.bucket) else {
             throw VariantsError(
                 .notFound, "bucket '\(job.object.bucket)' has no declaration, inline or in --buckets")

@@ -13,15 +13,15 @@ public struct ObjectRequest: Sendable, Codable, Equatable {
     }
 
     /// The object as a client names it, each field checked against its rule: a bucket name
-    /// (`BucketSpec.nameRule`), a path of 1…1024 bytes without control characters, a declared type of 1…255
+    /// (`BucketDeclaration.nameRule`), a path of 1…1024 bytes without control characters, a declared type of 1…255
     /// printable ASCII characters.
     ///
     /// - Throws: `400 invalid_request` naming the field.
     public init(checking bucket: String, path: String, declaredContentType: String? = nil)
         throws(VariantsError)
     {
-        guard BucketSpec.isValidName(bucket) else {
-            throw VariantsError(.invalidRequest, "bucket: expected \(BucketSpec.nameRule)")
+        guard BucketDeclaration.isValidName(bucket) else {
+            throw VariantsError(.invalidRequest, "bucket: expected \(BucketDeclaration.nameRule)")
         }
         guard (1...1024).contains(path.utf8.count), !path.unicodeScalars.contains(where: Self.isControl)
         else {

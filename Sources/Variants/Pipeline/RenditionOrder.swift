@@ -19,7 +19,7 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
 
     /// An order for the variants a bucket declares: all of them, or those whose spec keys are `making`.
     public init(
-        _ object: ObjectRequest, bucket: BucketSpec?, making specKeys: Set<String>? = nil,
+        _ object: ObjectRequest, bucket: BucketDeclaration?, making specKeys: Set<String>? = nil,
         placeholder: Bool = true, checksum: String? = nil
     ) {
         self.object = object
@@ -34,7 +34,9 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
     /// An order for one rendition of an object already stored, with no ThumbHash and no policy. A spec the
     /// bucket's `declaration` has is made with every declared variant shaping the decode and the ladder, so
     /// its bytes are a job's whoever asks for them; any other spec is made alone.
-    public init(_ object: ObjectRequest, rendering spec: VariantSpec, declaredAs declaration: BucketSpec?) {
+    public init(
+        _ object: ObjectRequest, rendering spec: VariantSpec, declaredAs declaration: BucketDeclaration?
+    ) {
         let specKey = RenditionKey.specKey(of: spec)
         let declared = declaration?.variants.contains { RenditionKey.specKey(of: $0) == specKey } == true
         self.object = object
@@ -74,10 +76,10 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
         }
         policy = try container.decodeIfPresent(BucketPolicy.self, forKey: .policy)
         outputs = try container.decode([RenditionOutput].self, forKey: .outputs)
-        guard outputs.count <= BucketSpec.maximumVariants else {
+        guard outputs.count <= BucketDeclaration.maximumVariants else {
             throw DecodingError.dataCorruptedError(
                 forKey: .outputs, in: container,
-                debugDescription: "expected at most \(BucketSpec.maximumVariants) outputs")
+                debugDescription: "expected at most \(BucketDeclaration.maximumVariants) outputs")
         }
         placeholder = try container.decode(Bool.self, forKey: .placeholder)
     }

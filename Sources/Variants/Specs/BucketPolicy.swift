@@ -25,9 +25,9 @@ public struct BucketPolicy: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .name)
-        guard BucketSpec.isValidName(name) else {
+        guard BucketDeclaration.isValidName(name) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .name, in: container, debugDescription: "expected \(BucketSpec.nameRule)")
+                forKey: .name, in: container, debugDescription: "expected \(BucketDeclaration.nameRule)")
         }
         let fileSizeLimit = try container.decodeIfPresent(Int.self, forKey: .fileSizeLimit)
         guard (fileSizeLimit ?? 1) >= 1 else {

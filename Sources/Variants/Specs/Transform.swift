@@ -65,7 +65,7 @@ public struct Transform: Sendable, Equatable {
             member.key == "format" && member.value.isAuto
                 ? (member.key, JSONValue.string(Self.format(accepting: accept).rawValue)) : member
         }
-        spec = try BucketSpec.variant(
+        spec = try BucketDeclaration.variant(
             named: Self.name, DeclarationField(path: path, value: .object(resolved)), sideRequired: false)
         variesWithAccept = automatic
     }

@@ -1,6 +1,6 @@
 /// One named rendition a bucket declares, already validated: every value here is one the renderer accepts.
 ///
-/// Only `BucketSpec(parsing:)` makes these, so a `VariantSpec` in hand never needs checking again.
+/// Only `BucketDeclaration(parsing:)` makes these, so a `VariantSpec` in hand never needs checking again.
 /// Fields hold what was declared with defaults filled in; `RenderPlan` decides what they mean for a source.
 public struct VariantSpec: Sendable, Equatable, Hashable {
     /// 1…64 characters of `A-Z a-z 0-9 _ -`; safe in a URL query and a file name.

@@ -5,7 +5,7 @@ import Variants
 
 @Suite struct DeclarationFingerprintTests {
     private func fingerprint(_ text: String) throws -> String {
-        try DeclarationFingerprint.of(try BucketSpec(parsing: Array(text.utf8)))
+        try DeclarationFingerprint.of(try BucketDeclaration(parsing: Array(text.utf8)))
     }
 
     @Test func formattingAndSpelledOutDefaultsDoNotChangeIt() throws {

@@ -13,7 +13,7 @@ import Variants
         renditions: try! RenditionFolder(root: store))
 
     /// Every picture type, the three standard variants and an AVIF one: every `decode` row renders them all.
-    private static let bucket = try! BucketSpec(
+    private static let bucket = try! BucketDeclaration(
         parsing: """
             { "name": "corpus", "allowedMimeTypes": ["image/*"],
               "variants": {

@@ -72,7 +72,7 @@ import Variants
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
         let spec = try Transform(query: [("width", "24"), ("format", "webp")], accept: nil).spec
         let alone = RenditionOrder(request, rendering: spec, declaredAs: nil)
-        let bucket = try BucketSpec(
+        let bucket = try BucketDeclaration(
             parsing: #"{"name": "b", "variants": {"v": {"width": 24, "format": "webp"}}}"#.utf8)
         #expect(alone.made == RenditionOrder(request, bucket: bucket).made)
 
@@ -88,7 +88,7 @@ import Variants
         let store = MemoryRenditions()
         let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1), renditions: store)
         defer { Task { await pool.shutdown() } }
-        let bucket = try BucketSpec(
+        let bucket = try BucketDeclaration(
             parsing: try Data(
                 contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
         let path = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
@@ -179,7 +179,7 @@ import Variants
     /// the parent did ask for.
     @Test(arguments: [("../../escaped", 5), (nil, -1), (nil, DecoderSlot.maxRenditionBytes + 1)])
     func aChildNamingARenditionItWasNotAskedForIsRefused(key: String?, size: Int) async throws {
-        let bucket = try BucketSpec(
+        let bucket = try BucketDeclaration(
             parsing: try Data(
                 contentsOf: TestPaths.samples.appendingPathComponent("buckets/post-images.json")))
         let source = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")

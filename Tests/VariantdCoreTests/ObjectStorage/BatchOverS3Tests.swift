@@ -81,7 +81,7 @@ struct BatchOverS3Tests {
         }
         let location = try S3Location("s3://\(bucket)/in")
         let objects = CountingObjects(S3ObjectStore(client: client, location: location))
-        let declaration = try BucketSpec(
+        let declaration = try BucketDeclaration(
             parsing: try Data(contentsOf: URL(fileURLWithPath: Self.declaration)))
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -99,6 +99,6 @@ import Variants
     }
 
     private static var small: VariantSpec? {
-        try? BucketSpec(parsing: Array(declaration.utf8)).variant(named: "small")
+        try? BucketDeclaration(parsing: Array(declaration.utf8)).variant(named: "small")
     }
 }

@@ -18,7 +18,7 @@ extension PipelinePool {
 
     /// Fulfils the order for `bucket`'s variants of the file at an absolute path, named after its last
     /// component.
-    func fulfil(file path: String, bucket: BucketSpec? = nil, bucketName: String = "b") async
+    func fulfil(file path: String, bucket: BucketDeclaration? = nil, bucketName: String = "b") async
         -> PipelineAnswer
     {
         let request = ObjectRequest(

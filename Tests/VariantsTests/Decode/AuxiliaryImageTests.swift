@@ -20,7 +20,7 @@ import Testing
             "variantd-aux-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let store = try RenditionFolder(root: root.path)
-        let bucket = try BucketSpec(
+        let bucket = try BucketDeclaration(
             parsing: Data(
                 #"{"name":"a","variants":{"look":{"width":128,"height":128,"fit":"inside","format":"png"}}}"#
                     .utf8))

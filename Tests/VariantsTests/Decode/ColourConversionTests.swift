@@ -10,7 +10,7 @@ import Testing
 @Suite struct ColourConversionTests {
     private let store: RenditionFolder
     private let pipeline: Pipeline
-    private let bucket: BucketSpec
+    private let bucket: BucketDeclaration
 
     init() throws {
         let look = try LookPipeline(side: 256)

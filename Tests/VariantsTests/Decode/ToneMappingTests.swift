@@ -10,7 +10,7 @@ import Testing
 @Suite struct ToneMappingTests {
     private let pipeline: Pipeline
     private let store: RenditionFolder
-    private let bucket: BucketSpec
+    private let bucket: BucketDeclaration
 
     init() throws {
         let look = try LookPipeline(side: 512)

@@ -19,15 +19,15 @@ import Testing
 
     @Test(arguments: ["post-images.json", "everything.json"])
     func aBucketsOrderSurvivesTheWire(file: String) throws {
-        let bucket = try BucketSpec(parsing: try Samples.bucket(file))
+        let bucket = try BucketDeclaration(parsing: try Samples.bucket(file))
         let order = RenditionOrder(Self.object, bucket: bucket, checksum: Self.checksum)
         #expect(try decode(try wire(order)) == order)
         #expect(order.made == Set(bucket.variants.map(RenditionKey.specKey)))
     }
 
     @Test func everySettingSurvivesTheWire() throws {
-        #expect(BucketSpec.settingsLeftAtDefault.isEmpty, "\(BucketSpec.settingsLeftAtDefault)")
-        let bucket = try BucketSpec(parsing: BucketSpec.everySetting.utf8)
+        #expect(BucketDeclaration.settingsLeftAtDefault.isEmpty, "\(BucketDeclaration.settingsLeftAtDefault)")
+        let bucket = try BucketDeclaration(parsing: BucketDeclaration.everySetting.utf8)
         let order = RenditionOrder(Self.object, bucket: bucket)
         let again = try decode(try wire(order))
         #expect(again == order)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theWireHoldsValuesNotDeclarationText() throws {
-        let bucket = try BucketSpec(parsing: try Samples.bucket("post-images.json"))
+        let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let outputs = try #require(try wire(RenditionOrder(Self.object, bucket: bucket))["outputs"] as? [Any])
         let first = try #require(outputs.first as? [String: Any])
         let spec = try #require(first["spec"] as? [String: Any])
@@ -91,7 +91,7 @@ import Testing
             "too many outputs",
             {
                 let outputs = $0["outputs"] as! [Any]
-                $0["outputs"] = Array(repeating: outputs[0], count: BucketSpec.maximumVariants + 1)
+                $0["outputs"] = Array(repeating: outputs[0], count: BucketDeclaration.maximumVariants + 1)
             }
         ),
     ]
@@ -106,7 +106,7 @@ import Testing
 
     @Test(arguments: corruptions.indices)
     func aValueNoDeclarationCouldHoldIsRefused(index: Int) throws {
-        let bucket = try BucketSpec(
+        let bucket = try BucketDeclaration(
             parsing: #"{"name": "b", "allowedMimeTypes": ["image/*"], "variants": {"v": {"width": 8}}}"#.utf8)
         var object = try wire(RenditionOrder(Self.object, bucket: bucket, checksum: Self.checksum))
         #expect(try decode(object).outputs.count == 1)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aDeclaredSpecIsMadeWithTheBucketsOtherVariantsShapingIt() throws {
-        let bucket = try BucketSpec(parsing: try Samples.bucket("post-images.json"))
+        let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let declared = try #require(bucket.variants.first)
         let order = RenditionOrder(Self.object, rendering: declared, declaredAs: bucket)
         #expect(order.outputs.map(\.spec) == bucket.variants)
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func anUndeclaredSpecIsMadeAlone() throws {
-        let bucket = try BucketSpec(parsing: try Samples.bucket("post-images.json"))
+        let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let spec = try Transform(query: [("width", "17")], accept: nil).spec
         let order = RenditionOrder(Self.object, rendering: spec, declaredAs: bucket)
         #expect(order.outputs.map(\.spec) == [spec] && order.made == [RenditionKey.specKey(of: spec)])

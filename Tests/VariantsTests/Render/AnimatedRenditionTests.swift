@@ -40,7 +40,8 @@ import Testing
         var timings = StageTimings()
         let metadata = try pipeline.run(
             RenditionOrder(
-                ObjectRequest(bucket: "a", path: path), bucket: BucketSpec(parsing: Data(Self.bucket.utf8))),
+                ObjectRequest(bucket: "a", path: path),
+                bucket: BucketDeclaration(parsing: Data(Self.bucket.utf8))),
             bytes: bytes, timings: &timings)
         let renditions = try #require(metadata.renditions)
         #expect(metadata.frames == frames)
@@ -85,7 +86,8 @@ extension AnimatedRenditionTests {
             let metadata = try Pipeline(store: store).run(
                 RenditionOrder(
                     ObjectRequest(bucket: "a", path: path),
-                    bucket: BucketSpec(parsing: Data(#"{"name": "a", "variants": {\#(variants)}}"#.utf8))),
+                    bucket: BucketDeclaration(
+                        parsing: Data(#"{"name": "a", "variants": {\#(variants)}}"#.utf8))),
                 bytes: bytes, timings: &timings)
             let key = try #require(metadata.renditions?["kept"]?.key)
             return (key, try #require(store.existing(key)))

@@ -6,12 +6,12 @@ import Testing
 /// Every variant of a bucket rendered end to end from the repository's samples, each output read back by an
 /// independent header reader and compared with its source by a perceptual distance.
 @Suite struct PipelineVariantsTests {
-    private let bucket: BucketSpec
+    private let bucket: BucketDeclaration
     private let store: RenditionFolder
     private let pipeline: Pipeline
 
     init() throws {
-        bucket = try BucketSpec(parsing: try Samples.bucket("everything.json"))
+        bucket = try BucketDeclaration(parsing: try Samples.bucket("everything.json"))
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "variantd-store-\(UUID().uuidString)")
         store = try RenditionFolder(root: root.path)
@@ -71,7 +71,7 @@ import Testing
                 "progressive": { "width": 64, "format": "jpeg", "progressive": true },
                 "webp": { "width": 64, "format": "webp", "progressive": true } } }
             """#
-        let bucket = try BucketSpec(parsing: declaration.utf8)
+        let bucket = try BucketDeclaration(parsing: declaration.utf8)
         var timings = StageTimings()
         let metadata = try pipeline.run(
             RenditionOrder(ObjectRequest(bucket: "p", path: "g.jpg"), bucket: bucket),
@@ -133,7 +133,7 @@ import Testing
             "../shared/corpus is absent"),
         arguments: ["photos/jpeg", "photos/heic"])
     func reusedRenditionsKeepTheThumbHash(folder: String) throws {
-        let postImages = try BucketSpec(parsing: try Samples.bucket("post-images.json"))
+        let postImages = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let directory = ColourConversionTests.corpus.appendingPathComponent(folder)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().prefix(3)
         #expect(!names.isEmpty)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct QualityTargetTests {
     private func variant(_ settings: String) throws -> VariantSpec {
         let text = #"{"name": "b", "variants": {"v": {"width": 100, "# + settings + "}}}"
-        return try #require(BucketSpec(parsing: Array(text.utf8)).variants.first)
+        return try #require(BucketDeclaration(parsing: Array(text.utf8)).variants.first)
     }
 
     private func key(_ settings: String) throws -> String {
@@ -104,6 +104,8 @@ import Testing
         let spec = try variant(#""format": "jpeg", "quality": {"ssimulacra2": 85}"#)
         #expect(spec.declarationJSON.contains(#""quality":{"ssimulacra2":85}"#))
         let text = #"{"name": "b", "variants": {"v": "# + spec.declarationJSON + "}}"
-        #expect(try BucketSpec(parsing: Array(text.utf8)).variants.first?.qualityTarget == .ssimulacra2(85))
+        #expect(
+            try BucketDeclaration(parsing: Array(text.utf8)).variants.first?.qualityTarget == .ssimulacra2(85)
+        )
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// The canonical JSON of the variant declared with `settings` (the text between its braces).
 private func canonical(_ settings: String, name: String = "v") throws -> String {
     let json = #"{"name": "b", "variants": {"\#(name)": {\#(settings)}}}"#
-    return try #require(BucketSpec(parsing: json.utf8).variant(named: name)).canonicalJSON
+    return try #require(BucketDeclaration(parsing: json.utf8).variant(named: name)).canonicalJSON
 }
 
 @Suite struct VariantSpecTests {
@@ -114,8 +114,8 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
     }
 
     @Test func canonicalJSONIsStableAcrossParses() throws {
-        let spec = try BucketSpec(parsing: Samples.bucket("everything.json"))
-        let again = try BucketSpec(parsing: Samples.bucket("everything.json"))
+        let spec = try BucketDeclaration(parsing: Samples.bucket("everything.json"))
+        let again = try BucketDeclaration(parsing: Samples.bucket("everything.json"))
         #expect(spec.variants.map(\.canonicalJSON) == again.variants.map(\.canonicalJSON))
         #expect(Set(spec.variants.map(\.canonicalJSON)).count == spec.variants.count)
     }

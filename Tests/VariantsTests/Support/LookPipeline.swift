@@ -9,7 +9,7 @@ import Testing
 struct LookPipeline {
     let store: RenditionFolder
     let pipeline: Pipeline
-    let bucket: BucketSpec
+    let bucket: BucketDeclaration
 
     init(side: Int) throws {
         try self.init(settings: #"{"width":\#(side),"height":\#(side),"fit":"inside","format":"png"}"#)
@@ -21,7 +21,8 @@ struct LookPipeline {
             "variantd-look-\(UUID().uuidString)")
         store = try RenditionFolder(root: root.path)
         pipeline = try Pipeline(store: store)
-        bucket = try BucketSpec(parsing: Data(#"{"name":"look","variants":{"look":\#(settings)}}"#.utf8))
+        bucket = try BucketDeclaration(
+            parsing: Data(#"{"name":"look","variants":{"look":\#(settings)}}"#.utf8))
     }
 
     /// The `look` rendition of `bytes`, read back from the folder it was written to.

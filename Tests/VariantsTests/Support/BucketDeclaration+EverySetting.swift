@@ -1,6 +1,6 @@
 @testable import Variants
 
-extension BucketSpec {
+extension BucketDeclaration {
     /// A declaration in which every setting is away from its default in some variant, so that a setting
     /// added later and forgotten by a written form fails a round trip.
     static let everySetting = #"""
@@ -14,7 +14,7 @@ extension BucketSpec {
 
     /// The settings of `VariantSpec` that no variant of `everySetting` moves from its default.
     static var settingsLeftAtDefault: [String] {
-        let bucket = try! BucketSpec(parsing: everySetting.utf8)
+        let bucket = try! BucketDeclaration(parsing: everySetting.utf8)
         let defaults = VariantSpec(name: "d", width: 1, height: nil)
         func value(_ spec: VariantSpec, _ setting: String) -> String? {
             Mirror(reflecting: spec).children.first { $0.label == setting }.map { "\($0.value)" }

@@ -1,6 +1,6 @@
 /// A bucket written back as a declaration, every setting spelled out: what the quality benchmark hands
 /// another tool, and what a test parses again to see that nothing is lost.
-extension BucketSpec {
+extension BucketDeclaration {
     /// The declaration as compact JSON with every setting written out; parsing it gives an equal value.
     public var declarationJSON: String {
         var members = [JSONValue.quote("name") + ":" + JSONValue.quote(name)]

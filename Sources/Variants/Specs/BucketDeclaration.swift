@@ -1,15 +1,17 @@
 import Foundation
 
-/// A bucket's declaration: which uploads it accepts and which variants every accepted picture gets.
+/// A bucket's declaration: which uploads it accepts (its `policy`) and which variants every accepted picture
+/// gets.
 ///
-/// Made only by parsing (`BucketSpec(parsing:)`) or taken as `BucketSpec.default`, so its contents are valid.
+/// Made only by parsing (`BucketDeclaration(parsing:)`) or taken as `BucketDeclaration.default`, so its
+/// contents are valid.
 ///
 /// ```swift
-/// let bucket = try BucketSpec(parsing: declarationBytes)
+/// let bucket = try BucketDeclaration(parsing: declarationBytes)
 /// guard bucket.policy.allows(contentType: "image/png") else { … }
 /// for variant in bucket.variants { print(variant.name, variant.canonicalJSON) }
 /// ```
-public struct BucketSpec: Sendable, Equatable {
+public struct BucketDeclaration: Sendable, Equatable {
     /// 1…63 characters of `a-z 0-9 . _ -`, starting with a letter or digit, with no `..`.
     public let name: String
     /// Whether on-demand renditions of the bucket's pictures are served without a credential.

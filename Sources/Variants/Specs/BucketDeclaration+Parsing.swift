@@ -1,4 +1,4 @@
-extension BucketSpec {
+extension BucketDeclaration {
     /// Reads a bucket declaration, checking every rule once so that nothing downstream has to.
     ///
     /// The declaration is a JSON object with `name`, and optionally `fileSizeLimit`, `allowedMimeTypes` and
@@ -22,13 +22,13 @@ extension BucketSpec {
     /// - Throws: `400 invalid_request` for a key given twice at the top level; otherwise as
     ///   `init(parsing:)`.
     public static func inline(member key: String, of json: some Collection<UInt8>) throws(VariantsError)
-        -> BucketSpec?
+        -> BucketDeclaration?
     {
         guard case .object(let members) = try document(json) else { return nil }
         try JSONValue.refuseRepeatedKeys(members)
         guard let value = members.first(where: { $0.key == key })?.value else { return nil }
         if case .null = value { return nil }
-        return try BucketSpec(DeclarationField(path: key, value: value))
+        return try BucketDeclaration(DeclarationField(path: key, value: value))
     }
 
     private static func document(_ json: some Collection<UInt8>) throws(VariantsError) -> JSONValue {

@@ -11,7 +11,7 @@ private func bucket(variant settings: String) -> String {
 /// The error parsing `json` throws, or `nil` when it parses.
 private func failure(_ json: String) -> VariantsError? {
     do {
-        _ = try BucketSpec(parsing: json.utf8)
+        _ = try BucketDeclaration(parsing: json.utf8)
         return nil
     } catch {
         return error
@@ -19,10 +19,10 @@ private func failure(_ json: String) -> VariantsError? {
 }
 
 private func variant(_ settings: String) throws -> VariantSpec {
-    try #require(BucketSpec(parsing: bucket(variant: settings).utf8).variant(named: "v"))
+    try #require(BucketDeclaration(parsing: bucket(variant: settings).utf8).variant(named: "v"))
 }
 
-@Suite struct BucketSpecParsingTests {
+@Suite struct BucketDeclarationParsingTests {
     // MARK: - Variant rules
 
     static let invalidSettings: [(settings: String, message: String)] = [
@@ -200,7 +200,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
     @Test(arguments: ["A", "thumb_2x", "Large-WebP", String(repeating: "z", count: 64)])
     func acceptsVariantName(name: String) throws {
         let json = #"{"name": "b", "variants": {"\#(name)": {"width": 1}}}"#
-        #expect(try BucketSpec(parsing: json.utf8).variant(named: name)?.name == name)
+        #expect(try BucketDeclaration(parsing: json.utf8).variant(named: name)?.name == name)
     }
 
     @Test func acceptsFiftyVariantsAndRefusesFiftyOne() throws {
@@ -208,7 +208,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
             let variants = (0..<count).map { #""v\#($0)": {"width": \#($0 + 1)}"# }.joined(separator: ",")
             return #"{"name": "b", "variants": {\#(variants)}}"#
         }
-        #expect(try BucketSpec(parsing: declaration(count: 50).utf8).variants.count == 50)
+        #expect(try BucketDeclaration(parsing: declaration(count: 50).utf8).variants.count == 50)
         let error = failure(declaration(count: 51))
         #expect(error == VariantsError(.tooManyVariants, "variants: expected at most 50 variants, got 51"))
         #expect(error?.statusCode == 429)
@@ -216,7 +216,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
 
     @Test func sortsVariantsByNameAndLooksThemUp() throws {
         let json = #"{"name": "b", "variants": {"m": {"width": 2}, "a": {"width": 1}, "z": {"width": 3}}}"#
-        let spec = try BucketSpec(parsing: json.utf8)
+        let spec = try BucketDeclaration(parsing: json.utf8)
         #expect(spec.variants.map(\.name) == ["a", "m", "z"])
         #expect(spec.variant(named: "m")?.width == 2)
         #expect(spec.variant(named: "M") == nil)
@@ -239,7 +239,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
 
     @Test(arguments: ["post-images", "a", "0", "v1.2_x", String(repeating: "a", count: 63)])
     func acceptsBucketName(name: String) throws {
-        #expect(try BucketSpec(parsing: #"{"name": "\#(name)"}"#.utf8).name == name)
+        #expect(try BucketDeclaration(parsing: #"{"name": "\#(name)"}"#.utf8).name == name)
     }
 
     @Test func requiresName() {
@@ -256,13 +256,13 @@ private func variant(_ settings: String) throws -> VariantSpec {
     }
 
     @Test func readsOptionalFieldsAndTreatsNullAsAbsent() throws {
-        let full = try BucketSpec(parsing: #"{"name": "b", "fileSizeLimit": 9007199254740993}"#.utf8)
+        let full = try BucketDeclaration(parsing: #"{"name": "b", "fileSizeLimit": 9007199254740993}"#.utf8)
         #expect(full.fileSizeLimit == 9_007_199_254_740_993)
         let nulls = #"{"name": "b", "fileSizeLimit": null, "allowedMimeTypes": null, "variants": null}"#
-        let spec = try BucketSpec(parsing: nulls.utf8)
-        #expect(spec == BucketSpec(name: "b", fileSizeLimit: nil, allowedMimeTypes: [], variants: []))
+        let spec = try BucketDeclaration(parsing: nulls.utf8)
+        #expect(spec == BucketDeclaration(name: "b", fileSizeLimit: nil, allowedMimeTypes: [], variants: []))
         #expect(!spec.isPublic)
-        #expect(try BucketSpec(parsing: #"{"name": "b", "public": true}"#.utf8).isPublic)
+        #expect(try BucketDeclaration(parsing: #"{"name": "b", "public": true}"#.utf8).isPublic)
     }
 
     @Test(arguments: [
@@ -270,7 +270,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
         ("IMAGE/PNG", .exact("image/png")), ("application/vnd.api+json", .exact("application/vnd.api+json")),
     ])
     func readsMimePattern(text: String, pattern: MimePattern) throws {
-        let spec = try BucketSpec(parsing: #"{"name": "b", "allowedMimeTypes": ["\#(text)"]}"#.utf8)
+        let spec = try BucketDeclaration(parsing: #"{"name": "b", "allowedMimeTypes": ["\#(text)"]}"#.utf8)
         #expect(spec.allowedMimeTypes == [pattern])
     }
 
@@ -307,7 +307,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
     ])
     func allowsContentType(patterns: [String], contentType: String, allowed: Bool) throws {
         let list = patterns.map { #""\#($0)""# }.joined(separator: ",")
-        let spec = try BucketSpec(parsing: #"{"name": "b", "allowedMimeTypes": [\#(list)]}"#.utf8)
+        let spec = try BucketDeclaration(parsing: #"{"name": "b", "allowedMimeTypes": [\#(list)]}"#.utf8)
         #expect(spec.policy.allows(contentType: contentType) == allowed)
     }
 
@@ -351,13 +351,13 @@ private func variant(_ settings: String) throws -> VariantSpec {
             throws: VariantsError(
                 .invalidTransform, "declaration: expected JSON, got invalid UTF-8 at byte 9")
         ) {
-            try BucketSpec(parsing: bytes)
+            try BucketDeclaration(parsing: bytes)
         }
     }
 
     @Test func readsEscapesInStrings() throws {
         let json = #"{"name": "b", "variants": {"\u0074h\u0075mb": {"width": 1, "background": "\u0023fff"}}}"#
-        #expect(try BucketSpec(parsing: json.utf8).variant(named: "thumb")?.background == .white)
+        #expect(try BucketDeclaration(parsing: json.utf8).variant(named: "thumb")?.background == .white)
         let emoji = failure(bucket(variant: #""width": 1, "fit": "\ud83d\ude00""#))?.message
         #expect(emoji == #"variants.v.fit: expected one of cover, contain, fill, inside, outside, got "😀""#)
     }
@@ -375,7 +375,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
     // MARK: - Samples
 
     @Test func parsesPostImagesSample() throws {
-        let spec = try BucketSpec(parsing: Samples.bucket("post-images.json"))
+        let spec = try BucketDeclaration(parsing: Samples.bucket("post-images.json"))
         #expect(spec.name == "post-images")
         #expect(spec.fileSizeLimit == 10_485_760)
         #expect(spec.allowedMimeTypes == [.anySubtype(of: "image")])
@@ -390,12 +390,12 @@ private func variant(_ settings: String) throws -> VariantSpec {
 
     @Test func defaultBucketIsThePostImagesSample() throws {
         let sample = try Samples.bucket("post-images.json")
-        #expect(BucketSpec.default == (try BucketSpec(parsing: sample)))
-        #expect(Data(BucketSpec.defaultDeclaration.utf8) == sample)
+        #expect(BucketDeclaration.default == (try BucketDeclaration(parsing: sample)))
+        #expect(Data(BucketDeclaration.defaultDeclaration.utf8) == sample)
     }
 
     @Test func parsesEverythingSampleCoveringEverySetting() throws {
-        let spec = try BucketSpec(parsing: Samples.bucket("everything.json"))
+        let spec = try BucketDeclaration(parsing: Samples.bucket("everything.json"))
         #expect(spec.variants.count <= 10)
         #expect(Set(spec.variants.map(\.fit)) == Set(Fit.allCases))
         #expect(Set(spec.variants.map(\.format)) == Set(OutputFormat.allCases))
@@ -434,17 +434,18 @@ private func variant(_ settings: String) throws -> VariantSpec {
     ])
     func rejectsInvalidSample(file: String, error: VariantsError) throws {
         let bytes = try Samples.bucket("invalid/" + file)
-        #expect(throws: error) { try BucketSpec(parsing: bytes) }
+        #expect(throws: error) { try BucketDeclaration(parsing: bytes) }
     }
 
     // MARK: - Inline declarations
 
     @Test func inlineMemberIsReadWithTheDeclarationRules() throws {
         let body = #"{"id": "1", "bucketPolicy": {"name": "b", "variants": {"v": {"width": 10}}}}"#
-        let bucket = try #require(try BucketSpec.inline(member: "bucketPolicy", of: body.utf8))
+        let bucket = try #require(try BucketDeclaration.inline(member: "bucketPolicy", of: body.utf8))
         #expect(bucket.name == "b" && bucket.variant(named: "v")?.width == 10)
-        #expect(try BucketSpec.inline(member: "bucketPolicy", of: #"{"id": "1"}"#.utf8) == nil)
-        #expect(try BucketSpec.inline(member: "bucketPolicy", of: #"{"bucketPolicy": null}"#.utf8) == nil)
+        #expect(try BucketDeclaration.inline(member: "bucketPolicy", of: #"{"id": "1"}"#.utf8) == nil)
+        #expect(
+            try BucketDeclaration.inline(member: "bucketPolicy", of: #"{"bucketPolicy": null}"#.utf8) == nil)
     }
 
     @Test func inlineMemberRefusesAKeyGivenTwice() {
@@ -452,11 +453,11 @@ private func variant(_ settings: String) throws -> VariantSpec {
         #expect(
             throws: VariantsError.invalidTransform(
                 path: "bucketPolicy.variants.v.width", expected: "each key once", got: #"a second "width""#)
-        ) { try BucketSpec.inline(member: "bucketPolicy", of: inside.utf8) }
+        ) { try BucketDeclaration.inline(member: "bucketPolicy", of: inside.utf8) }
 
         let outside = #"{"id": "1", "id": "2"}"#
         #expect(throws: VariantsError(.invalidRequest, "id: a key given twice")) {
-            try BucketSpec.inline(member: "bucketPolicy", of: outside.utf8)
+            try BucketDeclaration.inline(member: "bucketPolicy", of: outside.utf8)
         }
     }
 }

@@ -1,11 +1,11 @@
-extension BucketSpec {
+extension BucketDeclaration {
     /// The bucket used when none is declared: a WebP thumbnail, a WebP medium and a JPEG large rendition.
     ///
     /// Kept as declaration text, not as Swift values, so it goes through the same rules as any other bucket
     /// and stays byte for byte the same as `Samples/buckets/post-images.json` (a test compares them).
-    public static let `default`: BucketSpec = {
+    public static let `default`: BucketDeclaration = {
         do {
-            return try BucketSpec(parsing: defaultDeclaration.utf8)
+            return try BucketDeclaration(parsing: defaultDeclaration.utf8)
         } catch {
             preconditionFailure("the embedded default bucket is invalid: \(error)")
         }
