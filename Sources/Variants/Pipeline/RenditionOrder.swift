@@ -38,16 +38,13 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
         _ object: ObjectRequest, rendering spec: VariantSpec, declaredAs declaration: BucketDeclaration?
     ) {
         let specKey = RenditionKey.specKey(of: spec)
-        let declared = declaration?.variants.contains { RenditionKey.specKey(of: $0) == specKey } == true
+        let declared = (declaration?.variants ?? []).map {
+            RenditionOutput($0, made: RenditionKey.specKey(of: $0) == specKey)
+        }
         self.object = object
         checksum = nil
         policy = nil
-        outputs =
-            declared
-            ? (declaration?.variants ?? []).map {
-                RenditionOutput($0, made: RenditionKey.specKey(of: $0) == specKey)
-            }
-            : [RenditionOutput(spec, made: true)]
+        outputs = declared.contains(where: \.made) ? declared : [RenditionOutput(spec, made: true)]
         placeholder = false
     }
 

@@ -14,7 +14,7 @@ import Variants
         let world = try CountingWorld()
         defer { world.remove() }
 
-        let miss = try await world.service.answer(world.get("width=64&format=webp"))
+        let miss = await world.service.answer(world.get("width=64&format=webp"))
         #expect(miss.status == 200, "\(String(decoding: miss.body, as: UTF8.self))")
         var timings = StageTimings()
         let read = try Pipeline().run(
@@ -23,12 +23,12 @@ import Variants
         #expect(read.contentType == "image/webp" && read.width == 64)
         #expect(world.counts == Counts(sourceReads: 1, listings: 1, lookups: 0, renditionReads: 0))
 
-        let hit = try await world.service.answer(world.get("width=64&format=webp"))
+        let hit = await world.service.answer(world.get("width=64&format=webp"))
         #expect(hit.status == 200 && hit.file != nil)
         #expect(world.counts == Counts(sourceReads: 1, listings: 1, lookups: 0, renditionReads: 1))
 
         // Another transform of a source whose checksum is remembered: read once, by the decoder pool.
-        let other = try await world.service.answer(world.get("width=32&format=png"))
+        let other = await world.service.answer(world.get("width=32&format=png"))
         #expect(other.status == 200)
         #expect(world.counts == Counts(sourceReads: 2, listings: 2, lookups: 0, renditionReads: 1))
     }
