@@ -67,6 +67,8 @@ package struct RenderCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
+        // The pool takes a child's renditions only where it keeps them: a scratch folder keeps this one for
+        // the command's length, and the answer hands its bytes over.
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())")
             .path
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -78,13 +80,13 @@ package struct RenderCommand: Subcommand {
         let order = RenditionOrder(
             ObjectRequest(bucket: declaration.name, path: name), rendering: transform.spec,
             declaredAs: declaration)
-        let outcome = await pool.fulfil(order, source: name).outcome
+        let answer = await pool.fulfil(order, source: name)
         await pool.shutdown()
         let error: VariantsError
-        switch outcome {
+        switch answer.outcome {
         case .success(let metadata):
             if let key = metadata.renditions?.values.first?.key,
-                let bytes = FileManager.default.contents(atPath: store + "/" + key)
+                let bytes = answer.made.first(where: { $0.key == key })?.bytes
             {
                 // Not a usage error: the rendition is made, the place it was to go is not writable.
                 guard write(bytes) else {
@@ -102,11 +104,11 @@ package struct RenderCommand: Subcommand {
     }
 
     /// Whether the rendition reached its output.
-    private func write(_ bytes: Data) -> Bool {
+    private func write(_ bytes: [UInt8]) -> Bool {
         guard output != "-" else {
-            FileHandle.standardOutput.write(bytes)
+            FileHandle.standardOutput.write(Data(bytes))
             return true
         }
-        return FileManager.default.createFile(atPath: output, contents: bytes)
+        return FileManager.default.createFile(atPath: output, contents: Data(bytes))
     }
 }
