@@ -1,9 +1,9 @@
 /// The largest request head the HTTP server takes, nginx's defaults: past them a request is answered from
 /// its head alone, in the wire error shape, `414 uri_too_long` or `431 header_fields_too_large`.
 ///
-/// libmicrohttpd answers a head over its memory per connection with its own HTML page and offers no hook to
-/// change it, so the server gives it `connectionMemory`, room for heads well past these limits, and these
-/// decide.
+/// A head over libmicrohttpd's memory per connection is answered by libmicrohttpd itself, with the same codes
+/// and shape (our patch, `scripts/patches/microhttpd-json-errors.patch`) but a message that cannot name these
+/// limits; the server gives it `connectionMemory`, room for heads well past them, so that these decide.
 struct HeadLimits: Sendable {
     /// libmicrohttpd's memory per connection: a head up to about 60 KB reaches the limits below. It clears
     /// all of it between two requests of a connection, so each KiB costs every request: 256 KiB (room for
