@@ -1,4 +1,4 @@
-# Sourced by codec-stack.sh and jpegli.sh, which build from Debian 13's sources: their shared steps.
+# Sourced by codec-stack.sh, jpegli.sh and microhttpd.sh, which build from Debian's sources: their shared steps.
 
 # begin_build URI CACHE: installs the caller's build_deps not installed yet, fetches its sources (fetch_sources),
 # and sets `work`, a temporary directory removed on exit, and `started`, the time the build began.
@@ -35,7 +35,7 @@ fetch_sources() {
 # unpack_debian ORIG DEBIAN DIR: the upstream tarball ORIG with Debian's patch series from DEBIAN applied, in DIR.
 unpack_debian() {
   mkdir -p "$3"
-  tar -xzf "$1" -C "$3" --strip-components=1
+  tar -xf "$1" -C "$3" --strip-components=1
   tar -xJf "$2" -C "$3"
   local patch
   while read -r patch; do

