@@ -13,7 +13,7 @@ package final class TicketFile: Sendable {
     /// Opens (creating if needed) the file at `path`; a new, empty file's first ticket is 0.
     package init(path: String) throws(VariantsError) {
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.failure("cannot open the ticket file \(path)") }
+        guard descriptor >= 0 else { throw Self.failure(SystemCallError("open", about: path)) }
     }
 
     deinit {
@@ -23,20 +23,20 @@ package final class TicketFile: Sendable {
     /// The next number nobody has drawn from this file yet.
     package func draw() throws(VariantsError) -> Int {
         var byte: UInt8 = 0
-        guard write(descriptor, &byte, 1) == 1 else { throw Self.failure("cannot draw a ticket") }
+        guard write(descriptor, &byte, 1) == 1 else { throw Self.failure(SystemCallError("write")) }
         let end = lseek(descriptor, 0, SEEK_CUR)
-        guard end > 0 else { throw Self.failure("cannot draw a ticket") }
+        guard end > 0 else { throw Self.failure(SystemCallError("lseek")) }
         return Int(end) - 1
     }
 
     /// How many numbers have been drawn from this file so far, by every process.
     package func drawn() throws(VariantsError) -> Int {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot read the ticket file") }
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure(SystemCallError("fstat")) }
         return Int(status.st_size)
     }
 
-    private static func failure(_ what: String) -> VariantsError {
-        VariantsError(.internalError, "\(what): \(String(cString: strerror(errno)))")
+    private static func failure(_ error: SystemCallError) -> VariantsError {
+        VariantsError(.internalError, "the ticket file: \(error)")
     }
 }
