@@ -6,7 +6,8 @@ import Variants
 /// `variantd bench --serve --render`: on-demand renditions through the daemon — the latency of a miss per
 /// output format, then cache hits driven by `wrk` at 1, 16 and 64 connections, the daemon and Debian's
 /// nginx (one worker, the same rendition file from the same disk) each pinned to one core in the same run,
-/// wrk on another. With `store`, the picture and its renditions live in object storage, and the table adds
+/// wrk on another; then, as users run them, both on every core at their defaults (nginx a worker per core)
+/// beside wrk. With `store`, the picture and its renditions live in object storage, and the table adds
 /// what a miss and a hit cost the store.
 struct RenderLoad: Sendable {
     /// The picture every transform is made from.
@@ -28,30 +29,79 @@ struct RenderLoad: Sendable {
         var connections: Int
         var variantd: WrkRun.Result
         var nginx: WrkRun.Result?
+        /// The daemon at its defaults and nginx with a worker per core, nothing pinned: as a user runs them.
+        var unpinned = false
+    }
+
+    /// A picture stored for hits: the daemon's URL of its rendition, and that rendition as a file of the
+    /// daemon's folder for nginx to send.
+    private struct Hit {
+        var url: String
+        var rendition: String
+        var size: Int
     }
 
     /// The Markdown tables and a line of conditions.
     func run() async throws -> String {
+        guard WrkRun.isInstalled else {
+            throw BenchDaemon.Failure(description: "wrk is not installed (bash scripts/bench-setup.sh)")
+        }
         let cores = CorePinning.serverAndClient
-        let daemon = try BenchDaemon(
-            slots: slots, buckets: [Self.bucket: #"{"name": "\#(Self.bucket)", "public": true}"#],
-            core: cores?.server, store: store)
+        let daemon = try startDaemon(core: cores?.server)
         let stored = try daemon.store([source], in: Self.bucket)[0]
-        let target = "/v1/render/" + stored
+        let target = daemon.base.absoluteString + "/v1/render/" + stored
         let beforeMisses = try await storeRequests(of: daemon)
-        let misses = try await Self.misses(of: daemon.base.absoluteString + target)
+        let misses = try await Self.misses(of: target)
         let missPhase = try await storeRequests(of: daemon).since(beforeMisses)
 
-        let hitURL = daemon.base.absoluteString + target + "?" + Self.hitQuery
-        guard await Self.get(hitURL).status == 200 else {
-            throw BenchDaemon.Failure(description: "\(hitURL) did not answer 200")
+        let hit = try await prepareHit(on: daemon, at: target)
+        let nginx = try StaticFileServer(root: daemon.root.path, workers: 1, core: cores?.server)
+        if nginx == nil {
+            Console.error("bench: nginx is not installed (bash scripts/bench-setup.sh): no yardstick")
+        }
+        var rows: [HitRow] = []
+        var hitPhase = StoreRequests()
+        for connections in Self.connections {
+            /// The timed run, and the daemon's store requests during it (not during the warm-up).
+            func drive(_ server: String, _ url: String) async throws -> (WrkRun.Result, StoreRequests) {
+                let before = try await storeRequests(of: daemon)
+                let result = try Self.drive(
+                    server, url, connections: connections, for: seconds, core: cores?.client)
+                return (result, try await storeRequests(of: daemon).since(before))
+            }
+            let (variantd, counted) = try await drive("variantd", hit.url)
+            hitPhase = hitPhase.adding(counted)
+            var nginxResult: WrkRun.Result? = nil
+            if let nginx {
+                nginxResult = try await drive("nginx", nginx.base.absoluteString + "/" + hit.rendition).0
+            }
+            rows.append(HitRow(connections: connections, variantd: variantd, nginx: nginxResult))
+        }
+        _ = daemon.stop()
+        if cores != nil { rows.append(try await unpinnedRow()) }
+        return Self.table(
+            misses: misses, hits: rows, renditionBytes: hit.size, pinned: cores != nil,
+            store: store == nil ? nil : (missPhase, hitPhase))
+    }
+
+    private func startDaemon(core: Int?) throws -> BenchDaemon {
+        try BenchDaemon(
+            slots: slots, buckets: [Self.bucket: #"{"name": "\#(Self.bucket)", "public": true}"#], core: core,
+            store: store)
+    }
+
+    /// The hit's rendition made once, and found as a file of the daemon's folder; from object storage,
+    /// nginx serves a copy of the same bytes from it.
+    private func prepareHit(on daemon: BenchDaemon, at target: String) async throws -> Hit {
+        let url = target + "?" + Self.hitQuery
+        guard await Self.get(url).status == 200 else {
+            throw BenchDaemon.Failure(description: "\(url) did not answer 200")
         }
         let spec = try Transform(query: [("width", "600"), ("format", "webp")], accept: nil).spec
         let specKey = RenditionKey.specKey(of: spec)
         guard let checksum = SourceChecksum.of(source) else {
             throw BenchDaemon.Failure(description: "\(source) cannot be read")
         }
-        // From object storage, nginx serves a copy of the same bytes from the daemon's scratch folder.
         for file in daemon.renditions?.stored(sourceChecksum: checksum, specKeys: [specKey]) ?? [] {
             let path = daemon.root.appendingPathComponent(file.key)
             try FileManager.default.createDirectory(
@@ -62,40 +112,35 @@ struct RenderLoad: Sendable {
         guard let rendition = folder.listing(ofSource: checksum)[specKey] else {
             throw BenchDaemon.Failure(description: "the hit's rendition is not in the store")
         }
-        let size = folder.existing(rendition)?.count ?? 0
+        return Hit(url: url, rendition: rendition, size: folder.existing(rendition)?.count ?? 0)
+    }
 
-        guard WrkRun.isInstalled else {
-            throw BenchDaemon.Failure(description: "wrk is not installed (bash scripts/bench-setup.sh)")
+    /// The last row: the daemon restarted at its defaults and nginx with a worker per core, wrk beside them,
+    /// nothing pinned, at the most connections.
+    private func unpinnedRow() async throws -> HitRow {
+        let daemon = try startDaemon(core: nil)
+        defer { _ = daemon.stop() }
+        let stored = try daemon.store([source], in: Self.bucket)[0]
+        let hit = try await prepareHit(on: daemon, at: daemon.base.absoluteString + "/v1/render/" + stored)
+        let connections = Self.connections.last ?? 64
+        let variantd = try Self.drive("variantd, unpinned", hit.url, connections: connections, for: seconds)
+        let nginx = try StaticFileServer(
+            root: daemon.root.path, workers: ProcessInfo.processInfo.activeProcessorCount, core: nil)
+        let nginxResult = try nginx.map {
+            try Self.drive(
+                "nginx, unpinned", $0.base.absoluteString + "/" + hit.rendition, connections: connections,
+                for: seconds)
         }
-        let nginx = try StaticFileServer(root: daemon.root.path, workers: 1, core: cores?.server)
-        if nginx == nil {
-            Console.error("bench: nginx is not installed (bash scripts/bench-setup.sh): no yardstick")
-        }
-        let nginxURL = nginx.map { $0.base.absoluteString + "/" + rendition }
-        var rows: [HitRow] = []
-        var hitPhase = StoreRequests()
-        for connections in Self.connections {
-            /// The timed run, and the daemon's store requests during it (not during the warm-up).
-            func drive(_ server: String, _ url: String) async throws -> (WrkRun.Result, StoreRequests) {
-                Console.error("bench: render hits, \(server), \(connections) connections")
-                _ = try WrkRun(url: url, connections: connections, seconds: 1, core: cores?.client).run()
-                let before = try await storeRequests(of: daemon)
-                let result = try WrkRun(
-                    url: url, connections: connections, seconds: seconds, core: cores?.client
-                )
-                .run()
-                return (result, try await storeRequests(of: daemon).since(before))
-            }
-            let (variantd, counted) = try await drive("variantd", hitURL)
-            hitPhase = hitPhase.adding(counted)
-            var nginx: WrkRun.Result? = nil
-            if let nginxURL { nginx = try await drive("nginx", nginxURL).0 }
-            rows.append(HitRow(connections: connections, variantd: variantd, nginx: nginx))
-        }
-        _ = daemon.stop()
-        return Self.table(
-            misses: misses, hits: rows, renditionBytes: size, pinned: cores != nil,
-            store: store == nil ? nil : (missPhase, hitPhase))
+        return HitRow(connections: connections, variantd: variantd, nginx: nginxResult, unpinned: true)
+    }
+
+    /// One second of warm-up, then `seconds` timed.
+    private static func drive(
+        _ server: String, _ url: String, connections: Int, for seconds: Int, core: Int? = nil
+    ) throws -> WrkRun.Result {
+        Console.error("bench: render hits, \(server), \(connections) connections")
+        _ = try WrkRun(url: url, connections: connections, seconds: 1, core: core).run()
+        return try WrkRun(url: url, connections: connections, seconds: seconds, core: core).run()
     }
 
     /// The daemon's store requests so far; none are read for a folder.
@@ -136,7 +181,11 @@ struct RenderLoad: Sendable {
         func ms(_ seconds: Double) -> String { BenchTable.fixed(seconds * 1000, 2) }
         var lines = [
             "Hits: \(hitQuery) (\(renditionBytes) bytes) driven by wrk; "
-                + (pinned ? "each server pinned to core 1, wrk to core 0." : "one core: nothing pinned."), "",
+                + (pinned
+                    ? "each server pinned to core 1, wrk to core 0; on both cores, nothing pinned, the daemon at "
+                        + "its defaults and nginx with a worker per core."
+                    : "one core: nothing pinned."),
+            "",
         ]
         lines += BenchTable.table(
             [["format", "misses", "p50 ms", "max ms"]]
@@ -156,7 +205,8 @@ struct RenderLoad: Sendable {
         for row in hits {
             let nginx = row.nginx
             rows.append([
-                "\(row.connections)", BenchTable.fixed(row.variantd.requestsPerSecond, 0),
+                "\(row.connections)" + (row.unpinned ? ", both cores" : ""),
+                BenchTable.fixed(row.variantd.requestsPerSecond, 0),
                 nginx.map { BenchTable.fixed($0.requestsPerSecond, 0) } ?? "",
                 nginx.map { BenchTable.fixed(row.variantd.requestsPerSecond / $0.requestsPerSecond, 2) + "×" }
                     ?? "",

@@ -57,7 +57,9 @@ package struct BenchCommand: Subcommand {
           --render                With --serve: on-demand renditions (GET /v1/render): miss latency per
                                   format, and cache hits driven by wrk at 1, 16 and 64 connections,
                                   the daemon and nginx (one worker, the same file) each pinned to one
-                                  core and wrk to another (bash scripts/bench-setup.sh installs both).
+                                  core and wrk to another, then at 64 connections nothing pinned, the
+                                  daemon at its defaults and nginx with a worker per core (bash
+                                  scripts/bench-setup.sh installs both).
                                   With --store: the picture and its renditions in object storage, and
                                   the store's HEAD, GET, PUT, LIST and bytes received per miss and hit.
           --render-seconds <n>    Seconds wrk drives each row of --render hits (default 5).
