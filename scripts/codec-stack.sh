@@ -14,8 +14,7 @@
 # Idempotent: a stamp in the prefix records what was built; when it matches, this takes well under a second.
 set -euo pipefail
 
-prefix=${VARIANTD_PREFIX:-/opt/variantd}
-cache=/var/cache/variantd-src
+. "$(dirname "$0")/debian-sources.sh"
 uri=${1:?usage: codec-stack.sh DEBIAN_URI}
 
 # name, pool path, SHA-256
@@ -47,11 +46,8 @@ our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/vips-*.patch)
 
 stamp_file="$prefix/.variantd-stamp"
 stamp=$(printf '%s\n' "${sources[@]}" "${highway_flags[*]}" "${vips_flags[*]}"; sha256sum "${our_patches[@]}" | cut -d' ' -f1)
-if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$prefix/lib/pkgconfig/vips.pc" ]; then
-  exit 0
-fi
+is_built "$stamp_file" "$stamp" "$prefix/lib/pkgconfig/vips.pc" && exit 0
 
-. "$(dirname "$0")/debian-sources.sh"
 begin_build "$uri" "$cache"
 
 unpack_debian "$cache/highway_1.2.0.orig.tar.gz" "$cache/highway_1.2.0-2.debian.tar.xz" "$work/highway"
@@ -71,5 +67,5 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" meson setup "$work/vips/build" "$work/vi
 meson compile -C "$work/vips/build" >/dev/null
 meson install -C "$work/vips/build" --quiet >/dev/null
 
-echo "$stamp" >"$stamp_file"
+mark_built "$stamp_file" "$stamp"
 echo "codec-stack: libvips 8.16.1 (${#our_patches[@]} patch(es) of ours) and highway 1.2.0 built into $prefix in $(($(date +%s) - started)) s"

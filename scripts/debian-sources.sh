@@ -1,5 +1,14 @@
 # Sourced by codec-stack.sh, jpegli.sh and microhttpd.sh, which build from Debian's sources: their shared steps.
 
+# Where they install (additively, each under names of its own) and where fetched sources are kept between runs.
+prefix=${VARIANTD_PREFIX:-/opt/variantd}
+cache=/var/cache/variantd-src
+
+# is_built STAMP_FILE STAMP ARTIFACT: whether the build STAMP describes is the one installed, so that a re-run
+# of an unchanged build does nothing. mark_built STAMP_FILE STAMP records it once installed.
+is_built() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ] && [ -f "$3" ]; }
+mark_built() { echo "$2" >"$1"; }
+
 # begin_build URI CACHE: installs the caller's build_deps not installed yet, fetches its sources (fetch_sources),
 # and sets `work`, a temporary directory removed on exit, and `started`, the time the build began.
 begin_build() {

@@ -13,8 +13,7 @@
 # Idempotent: a stamp in the prefix records what was built; when it matches, this takes well under a second.
 set -euo pipefail
 
-prefix=${VARIANTD_PREFIX:-/opt/variantd}
-cache=/var/cache/variantd-src
+. "$(dirname "$0")/debian-sources.sh"
 uri=${1:?usage: jpegli.sh DEBIAN_URI}
 
 # name, pool path, SHA-256
@@ -39,12 +38,9 @@ headers=(lib/jpegli/encode.h lib/jpegli/common.h lib/jpegli/types.h lib/jxl/base
 
 stamp_file="$prefix/.variantd-jpegli-stamp"
 stamp=$(printf '%s\n' "${sources[@]}" "${units[*]}" "${flags[*]}" "${headers[*]}")
-if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$prefix/lib/libjpegli-static.a" ]; then
-  exit 0
-fi
+is_built "$stamp_file" "$stamp" "$prefix/lib/libjpegli-static.a" && exit 0
 [ -f "$prefix/include/hwy/highway.h" ] || { echo "jpegli: no Highway in $prefix (run codec-stack.sh)" >&2; exit 1; }
 
-. "$(dirname "$0")/debian-sources.sh"
 begin_build "$uri" "$cache"
 src="$work/libjxl"
 mkdir -p "$work/obj"
@@ -61,5 +57,5 @@ done
 install -m 644 "$src/LICENSE" "$prefix/include/jpegli/LICENSE"
 install -m 644 "$work/libjpegli-static.a" "$prefix/lib/libjpegli-static.a"
 
-echo "$stamp" >"$stamp_file"
+mark_built "$stamp_file" "$stamp"
 echo "jpegli: libjxl 0.11.2's jpegli built into $prefix in $(($(date +%s) - started)) s"

@@ -17,8 +17,7 @@
 # Idempotent: a stamp in the prefix records what was built; when it matches, this takes well under a second.
 set -euo pipefail
 
-prefix=${VARIANTD_PREFIX:-/opt/variantd}
-cache=/var/cache/variantd-src
+. "$(dirname "$0")/debian-sources.sh"
 uri=${1:?usage: microhttpd.sh DEBIAN_URI}
 
 # name, pool path, SHA-256
@@ -41,11 +40,8 @@ our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/microhttpd-*.patch)
 stamp_file="$prefix/.variantd-microhttpd-stamp"
 stamp=$(printf '%s\n' "${sources[@]}" "${configure_flags[*]}" "$cflags" "$cppflags"
         sha256sum "${our_patches[@]}" | cut -d' ' -f1)
-if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$prefix/lib/lib$name.a" ]; then
-  exit 0
-fi
+is_built "$stamp_file" "$stamp" "$prefix/lib/lib$name.a" && exit 0
 
-. "$(dirname "$0")/debian-sources.sh"
 begin_build "$uri" "$cache"
 src="$work/libmicrohttpd"
 unpack_debian "$cache/${sources[0]%% *}" "$cache/${sources[1]%% *}" "$src"
@@ -72,5 +68,5 @@ Libs: -L\${libdir} -l$name
 Cflags: -I\${includedir}
 PC
 
-echo "$stamp" >"$stamp_file"
+mark_built "$stamp_file" "$stamp"
 echo "microhttpd: libmicrohttpd 0.9.75 (${#our_patches[@]} patch(es) of ours) built into $prefix in $(($(date +%s) - started)) s"
