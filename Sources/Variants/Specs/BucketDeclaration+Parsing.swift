@@ -158,7 +158,8 @@ extension BucketDeclaration {
         default:
             throw field.failure(
                 expected:
-                    "integer in 1…100, \"auto\" or {\"ssimulacra2\": \(scores.lowerBound)…\(scores.upperBound)}"
+                    "integer in \(VariantSpec.qualities.lowerBound)…\(VariantSpec.qualities.upperBound), \"auto\" or "
+                    + "{\"ssimulacra2\": \(scores.lowerBound)…\(scores.upperBound)}"
             )
         }
         return (nil, target)

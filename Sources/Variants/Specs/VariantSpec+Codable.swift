@@ -23,8 +23,9 @@ extension VariantSpec: Codable {
         let width = try container.decodeIfPresent(Int.self, forKey: .width)
         let height = try container.decodeIfPresent(Int.self, forKey: .height)
         try check(width != nil || height != nil, .width, "width or height")
-        for side in [width, height].compactMap(\.self) {
-            try check((1...Self.maximumSide).contains(side), .width, "sides in 1…\(Self.maximumSide)")
+        for (side, key) in [(width, CodingKeys.width), (height, .height)] {
+            try check(
+                side.map((1...Self.maximumSide).contains) ?? true, key, "a side in 1…\(Self.maximumSide)")
         }
         let quality = try container.decodeIfPresent(Int.self, forKey: .quality)
         try check(quality.map(Self.qualities.contains) ?? true, .quality, "quality in \(Self.qualities)")

@@ -47,6 +47,7 @@ import Testing
     static let corruptions: [(field: String, edit: @Sendable (inout [String: Any]) -> Void)] = [
         ("width 0", { editSpec(&$0) { $0["width"] = 0 } }),
         ("width over the largest side", { editSpec(&$0) { $0["width"] = 4097 } }),
+        ("height over the largest side", { editSpec(&$0) { $0["height"] = 4097 } }),
         (
             "neither side",
             {
