@@ -7,8 +7,9 @@
 # machine's Debian source entry and checked against the SHA-256 sums pinned below (the ones its .dsc lists).
 # After Debian's patches come ours, in scripts/patches (each says why in its header): the answers the library
 # makes itself (a head over its memory, a head it cannot parse, an HTTP version other than 1.0 and 1.1, a bad
-# Content-Length or chunked body) carry the daemon's wire error JSON, not HTML; and a connection's memory is
-# not zeroed as it is freed, so that it can hold heads of 200 KB without costing every request. Built at
+# Content-Length or chunked body) carry the daemon's wire error JSON, not HTML; a connection's memory is not
+# zeroed as it is freed, so that it can hold heads of 200 KB without costing every request; and a file body
+# leaves with its header in one transmission instead of after it. Built at
 # Debian's hardening flags, without HTTPS (the daemon never speaks TLS), documentation or examples.
 # Additive, under names of its own so that nothing built against the system's libmicrohttpd picks it up by
 # accident: lib/libmicrohttpd-variantd.a, include/microhttpd-variantd/ and lib/pkgconfig/microhttpd-variantd.pc,

