@@ -83,6 +83,7 @@ struct mh_exchange {
     int spool;       /* the spool file, or -1 while the body is in memory */
     int too_large;
     int unstored;
+    int head_unseen; /* the request declared no body, and its head was not shown to Swift apart */
     int started;
     int dispatched;
     int suspended;
@@ -307,7 +308,8 @@ static void dispatch(mh_exchange *exchange, const char *url, const char *method)
                           .body_file = exchange->spool,
                           .body_too_large = exchange->too_large,
                           .body_unstored = exchange->unstored,
-                          .head_size = exchange->head_size};
+                          .head_size = exchange->head_size,
+                          .head_unseen = exchange->head_unseen};
     exchange->server->handler(exchange->server->context, exchange, &request);
     pthread_mutex_lock(&exchange->lock);
     if (!exchange->answered) {
@@ -361,6 +363,16 @@ static enum MHD_Result access_handler(void *context, struct MHD_Connection *conn
         const union MHD_ConnectionInfo *info =
             MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
         exchange->head_size = info == NULL ? 0 : info->header_size;
+        const char *declared =
+            MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *coding =
+            MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+        if (declared == NULL && coding == NULL) {
+            /* No body can follow (RFC 9112 §6.3): Swift is given the head with the request. Answering here
+             * would make libmicrohttpd close the connection, unsure that the body was read. */
+            exchange->head_unseen = 1;
+            return MHD_YES;
+        }
         mh_request head = {.method = method, .path = url, .target = exchange->target,
                            .body_file = -1, .head_size = exchange->head_size};
         exchange->limit = server->head(server->context, exchange, &head);
@@ -370,8 +382,6 @@ static enum MHD_Result access_handler(void *context, struct MHD_Connection *conn
             move(server, exchange->watch, NULL, PHASE_BUSY);
             return queue_answer(exchange);
         }
-        const char *declared =
-            MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (declared != NULL && strtoull(declared, NULL, 10) > exchange->limit) {
             /* Answered before the body is read: the client never has to send it. */
             exchange->too_large = 1;

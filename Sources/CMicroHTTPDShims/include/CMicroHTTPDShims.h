@@ -39,6 +39,8 @@ typedef struct mh_request {
     int body_too_large;             /* declared or received body over the head handler's limit; not kept */
     int body_unstored;              /* the spool file could not be made or written (disk full); not kept */
     size_t head_size;               /* bytes of the request line and headers as received */
+    int head_unseen;                /* the head callback was not called (the request declared no body):
+                                       the handler judges the head too */
 } mh_request;
 
 typedef struct mh_header {
@@ -59,8 +61,9 @@ typedef struct mh_response {
     uint64_t file_size;
 } mh_response;
 
-/* Called once per request on an I/O thread when its headers are in, before any body byte is read (the
- * request's body and flags are empty). Either answers it with mh_respond before returning — its body is
+/* Called once per request that declares a body (Content-Length or Transfer-Encoding), on an I/O thread when
+ * its headers are in, before any body byte is read (the request's body and flags are empty); a request
+ * without one goes straight to the request handler, flagged head_unseen. Either answers it with mh_respond before returning — its body is
  * then never read — or returns the most body bytes it may have: past them the body is no longer kept, the
  * rest is read and dropped, and the request arrives flagged body_too_large (at once, unread, when its
  * Content-Length is over). */

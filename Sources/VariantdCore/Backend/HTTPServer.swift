@@ -134,6 +134,12 @@ private final class Context: Sendable {
         onSlowClient = options.onSlowClient
     }
 
+    /// What a request's head decides: the server's own limits on the head first, then the responder's.
+    func admit(_ head: HTTPRequest) -> BodyAdmission {
+        if let refusal = headLimits.refusal(of: head) { return .answer(refusal) }
+        return responder.admit(head)
+    }
+
     func respond(_ exchange: Exchange, with response: HTTPResponse) {
         var headers = response.headers
         if closing.withLock({ $0 }) { headers.append(("Connection", "close")) }
@@ -263,12 +269,7 @@ private let handleHead: mh_head_handler = { contextPointer, exchangePointer, hea
     guard let contextPointer, let exchangePointer, let head = headPointer?.pointee else { return 0 }
     let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
     let exchange = Exchange(pointer: exchangePointer)
-    let request = swiftRequest(head, of: exchange)
-    if let refusal = context.headLimits.refusal(of: request) {
-        context.respond(exchange, with: refusal)
-        return 0
-    }
-    switch context.responder.admit(request) {
+    switch context.admit(swiftRequest(head, of: exchange)) {
     case .read:
         return UInt64(context.maxBodyBytes)
     case .readUpTo(let limit):
@@ -279,12 +280,18 @@ private let handleHead: mh_head_handler = { contextPointer, exchangePointer, hea
     }
 }
 
-/// The C callback: one complete request, answered now or from a task.
+/// The C callback: one complete request, answered now or from a task. A request without a body comes here
+/// without a head callback, so its head is looked at first.
 private let handleRequest: mh_handler = { contextPointer, exchangePointer, requestPointer in
     guard let contextPointer, let exchangePointer, let request = requestPointer?.pointee else { return }
     let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
     let exchange = Exchange(pointer: exchangePointer)
-    switch context.responder.respond(to: swiftRequest(request, of: exchange)) {
+    let whole = swiftRequest(request, of: exchange)
+    if request.head_unseen != 0, case .answer(let response) = context.admit(whole) {
+        context.respond(exchange, with: response)
+        return
+    }
+    switch context.responder.respond(to: whole) {
     case .now(let response):
         context.respond(exchange, with: response)
     case .later(let work):
