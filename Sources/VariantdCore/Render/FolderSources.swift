@@ -39,6 +39,8 @@ struct FolderSources: RenderSources {
     /// apart would be read and hashed again and held on its own. The name is still stated as asked, so a
     /// spelling that is not the file (`a/b/`) finds no identity.
     private static func name(of source: String) -> String {
-        source.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        let parts = source.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) }) else { return source }
+        return source.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 }

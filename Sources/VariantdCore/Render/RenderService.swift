@@ -21,6 +21,9 @@ struct RenderService: Sendable {
     let maxAge: Int
     let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let transforms = TransformMemo()
+    /// Requests already read, by target: a hit's URL is asked again and again, and reading it is a tenth of
+    /// the hit. Only short targets are kept, so the memo stays within a few megabytes.
+    private let readTargets = BoundedMemo<String, RenderRequest>(capacity: 4096)
     private let renditionFiles = ChecksumCache<FileIdentity>()
     private let found = FoundRenditions()
     private let flights = RenderFlights()
@@ -99,7 +102,7 @@ struct RenderService: Sendable {
             try request.checkNoNUL()
             return isPost
                 ? try RenderRequest(body: try request.body.bytes(), target: request.target)
-                : try RenderRequest(path: request.path, target: request.target)
+                : try readTarget(request)
         }
         record.bucket = render.bucket
         record.path = render.path
@@ -117,6 +120,16 @@ struct RenderService: Sendable {
                 render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
                 declaration: declaration, isPublic: isPublic, specKey: specKey)
         }
+    }
+
+    /// The render request a `GET` or `HEAD` target names, remembered when read without error.
+    private func readTarget(_ request: HTTPRequest) throws(VariantsError) -> RenderRequest {
+        if let remembered = readTargets[request.target] { return remembered }
+        let render = try RenderRequest(path: request.path, target: request.target)
+        if request.target.utf8.count <= TransformMemo.maximumRememberedBytes * 2 {
+            readTargets.remember(render, for: request.target)
+        }
+        return render
     }
 
     /// A hit that waits on nothing but two `stat`s: the source's checksum and the rendition's key and checksum
@@ -181,7 +194,7 @@ struct RenderService: Sendable {
         var record = record
         record.seconds = (started.duration(to: .now) / .seconds(1) * 1e6).rounded() / 1e6
         metrics.record(record)
-        Console.error(record.line)
+        AccessLog.shared.append(record.line)
         return response
     }
 

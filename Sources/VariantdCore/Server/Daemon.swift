@@ -65,6 +65,8 @@ struct Daemon: Sendable {
                 "queueDepth": .integer(configuration.waitingCapacity), "buckets": .integer(registry.count),
             ])
         startup.end()
+        let flusher = Task { await AccessLog.shared.flushing() }
+        defer { flusher.cancel() }
         for await signal in signals {
             switch signal {
             case .reload:

@@ -5,7 +5,7 @@ import Foundation
 enum EventLog {
     static func write(_ entry: some Encodable) {
         guard let line = try? WireJSON.line(entry) else { return }
-        Console.error(line)
+        AccessLog.shared.flush(then: line)
     }
 
     /// A lifecycle event with a few fields.

@@ -41,7 +41,12 @@ extension HTTPRequest {
     ///
     /// - Throws: `400 invalid_request`.
     func checkNoNUL() throws(VariantsError) {
-        guard !target.contains("%00") else {
+        let bytes = Array(target.utf8)
+        let escapesNUL = bytes.indices.dropLast(2).contains {
+            bytes[$0] == UInt8(ascii: "%") && bytes[$0 + 1] == UInt8(ascii: "0")
+                && bytes[$0 + 2] == UInt8(ascii: "0")
+        }
+        guard !escapesNUL else {
             throw VariantsError(.invalidRequest, "the request target holds a NUL (%00)")
         }
     }

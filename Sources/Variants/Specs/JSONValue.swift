@@ -32,6 +32,11 @@ enum JSONValue {
 
     /// A string as a JSON string literal, escaping what JSON requires and nothing else.
     static func quote(_ string: String) -> String {
+        // Most strings need no escape, and are copied whole: a log line per request quotes several.
+        let plain = !string.utf8.contains {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+        }
+        if plain { return "\"" + string + "\"" }
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
