@@ -1,4 +1,5 @@
 import Glibc
+import Variants
 
 /// What `stat` says about a file that changes whenever its bytes may have: device, inode, size, and the
 /// modification and status-change times to the nanosecond. A rename over it changes the inode, a write in
@@ -13,7 +14,19 @@ struct FileIdentity: Sendable, Equatable {
     /// The identity of a regular file, or nil when there is none at `path`.
     init?(path: String) {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The identity of the regular file open as `descriptor`, or nil when it is something else.
+    init?(descriptor: FileDescriptor) {
+        var status = stat()
+        guard fstat(descriptor.rawValue, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    private init?(_ status: stat) {
+        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)

@@ -194,19 +194,29 @@ private struct Exchange: @unchecked Sendable {
     func respond(
         status: Int, headers: [(name: String, value: String)], body: [UInt8], file: FileBody? = nil
     ) {
-        let names = headers.map { strdup($0.name) }
-        let values = headers.map { strdup($0.value) }
-        defer { for copy in names + values { free(copy) } }
-        let pairs = zip(names, values).map { mh_header(name: $0, value: $1) }
-        pairs.withUnsafeBufferPointer { headerBuffer in
-            body.withUnsafeBufferPointer { bodyBuffer in
-                var answer = mh_response(
-                    status: UInt32(status), headers: headerBuffer.baseAddress,
-                    header_count: headerBuffer.count,
-                    body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
-                    file_descriptor: file?.descriptor ?? -1, file_offset: file?.offset ?? 0,
-                    file_size: file?.size ?? 0)
-                _ = mh_respond(pointer, &answer)
+        // Every name and value, each ended by a NUL, in one buffer that the pairs point into.
+        var text: [CChar] = []
+        var starts: [(name: Int, value: Int)] = []
+        for (name, value) in headers {
+            let nameStart = text.count
+            text.append(contentsOf: name.utf8CString)
+            starts.append((nameStart, text.count))
+            text.append(contentsOf: value.utf8CString)
+        }
+        text.withUnsafeBufferPointer { text in
+            let pairs = starts.map {
+                mh_header(name: text.baseAddress! + $0.name, value: text.baseAddress! + $0.value)
+            }
+            pairs.withUnsafeBufferPointer { headerBuffer in
+                body.withUnsafeBufferPointer { bodyBuffer in
+                    var answer = mh_response(
+                        status: UInt32(status), headers: headerBuffer.baseAddress,
+                        header_count: headerBuffer.count,
+                        body: bodyBuffer.baseAddress, body_length: bodyBuffer.count,
+                        file_descriptor: file?.descriptor ?? -1, file_offset: file?.offset ?? 0,
+                        file_size: file?.size ?? 0)
+                    _ = mh_respond(pointer, &answer)
+                }
             }
         }
     }

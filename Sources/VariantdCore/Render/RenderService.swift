@@ -132,15 +132,24 @@ struct RenderService: Sendable {
         return render
     }
 
-    /// A hit that waits on nothing but two `stat`s: the source's checksum and the rendition's key and checksum
-    /// all remembered, and both files still the ones they were.
+    /// A hit that waits on nothing but the source's `stat` and the rendition's `open`: the source's checksum
+    /// and the rendition's key and checksum all remembered, and both files still the ones they were. The
+    /// rendition is sent from the descriptor its identity was read from, so it is found by its path once.
     private func remembered(_ checked: CheckedRequest) -> RenderFlights.Made? {
         guard let checksum = sources.rememberedChecksum(of: checked.render.source),
             let key = found.key(sourceChecksum: checksum, specKey: checked.specKey),
-            let path = renditions.file(of: key), let identity = FileIdentity(path: path),
-            let etag = renditionFiles.checksum(of: path, identity: identity)
+            let path = renditions.file(of: key),
+            let descriptor = try? FileDescriptor.open(path, .reading)
         else { return nil }
-        return RenderFlights.Made(key: key, checksum: etag, size: Int(identity.size), body: .file(path: path))
+        guard let identity = FileIdentity(descriptor: descriptor),
+            let etag = renditionFiles.checksum(of: path, identity: identity)
+        else {
+            descriptor.close()
+            return nil
+        }
+        let size = Int(identity.size)
+        let file = SpooledFile(descriptor: descriptor, count: size)
+        return RenderFlights.Made(key: key, checksum: etag, size: size, body: .spooled(file))
     }
 
     /// The slow path: the source hashed when its identity changed, its renditions listed once, and the
