@@ -6,7 +6,7 @@ import Variants
 /// expect.
 ///
 /// With folders, a hit costs a `stat` of the source (its checksum is remembered while its identity holds),
-/// a `stat` of the rendition (whose key is remembered) and a file sent by libmicrohttpd, all on the I/O
+/// an `open` of the rendition (whose key is remembered) and a file sent by libmicrohttpd, all on the I/O
 /// thread; with object storage, a HEAD of the source and a GET of the rendition, off it. Never a decode or a
 /// render slot.
 struct RenderService: Sendable {
@@ -21,9 +21,11 @@ struct RenderService: Sendable {
     let maxAge: Int
     let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let transforms = TransformMemo()
-    /// Requests already read, by target: a hit's URL is asked again and again, and reading it is a tenth of
-    /// the hit. Only short targets are kept, so the memo stays within a few megabytes.
+    /// Requests already read, by target: a hit's URL is asked again and again, and reading it was a tenth of
+    /// the hit. Only targets of at most `rememberedTargetBytes` are kept, so the memo stays within a few
+    /// megabytes.
     private let readTargets = BoundedMemo<String, RenderRequest>(capacity: 4096)
+    static let rememberedTargetBytes = 1024
     private let renditionFiles = ChecksumCache<FileIdentity>()
     private let found = FoundRenditions()
     private let flights = RenderFlights()
@@ -126,7 +128,7 @@ struct RenderService: Sendable {
     private func readTarget(_ request: HTTPRequest) throws(VariantsError) -> RenderRequest {
         if let remembered = readTargets[request.target] { return remembered }
         let render = try RenderRequest(path: request.path, target: request.target)
-        if request.target.utf8.count <= TransformMemo.maximumRememberedBytes * 2 {
+        if request.target.utf8.count <= Self.rememberedTargetBytes {
             readTargets.remember(render, for: request.target)
         }
         return render

@@ -1,17 +1,21 @@
 import Foundation
 import Synchronization
 
-/// The daemon's stderr, written in batches: a render line per request is its most frequent line, and a
-/// `write` of its own was a tenth of a cache hit. Pending lines go out when they reach `batchBytes`, before
-/// any event line (so that lines keep their order), and every `interval` while the daemon runs
-/// (`flushing()`), so a line is at most that late.
+/// The daemon's stderr, written in batches and off the I/O threads: a render line per request is its most
+/// frequent line, a `write` of its own was a tenth of a cache hit, and a write to a file can wait on the
+/// file system's journal for milliseconds, which every connection of that thread would wait too. Pending
+/// lines go out every `interval` from the task that runs `flushing()`, before any event line (so that
+/// lines keep their order), and from the appending thread only past `mostPendingBytes`, which bounds the
+/// memory they hold.
 final class AccessLog: Sendable {
     static let shared = AccessLog { FileHandle.standardError.write(Data($0)) }
 
-    static let batchBytes = 32 * 1024
     static let interval = Duration.milliseconds(100)
+    static let mostPendingBytes = 1 << 20
 
     private let pending = Mutex<[UInt8]>([])
+    /// Held while a batch is taken and written, so that batches leave in the order they were taken.
+    private let writing = Mutex(())
     private let output: @Sendable ([UInt8]) -> Void
 
     /// Lines go to `output`, a batch a call.
@@ -19,23 +23,28 @@ final class AccessLog: Sendable {
         self.output = output
     }
 
-    /// Adds a line, writing the batch when it is full.
+    /// Adds a line; writes what is pending only when it is over `mostPendingBytes`.
     func append(_ line: String) {
-        pending.withLock { pending in
+        let full = pending.withLock { pending in
             pending.append(contentsOf: line.utf8)
             pending.append(UInt8(ascii: "\n"))
-            if pending.count >= Self.batchBytes { write(&pending) }
+            return pending.count >= Self.mostPendingBytes
         }
+        if full { flush() }
     }
 
     /// Writes what is pending, then `line` when one is given.
     func flush(then line: String? = nil) {
-        pending.withLock { pending in
-            if let line {
-                pending.append(contentsOf: line.utf8)
-                pending.append(UInt8(ascii: "\n"))
+        writing.withLock { _ in
+            var batch = pending.withLock { pending in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
             }
-            write(&pending)
+            if let line {
+                batch.append(contentsOf: line.utf8)
+                batch.append(UInt8(ascii: "\n"))
+            }
+            if !batch.isEmpty { output(batch) }
         }
     }
 
@@ -46,11 +55,5 @@ final class AccessLog: Sendable {
             flush()
         }
         flush()
-    }
-
-    private func write(_ pending: inout [UInt8]) {
-        guard !pending.isEmpty else { return }
-        output(pending)
-        pending.removeAll(keepingCapacity: true)
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 @testable import VariantdCore
 
-/// Render lines wait for a batch, and leave before any event line, in the order they were written.
+/// Render lines wait for the flushing task, leave before any event line, in the order they were written, and
+/// are written by their own thread only past the most that may wait.
 @Suite struct AccessLogTests {
     /// An access log whose batches are kept, one string a batch.
     private final class Batches: Sendable {
@@ -27,13 +28,15 @@ import Testing
         #expect(batches.written.withLock { $0 }.count == 1)
     }
 
-    @Test func aFullBatchIsWrittenAtOnce() {
+    @Test func linesPastTheMostPendingAreWrittenByTheirThread() {
         let batches = Batches()
         let log = batches.log
         let line = String(repeating: "x", count: 1023)
-        for _ in 0..<(AccessLog.batchBytes / 1024) { log.append(line) }
+        for _ in 0..<(AccessLog.mostPendingBytes / 1024 - 1) { log.append(line) }
+        #expect(batches.written.withLock { $0 }.isEmpty)
+        log.append(line)
         let written = batches.written.withLock { $0 }
-        #expect(written.count == 1 && written.first?.utf8.count == AccessLog.batchBytes)
+        #expect(written.count == 1 && written.first?.utf8.count == AccessLog.mostPendingBytes)
     }
 
     @Test func theFlushingTaskWritesWhatWaitsAndOnceMoreWhenCancelled() async {
