@@ -62,8 +62,6 @@ vj_encode(const void *pixels, int width, int height, int bands, size_t stride, c
     info.input_components = bands;
     info.in_color_space = bands == 3 ? JCS_RGB : JCS_GRAYSCALE;
     jpegli_set_defaults(&info);
-    /* Baseline: 8-bit quantisation tables, which every decoder accepts. */
-    jpegli_set_quality(&info, options->quality, TRUE);
     info.optimize_coding = options->optimize_coding ? TRUE : FALSE;
     if (options->progressive) {
         info.scan_info = bands == 3 ? vj_colour_scans : vj_grey_scans;
@@ -74,6 +72,9 @@ vj_encode(const void *pixels, int width, int height, int bands, size_t stride, c
     info.comp_info[0].h_samp_factor = info.comp_info[0].v_samp_factor = luma;
     for (int i = 1; i < bands; i++)
         info.comp_info[i].h_samp_factor = info.comp_info[i].v_samp_factor = 1;
+    /* After the sampling: jpegli scales its tables for the chroma resolution they will quantise. Baseline:
+     * 8-bit quantisation tables, which every decoder accepts. */
+    jpegli_set_quality(&info, options->quality, TRUE);
     info.write_JFIF_header = FALSE;
 
     jpegli_start_compress(&info, TRUE);

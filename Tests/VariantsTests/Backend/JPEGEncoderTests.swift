@@ -86,6 +86,22 @@ import Testing
         #expect(oursError <= turboError * 1.1, "mean error \(oursError), libjpeg-turbo's \(turboError)")
     }
 
+    /// jpegli scales its tables for the chroma resolution they quantise: chroma at half resolution is
+    /// quantised more finely than luma (each of its coefficients spans four times the area), whole chroma
+    /// more coarsely.
+    @Test(arguments: [(quality: 89, chromaFiner: true), (quality: 90, chromaFiner: false)])
+    func chromaTablesFollowTheSampling(_ setting: (quality: Int, chromaFiner: Bool)) throws {
+        let image = try NoisePicture.image(width: 64, height: 64, bands: 3)
+        let file = try JPEGEncoder.encode(
+            image, quality: setting.quality, progressive: false, optimizedCoding: Renderer.jpegOptimizedCoding
+        )
+        let tables = Self.quantisationTables(file)
+        let (luma, chroma) = (try #require(tables[0]), try #require(tables[1]))
+        #expect(
+            (chroma.reduce(0, +) < luma.reduce(0, +)) == setting.chromaFiner, "luma \(luma), chroma \(chroma)"
+        )
+    }
+
     @Test func refusesAlpha() throws {
         let rgba = try NoisePicture.image(width: 8, height: 8, bands: 4)
         #expect(throws: BackendError.self) {
@@ -109,6 +125,24 @@ import Testing
     private static func lumaSampling(_ file: [UInt8]) -> Int? {
         let frame = file.indices.dropLast().first { file[$0] == 0xFF && [0xC0, 0xC2].contains(file[$0 + 1]) }
         return frame.flatMap { $0 + 11 < file.count ? Int(file[$0 + 11]) : nil }
+    }
+
+    /// The 8-bit quantisation tables of the file's DQT segments, by table number.
+    private static func quantisationTables(_ file: [UInt8]) -> [Int: [Int]] {
+        var tables: [Int: [Int]] = [:]
+        var offset = 2
+        while offset + 4 <= file.count, file[offset] == 0xFF, file[offset + 1] != 0xDA {
+            let end = offset + 2 + (Int(file[offset + 2]) << 8 | Int(file[offset + 3]))
+            if file[offset + 1] == 0xDB {
+                var table = offset + 4
+                while table + 65 <= min(end, file.count), file[table] >> 4 == 0 {
+                    tables[Int(file[table] & 0x0F)] = file[table + 1...table + 64].map(Int.init)
+                    table += 65
+                }
+            }
+            offset = end
+        }
+        return tables
     }
 
     /// Start-of-scan markers: entropy-coded data stuffs every 0xFF it holds with a 0x00.
