@@ -25,7 +25,7 @@ package struct RenderCommand: Subcommand {
           --withoutEnlargement <true|false>
           --animated <true|false> Keep an animated GIF's or WebP's frames in a WebP (default true).
           --progressive <true|false>
-                                  A progressive JPEG (default false).
+                                  A progressive JPEG; false: one baseline scan (default true).
           --bucket <file>         The bucket declaration the file belongs to (default: the embedded
                                   post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.

@@ -4,7 +4,7 @@
 enum JPEGQualityScale {
     /// A declared quality, and jpegli's quality that looks the same; straight lines between them.
     static let points: [(declared: Int, jpegli: Int)] = [
-        (1, 1), (45, 35), (60, 57), (75, 77), (82, 85), (90, 93), (95, 96), (100, 100),
+        (1, 1), (45, 35), (60, 57), (75, 77), (82, 85), (89, 90), (90, 94), (95, 97), (100, 100),
     ]
 
     /// jpegli's quality for a declared quality of 1…100.

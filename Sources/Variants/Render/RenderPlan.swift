@@ -101,7 +101,7 @@ public struct RenderPlan: Sendable, Equatable {
         self.writtenType = writtenType
         quality = format.defaultQuality.map { spec.quality ?? $0 }
         scoreTarget = spec.qualityTarget?.score(in: format)
-        progressive = spec.progressive && format == .jpeg
+        progressive = spec.writesProgressive && format == .jpeg
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))
     }

@@ -19,7 +19,8 @@ extension BucketDeclaration {
 }
 
 extension VariantSpec {
-    /// The variant's settings as declaration JSON, every one written out.
+    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive`, whose
+    /// absence is its own setting.
     var declarationJSON: String {
         var members: [(String, String)] = [
             ("width", width.map(String.init) ?? "null"),
@@ -33,8 +34,10 @@ extension VariantSpec {
             ("background", JSONValue.quote(background.hexString)),
             ("withoutEnlargement", String(withoutEnlargement)),
             ("animated", String(animated)),
-            ("progressive", String(progressive)),
         ]
+        if let progressive {
+            members.append(("progressive", String(progressive)))
+        }
         if let quality {
             members.append(("quality", String(quality)))
         }

@@ -131,7 +131,7 @@ extension BucketDeclaration {
             background: try settings["background"].map(colour) ?? .white,
             withoutEnlargement: withoutEnlargement,
             animated: try settings["animated"]?.bool() ?? true,
-            progressive: try settings["progressive"]?.bool() ?? false
+            progressive: try settings["progressive"]?.bool()
         )
     }
 

@@ -34,7 +34,7 @@ extension VariantSpec {
         if !animated && (written?.animates ?? true) {
             members.append(("animated", "false"))
         }
-        if progressive && (format == .jpeg || format == .original) {
+        if writesProgressive && (format == .jpeg || format == .original) {
             members.append(("progressive", "true"))
         }
         if let qualityTarget, format != .png {

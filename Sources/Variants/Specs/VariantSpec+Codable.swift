@@ -44,7 +44,7 @@ extension VariantSpec: Codable {
             background: try container.decode(Colour.self, forKey: .background),
             withoutEnlargement: try container.decode(Bool.self, forKey: .withoutEnlargement),
             animated: try container.decode(Bool.self, forKey: .animated),
-            progressive: try container.decode(Bool.self, forKey: .progressive))
+            progressive: try container.decodeIfPresent(Bool.self, forKey: .progressive))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,6 +63,6 @@ extension VariantSpec: Codable {
         try container.encode(background, forKey: .background)
         try container.encode(withoutEnlargement, forKey: .withoutEnlargement)
         try container.encode(animated, forKey: .animated)
-        try container.encode(progressive, forKey: .progressive)
+        try container.encodeIfPresent(progressive, forKey: .progressive)
     }
 }

@@ -31,16 +31,17 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     public let withoutEnlargement: Bool
     /// A WebP rendition of an animated GIF or WebP keeps the animation; `false` takes the first frame.
     public let animated: Bool
-    /// A JPEG rendition in several scans, coarse to fine, so a large picture shows early on a slow link;
-    /// `false` writes one baseline scan. Other formats ignore it.
-    public let progressive: Bool
+    /// A JPEG rendition in several scans, coarse to fine, so a large picture shows early on a slow link (and,
+    /// with jpegli, in fewer bytes); `false` writes one baseline scan. Undeclared (`nil`) is progressive.
+    /// Other formats ignore it.
+    public let progressive: Bool?
 
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
         format: OutputFormat = .jpeg, quality: Int? = nil, qualityTarget: QualityTarget? = nil,
         blur: Double = 0, sharpen: Double = 0,
         rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
-        animated: Bool = true, progressive: Bool = false
+        animated: Bool = true, progressive: Bool? = nil
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
@@ -61,6 +62,9 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.animated = animated
         self.progressive = progressive
     }
+
+    /// Whether a JPEG rendition is progressive: unless declared `false`.
+    var writesProgressive: Bool { progressive ?? true }
 
     /// The largest box side a declaration can ask for; anything larger clamps to it.
     public static let maximumSide = 4096

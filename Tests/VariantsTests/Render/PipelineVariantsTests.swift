@@ -63,12 +63,13 @@ import Testing
         #expect(renditions["cover-attention"]?.contentType == "image/png")
     }
 
-    /// `progressive` writes a progressive JPEG of the same size; a WebP variant declaring it is unchanged.
-    @Test func progressiveJPEGsAreWrittenWhereDeclared() throws {
+    /// A JPEG is progressive unless declared `false`, which writes a baseline JPEG of the same size; a WebP
+    /// variant declaring it is unchanged.
+    @Test func jpegsAreProgressiveUnlessDeclaredFalse() throws {
         let declaration = #"""
             { "name": "p", "variants": {
-                "baseline": { "width": 64, "format": "jpeg" },
-                "progressive": { "width": 64, "format": "jpeg", "progressive": true },
+                "baseline": { "width": 64, "format": "jpeg", "progressive": false },
+                "progressive": { "width": 64, "format": "jpeg" },
                 "webp": { "width": 64, "format": "webp", "progressive": true } } }
             """#
         let bucket = try BucketDeclaration(parsing: declaration.utf8)

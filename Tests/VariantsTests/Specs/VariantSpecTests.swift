@@ -12,7 +12,7 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
     @Test func canonicalJSONIsSortedCompactAndFilled() throws {
         let expected =
             ##"{"background":"#ffffffff","blur":0,"fit":"cover","format":"jpeg","height":200,"##
-            + #""position":"centre","#
+            + #""position":"centre","progressive":true,"#
             + #""quality":82,"rotate":0,"sharpen":0,"width":200,"withoutEnlargement":true}"#
         #expect(try canonical(#""width": 200, "height": 200"#) == expected)
     }
@@ -87,7 +87,7 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
         #""width": 200, "height": 100, "background": [0, 0, 0]"#,
         ##""width": 200, "height": 100, "background": "#fffffffe""##,
         #""width": 200, "height": 100, "withoutEnlargement": false"#,
-        #""width": 200, "height": 100, "progressive": true"#,
+        #""width": 200, "height": 100, "progressive": false"#,
         #""width": 200, "height": 100, "format": "original", "quality": 82"#,
     ]
 
@@ -100,12 +100,19 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
     /// JPEG.
     @Test(
         arguments: [OutputFormat.jpeg, .original, .png, .webp, .avif],
-        [#""background": [0, 0, 0]"#, #""progressive": true"#])
+        [#""background": [0, 0, 0]"#, #""progressive": false"#])
     func jpegSettingsMatterOnlyWhenOutputMayBeJPEG(format: OutputFormat, setting: String) throws {
         let plain = #""width": 20, "height": 20, "fit": "inside", "format": "\#(format.rawValue)""#
         let changed = try canonical(plain + ", " + setting)
         let mayBeJPEG = format == .jpeg || format == .original
         #expect((try canonical(plain) != changed) == mayBeJPEG)
+    }
+
+    /// An undeclared `progressive` writes what `true` writes, so the two share a key; `false` does not.
+    @Test func progressiveUnlessDeclaredFalse() throws {
+        let plain = #""width": 20, "format": "jpeg""#
+        #expect(try canonical(plain) == canonical(plain + #", "progressive": true"#))
+        #expect(try canonical(plain) != canonical(plain + #", "progressive": false"#))
     }
 
     @Test func backgroundMattersForContainEvenInPNG() throws {
