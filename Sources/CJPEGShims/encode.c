@@ -16,9 +16,9 @@ vj_output_message(j_common_ptr info)
 }
 
 /* The progressive scan script: DC first (luma alone, then both chroma components together), then each
- * component's two lowest AC coefficients, then the rest of each, by spectral selection only. jpegli's own script,
- * with successive approximation, is no smaller on photos at three times the extra time: each refinement scan
- * is one more pass over every coefficient. */
+ * component's two lowest AC coefficients, then the rest of each, by spectral selection only. jpegli's own
+ * script, with successive approximation, is no smaller on photos at three times the extra time: each
+ * refinement scan is one more pass over every coefficient. */
 static const jpeg_scan_info vj_colour_scans[] = {
     {1, {0}, 0, 0, 0, 0},  {2, {1, 2}, 0, 0, 0, 0},  {1, {0}, 1, 2, 0, 0},  {1, {1}, 1, 2, 0, 0},
     {1, {2}, 1, 2, 0, 0}, {1, {0}, 3, 63, 0, 0}, {1, {1}, 3, 63, 0, 0}, {1, {2}, 3, 63, 0, 0},

@@ -4,9 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What Swift sees of libmicrohttpd: a non-variadic start, a callback when a request's headers are in (to
- * answer at once or say how many body bytes it may have), one callback per complete request, and one call
- * to answer it, from any thread. The shim makes no decisions: limits and answers come from Swift. */
+/* What Swift sees of libmicrohttpd: a non-variadic start, a callback when the headers of a request with a
+ * body are in (to answer at once or say how many body bytes it may have), one callback per complete
+ * request, and one call to answer it, from any thread. The shim makes no decisions: limits and answers come
+ * from Swift. */
 
 typedef struct mh_server mh_server;
 /* One request on its connection, from the callback until mh_respond; opaque to Swift. */
@@ -63,10 +64,10 @@ typedef struct mh_response {
 
 /* Called once per request that declares a body (Content-Length or Transfer-Encoding), on an I/O thread when
  * its headers are in, before any body byte is read (the request's body and flags are empty); a request
- * without one goes straight to the request handler, flagged head_unseen. Either answers it with mh_respond before returning — its body is
- * then never read — or returns the most body bytes it may have: past them the body is no longer kept, the
- * rest is read and dropped, and the request arrives flagged body_too_large (at once, unread, when its
- * Content-Length is over). */
+ * without one goes straight to the request handler, flagged head_unseen. Either answers it with mh_respond
+ * before returning — its body is then never read — or returns the most body bytes it may have: past them
+ * the body is no longer kept, the rest is read and dropped, and the request arrives flagged body_too_large
+ * (at once, unread, when its Content-Length is over). */
 typedef uint64_t (*mh_head_handler)(void *context, mh_exchange *exchange, const mh_request *head);
 
 /* Called once per request on an I/O thread; must return quickly and call mh_respond exactly once, now or
