@@ -195,18 +195,21 @@ private struct Exchange: @unchecked Sendable {
         status: Int, headers: [(name: String, value: String)], body: [UInt8], file: FileBody? = nil
     ) {
         // Every name and value, each ended by a NUL, in one buffer that the pairs point into.
-        var text: [CChar] = []
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
         var starts: [(name: Int, value: Int)] = []
+        starts.reserveCapacity(headers.count)
         for (name, value) in headers {
             let nameStart = text.count
-            text.append(contentsOf: name.utf8CString)
+            text.append(contentsOf: name.utf8)
+            text.append(0)
             starts.append((nameStart, text.count))
-            text.append(contentsOf: value.utf8CString)
+            text.append(contentsOf: value.utf8)
+            text.append(0)
         }
-        text.withUnsafeBufferPointer { text in
-            let pairs = starts.map {
-                mh_header(name: text.baseAddress! + $0.name, value: text.baseAddress! + $0.value)
-            }
+        text.withUnsafeBytes { text in
+            let base = text.bindMemory(to: CChar.self).baseAddress!
+            let pairs = starts.map { mh_header(name: base + $0.name, value: base + $0.value) }
             pairs.withUnsafeBufferPointer { headerBuffer in
                 body.withUnsafeBufferPointer { bodyBuffer in
                     var answer = mh_response(

@@ -5,10 +5,10 @@ import Variants
 /// the object's current bytes, or renders it once in a decoder child, and sends it with the headers caches
 /// expect.
 ///
-/// With folders, a hit costs a `stat` of the source (its checksum is remembered while its identity holds),
-/// an `open` of the rendition (whose key is remembered) and a file sent by libmicrohttpd, all on the I/O
-/// thread; with object storage, a HEAD of the source and a GET of the rendition, off it. Never a decode or a
-/// render slot.
+/// With folders, a hit costs a `stat` of the source (its checksum is remembered while its identity holds)
+/// and a file libmicrohttpd sends from a descriptor held open (`OpenRenditions`), all on the I/O thread;
+/// with object storage, a HEAD of the source and a GET of the rendition, off it. Never a decode or a render
+/// slot.
 struct RenderService: Sendable {
     let sources: any RenderSources
     let renditions: any RenditionCatalog
@@ -27,6 +27,7 @@ struct RenderService: Sendable {
     private let readTargets = BoundedMemo<String, RenderRequest>(capacity: 4096)
     static let rememberedTargetBytes = 1024
     private let renditionFiles = ChecksumCache<FileIdentity>()
+    private let openRenditions = OpenRenditions()
     private let found = FoundRenditions()
     private let flights = RenderFlights()
 
@@ -60,7 +61,7 @@ struct RenderService: Sendable {
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
-        if let found = remembered(checked) {
+        if let found = remembered(checked, now: started) {
             record.outcome = .hit
             let response = reply(found, to: request, checked, record: &record)
             return .now(finish(response, record: record, started: started))
@@ -134,24 +135,31 @@ struct RenderService: Sendable {
         return render
     }
 
-    /// A hit that waits on nothing but the source's `stat` and the rendition's `open`: the source's checksum
-    /// and the rendition's key and checksum all remembered, and both files still the ones they were. The
-    /// rendition is sent from the descriptor its identity was read from, so it is found by its path once.
-    private func remembered(_ checked: CheckedRequest) -> RenderFlights.Made? {
+    /// A hit that waits on nothing but the source's `stat`: the source's checksum and the rendition's key
+    /// remembered, the source still the file it was, and the rendition held open (or opened, its identity
+    /// read from the descriptor it is then sent from, and its checksum remembered for that identity).
+    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant) -> RenderFlights.Made? {
         guard let checksum = sources.rememberedChecksum(of: checked.render.source),
             let key = found.key(sourceChecksum: checksum, specKey: checked.specKey),
-            let path = renditions.file(of: key),
-            let descriptor = try? FileDescriptor.open(path, .reading)
+            let path = renditions.file(of: key)
         else { return nil }
-        guard let identity = FileIdentity(descriptor: descriptor),
-            let etag = renditionFiles.checksum(of: path, identity: identity)
-        else {
-            descriptor.close()
-            return nil
+        let entry: OpenRenditions.Entry
+        if let open = openRenditions.entry(at: path, now: now) {
+            entry = open
+        } else {
+            guard let descriptor = try? FileDescriptor.open(path, .reading) else { return nil }
+            guard let identity = FileIdentity(descriptor: descriptor),
+                let etag = renditionFiles.checksum(of: path, identity: identity)
+            else {
+                descriptor.close()
+                return nil
+            }
+            let file = SpooledFile(descriptor: descriptor, count: Int(identity.size))
+            entry = OpenRenditions.Entry(file: file, identity: identity, checksum: etag, checked: now)
+            openRenditions.keep(entry, at: path)
         }
-        let size = Int(identity.size)
-        let file = SpooledFile(descriptor: descriptor, count: size)
-        return RenderFlights.Made(key: key, checksum: etag, size: size, body: .spooled(file))
+        return RenderFlights.Made(
+            key: key, checksum: entry.checksum, size: entry.file.count, body: .spooled(entry.file))
     }
 
     /// The slow path: the source hashed when its identity changed, its renditions listed once, and the
@@ -205,7 +213,7 @@ struct RenderService: Sendable {
         var record = record
         record.seconds = (started.duration(to: .now) / .seconds(1) * 1e6).rounded() / 1e6
         metrics.record(record)
-        AccessLog.shared.append(record.line)
+        AccessLog.shared.append(record.write)
         return response
     }
 

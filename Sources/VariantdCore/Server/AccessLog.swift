@@ -23,10 +23,11 @@ final class AccessLog: Sendable {
         self.output = output
     }
 
-    /// Adds a line; writes what is pending only when it is over `mostPendingBytes`.
-    func append(_ line: String) {
+    /// Adds the line `write` appends to the pending text; writes what is pending only when it is over
+    /// `mostPendingBytes`.
+    func append(_ write: (inout [UInt8]) -> Void) {
         let full = pending.withLock { pending in
-            pending.append(contentsOf: line.utf8)
+            write(&pending)
             pending.append(UInt8(ascii: "\n"))
             return pending.count >= Self.mostPendingBytes
         }

@@ -32,25 +32,37 @@ enum JSONValue {
 
     /// A string as a JSON string literal, escaping what JSON requires and nothing else.
     static func quote(_ string: String) -> String {
-        // Most strings need no escape, and are copied whole: a log line per request quotes several.
-        let plain = !string.utf8.contains {
-            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
-        }
-        if plain { return "\"" + string + "\"" }
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+        var text: [UInt8] = []
+        appendQuoted(string, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `string` as a JSON string literal to UTF-8 text.
+    static func appendQuoted(_ string: String, to text: inout [UInt8]) {
+        text.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            // Most strings need no escape, and are copied whole: a log line per request quotes several.
+            guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else {
+                text.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): text.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): text.append(contentsOf: #"\\"#.utf8)
+                case UInt8(ascii: "\n"): text.append(contentsOf: #"\n"#.utf8)
+                case UInt8(ascii: "\r"): text.append(contentsOf: #"\r"#.utf8)
+                case UInt8(ascii: "\t"): text.append(contentsOf: #"\t"#.utf8)
+                case 0..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    text.append(contentsOf: #"\u00"#.utf8)
+                    text.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                default: text.append(byte)
+                }
             }
         }
-        return result + "\""
+        text.append(UInt8(ascii: "\""))
     }
 }

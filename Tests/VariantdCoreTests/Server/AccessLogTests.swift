@@ -51,3 +51,9 @@ import Testing
         #expect(batches.written.withLock { $0 }.joined() == "first\nlast\n")
     }
 }
+
+extension AccessLog {
+    fileprivate func append(_ line: String) {
+        append { $0.append(contentsOf: line.utf8) }
+    }
+}
