@@ -36,18 +36,18 @@ struct RenderRecord: Sendable {
     /// was a twentieth of it. Seconds are written to the microsecond.
     func write(to line: inout [UInt8]) {
         line.append(UInt8(ascii: "{"))
-        if let bucket { Self.member("bucket", .string(bucket), to: &line) }
-        Self.member("bytesOut", .number(String(bytesOut)), to: &line)
-        Self.member("code", .string(code), to: &line)
-        Self.member("event", .string(event), to: &line)
-        Self.member("method", .string(method), to: &line)
-        Self.member("outcome", .string(outcome.rawValue), to: &line)
-        if let path { Self.member("path", .string(path), to: &line) }
+        if let bucket { Self.member(#""bucket":"#, .string(bucket), to: &line) }
+        Self.member(#""bytesOut":"#, .number(String(bytesOut)), to: &line)
+        Self.member(#""code":"#, .string(code), to: &line)
+        Self.member(#""event":"#, .string(event), to: &line)
+        Self.member(#""method":"#, .string(method), to: &line)
+        Self.member(#""outcome":"#, .string(outcome.rawValue), to: &line)
+        if let path { Self.member(#""path":"#, .string(path), to: &line) }
         let micros = Int((seconds * 1e6).rounded())
         let fraction = String(micros % 1_000_000)
         let zeros = String(repeating: "0", count: 6 - fraction.count)
-        Self.member("seconds", .number(String(micros / 1_000_000) + "." + zeros + fraction), to: &line)
-        Self.member("status", .number(String(status)), to: &line)
+        Self.member(#""seconds":"#, .number(String(micros / 1_000_000) + "." + zeros + fraction), to: &line)
+        Self.member(#""status":"#, .number(String(status)), to: &line)
         line[line.count - 1] = UInt8(ascii: "}")
     }
 
@@ -57,10 +57,9 @@ struct RenderRecord: Sendable {
         case number(String)
     }
 
-    /// `"name":value,`
-    private static func member(_ name: String, _ value: Value, to line: inout [UInt8]) {
-        JSONText.appendQuoted(name, to: &line)
-        line.append(UInt8(ascii: ":"))
+    /// `"name":value,`, the key given as written (`"name":`): it needs no escape.
+    private static func member(_ key: String, _ value: Value, to line: inout [UInt8]) {
+        line.append(contentsOf: key.utf8)
         switch value {
         case .string(let string): JSONText.appendQuoted(string, to: &line)
         case .number(let text): line.append(contentsOf: text.utf8)

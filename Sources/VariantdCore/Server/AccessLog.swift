@@ -1,5 +1,5 @@
-import Foundation
 import Synchronization
+import Variants
 
 /// The daemon's stderr, written in batches and off the I/O threads: a render line per request is its most
 /// frequent line, a `write` of its own was a tenth of a cache hit, and a write to a file can wait on the
@@ -8,14 +8,16 @@ import Synchronization
 /// lines keep their order), and from the appending thread only past `mostPendingBytes`, which bounds the
 /// memory they hold.
 final class AccessLog: Sendable {
-    static let shared = AccessLog { FileHandle.standardError.write(Data($0)) }
+    static let shared = AccessLog { try? FileDescriptor.standardError.write($0) }
 
     static let interval = Duration.milliseconds(100)
     static let mostPendingBytes = 1 << 20
 
     private let pending = Mutex<[UInt8]>([])
-    /// Held while a batch is taken and written, so that batches leave in the order they were taken.
-    private let writing = Mutex(())
+    /// The other buffer, which `pending` is swapped with to take a batch: held while the batch is written, so
+    /// batches leave in the order they were taken, and kept with its capacity, so that steady traffic
+    /// allocates and copies nothing to be logged.
+    private let writing = Mutex<[UInt8]>([])
     private let output: @Sendable ([UInt8]) -> Void
 
     /// Lines go to `output`, a batch a call.
@@ -36,16 +38,14 @@ final class AccessLog: Sendable {
 
     /// Writes what is pending, then `line` when one is given.
     func flush(then line: String? = nil) {
-        writing.withLock { _ in
-            var batch = pending.withLock { pending in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
-            }
+        writing.withLock { batch in
+            pending.withLock { swap(&$0, &batch) }
             if let line {
                 batch.append(contentsOf: line.utf8)
                 batch.append(UInt8(ascii: "\n"))
             }
             if !batch.isEmpty { output(batch) }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 
