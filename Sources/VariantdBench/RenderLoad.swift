@@ -13,7 +13,7 @@ struct RenderLoad: Sendable {
     /// The picture every transform is made from.
     var source: String
     var slots: Int
-    /// Seconds wrk drives each row of hits.
+    /// Seconds wrk drives each round of hits.
     var seconds: Int
     /// Where the daemon keeps sources (`objects/`) and renditions (`renditions/`); nil for a folder.
     var store: S3Location? = nil
@@ -23,6 +23,9 @@ struct RenderLoad: Sendable {
     static let formats = ["jpeg", "webp", "avif", "png"]
     static let missesPerFormat = 5
     static let connections = [1, 16, 64]
+    /// Pinned rows alternate the two servers this many times, and give each one's median round: the host's
+    /// bursts of noise, which last seconds, then fall on both servers alike, and one burst moves no figure.
+    static let rounds = 3
 
     /// One row of hits: both servers at one connection count.
     struct HitRow: Sendable {
@@ -63,19 +66,29 @@ struct RenderLoad: Sendable {
         var hitPhase = StoreRequests()
         for connections in Self.connections {
             /// The timed run, and the daemon's store requests during it (not during the warm-up).
-            func drive(_ server: String, _ url: String) async throws -> (WrkRun.Result, StoreRequests) {
+            func drive(_ server: String, _ url: String, round: Int) async throws -> (
+                WrkRun.Result, StoreRequests
+            ) {
                 let before = try await storeRequests(of: daemon)
                 let result = try Self.drive(
-                    server, url, connections: connections, for: seconds, core: cores?.client)
+                    server, url, connections: connections, for: seconds, core: cores?.client, round: round)
                 return (result, try await storeRequests(of: daemon).since(before))
             }
-            let (variantd, counted) = try await drive("variantd", hit.url)
-            hitPhase = hitPhase.adding(counted)
-            var nginxResult: WrkRun.Result? = nil
-            if let nginx {
-                nginxResult = try await drive("nginx", nginx.base.absoluteString + "/" + hit.rendition).0
+            var variantd: [WrkRun.Result] = []
+            var nginxRounds: [WrkRun.Result] = []
+            for round in 1...Self.rounds {
+                let (result, counted) = try await drive("variantd", hit.url, round: round)
+                variantd.append(result)
+                hitPhase = hitPhase.adding(counted)
+                if let nginx {
+                    let url = nginx.base.absoluteString + "/" + hit.rendition
+                    nginxRounds.append(try await drive("nginx", url, round: round).0)
+                }
             }
-            rows.append(HitRow(connections: connections, variantd: variantd, nginx: nginxResult))
+            rows.append(
+                HitRow(
+                    connections: connections, variantd: .median(of: variantd),
+                    nginx: nginxRounds.isEmpty ? nil : .median(of: nginxRounds)))
         }
         _ = daemon.stop()
         if cores != nil { rows.append(try await unpinnedRow()) }
@@ -138,12 +151,14 @@ struct RenderLoad: Sendable {
         return HitRow(connections: connections, variantd: variantd, nginx: nginxResult, unpinned: true)
     }
 
-    /// One second of warm-up, then `seconds` timed.
+    /// One second of warm-up before a server's first round, then `seconds` timed.
     private static func drive(
-        _ server: String, _ url: String, connections: Int, for seconds: Int, core: Int? = nil
+        _ server: String, _ url: String, connections: Int, for seconds: Int, core: Int? = nil, round: Int = 1
     ) throws -> WrkRun.Result {
-        Console.error("bench: render hits, \(server), \(connections) connections")
-        _ = try WrkRun(url: url, connections: connections, seconds: 1, core: core).run()
+        Console.error(
+            "bench: render hits, \(server), \(connections) connections"
+                + (round > 1 ? ", round \(round)" : ""))
+        if round == 1 { _ = try WrkRun(url: url, connections: connections, seconds: 1, core: core).run() }
         return try WrkRun(url: url, connections: connections, seconds: seconds, core: core).run()
     }
 

@@ -20,6 +20,18 @@ struct WrkRun: Sendable {
         var p99: Double
         /// Answers other than 2xx or 3xx, and connect, read, write and timeout errors.
         var failures: Int
+
+        /// Several runs of one load as one: each figure the median of the runs' (the upper one of an even
+        /// count), requests and failures summed.
+        static func median(of runs: [Result]) -> Result {
+            func median(_ figure: (Result) -> Double) -> Double {
+                let sorted = runs.map(figure).sorted()
+                return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+            }
+            return Result(
+                requests: runs.map(\.requests).reduce(0, +), requestsPerSecond: median(\.requestsPerSecond),
+                p50: median(\.p50), p99: median(\.p99), failures: runs.map(\.failures).reduce(0, +))
+        }
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -35,6 +35,19 @@ import VariantdTestSupport
         #expect(throws: WrkRun.Failure.self) { try WrkRun.parse("unable to connect to 127.0.0.1:1") }
     }
 
+    @Test func roundsAreTakenAsTheirMedians() {
+        let rounds = [
+            WrkRun.Result(requests: 100, requestsPerSecond: 20, p50: 0.002, p99: 0.009, failures: 1),
+            WrkRun.Result(requests: 300, requestsPerSecond: 60, p50: 0.001, p99: 0.003, failures: 0),
+            WrkRun.Result(requests: 200, requestsPerSecond: 40, p50: 0.003, p99: 0.004, failures: 2),
+        ]
+        let median = WrkRun.Result.median(of: rounds)
+        #expect(
+            median == WrkRun.Result(requests: 600, requestsPerSecond: 40, p50: 0.002, p99: 0.004, failures: 3)
+        )
+        #expect(WrkRun.Result.median(of: [rounds[0]]) == rounds[0])
+    }
+
     @Test(.timeLimit(.minutes(5))) func smokeRunOfTheRenderHits() async throws {
         let finished = try await VariantdProcess.run(
             [

@@ -62,7 +62,7 @@ package struct BenchCommand: Subcommand {
                                   scripts/bench-setup.sh installs both).
                                   With --store: the picture and its renditions in object storage, and
                                   the store's HEAD, GET, PUT, LIST and bytes received per miss and hit.
-          --render-seconds <n>    Seconds wrk drives each row of --render hits (default 5).
+          --render-seconds <n>    Seconds wrk drives each round of --render hits (default 5).
           --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows
                                   by more than 50 MB after the first 1000, or it does not exit 0 on
