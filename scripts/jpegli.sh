@@ -5,7 +5,8 @@
 #
 # Source: Debian 13 (trixie)'s upstream tarball of libjxl 0.11.2 with Debian's own patches, fetched from the
 # pool of the machine's Debian source entry and checked against the SHA-256 sums pinned below (the ones its
-# .dsc lists). Only jpegli's own files are compiled, the list libjxl's lib/jxl_lists.cmake names for
+# .dsc lists), then ours, in scripts/patches (each says why in its header): a sequential file asked for as
+# baseline keeps to the two Huffman tables of each class that baseline allows. Only jpegli's own files are compiled, the list libjxl's lib/jxl_lists.cmake names for
 # jpegli-static, at Debian's -O2, against the static Highway 1.2.0 codec-stack.sh installed and bookworm's
 # libjpeg-turbo headers (the libjpeg 6.2 API jpegli implements; the tarball does not ship them). No JPEG XL,
 # no tools, no tests. Additive: it writes lib/libjpegli-static.a and include/jpegli/ and nothing else.
@@ -36,8 +37,10 @@ flags=(
 # What `#include "lib/jpegli/encode.h"` reaches, below include/jpegli.
 headers=(lib/jpegli/encode.h lib/jpegli/common.h lib/jpegli/types.h lib/jxl/base/include_jpeglib.h)
 
+our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/jpegli-*.patch)
+
 stamp_file="$prefix/.variantd-jpegli-stamp"
-stamp=$(printf '%s\n' "${sources[@]}" "${units[*]}" "${flags[*]}" "${headers[*]}")
+stamp=$(printf '%s\n' "${sources[@]}" "${units[*]}" "${flags[*]}" "${headers[*]}"; sha256sum "${our_patches[@]}" | cut -d' ' -f1)
 is_built "$stamp_file" "$stamp" "$prefix/lib/libjpegli-static.a" && exit 0
 [ -f "$prefix/include/hwy/highway.h" ] || { echo "jpegli: no Highway in $prefix (run codec-stack.sh)" >&2; exit 1; }
 
@@ -45,6 +48,9 @@ begin_build "$uri" "$cache"
 src="$work/libjxl"
 mkdir -p "$work/obj"
 unpack_debian "$cache/${sources[0]%% *}" "$cache/${sources[1]%% *}" "$src"
+for our_patch in "${our_patches[@]}"; do
+  patch -s -p1 -d "$src" <"$our_patch"
+done
 
 (cd "$src" && printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -I{} \
   g++ -c "${flags[@]}" -I"$prefix/include" "lib/jpegli/{}.cc" -o "$work/obj/{}.o")
@@ -58,4 +64,4 @@ install -m 644 "$src/LICENSE" "$prefix/include/jpegli/LICENSE"
 install -m 644 "$work/libjpegli-static.a" "$prefix/lib/libjpegli-static.a"
 
 mark_built "$stamp_file" "$stamp"
-echo "jpegli: libjxl 0.11.2's jpegli built into $prefix in $(($(date +%s) - started)) s"
+echo "jpegli: libjxl 0.11.2's jpegli (${#our_patches[@]} patch(es) of ours) built into $prefix in $(($(date +%s) - started)) s"

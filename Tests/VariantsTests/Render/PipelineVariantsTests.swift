@@ -63,13 +63,13 @@ import Testing
         #expect(renditions["cover-attention"]?.contentType == "image/png")
     }
 
-    /// A JPEG is progressive unless declared `false`, which writes a baseline JPEG of the same size; a WebP
-    /// variant declaring it is unchanged.
+    /// A JPEG is progressive unless declared `false`, which writes a baseline JPEG of the same size (a frame a
+    /// baseline-only decoder reads: SOF0, not SOF1); a WebP variant declaring it is unchanged.
     @Test func jpegsAreProgressiveUnlessDeclaredFalse() throws {
         let declaration = #"""
             { "name": "p", "variants": {
-                "baseline": { "width": 64, "format": "jpeg", "progressive": false },
-                "progressive": { "width": 64, "format": "jpeg" },
+                "baseline": { "width": 400, "format": "jpeg", "progressive": false },
+                "progressive": { "width": 400, "format": "jpeg" },
                 "webp": { "width": 64, "format": "webp", "progressive": true } } }
             """#
         let bucket = try BucketDeclaration(parsing: declaration.utf8)
@@ -87,6 +87,22 @@ import Testing
         #expect(!baseline.progressive && progressive.progressive && !webp.progressive)
         #expect(progressive.width == baseline.width && progressive.height == baseline.height)
         #expect(progressive.format == .jpeg && webp.format == .webp)
+        let frames = try ["baseline", "progressive"].map { name in
+            let key = try #require(renditions[name]?.key)
+            return try Self.frameMarker(of: try #require(store.existing(key)))
+        }
+        #expect(frames == [0xC0, 0xC2])
+    }
+
+    /// The marker of a JPEG's frame header: the first SOFn among the segments before its first scan.
+    private static func frameMarker(of jpeg: [UInt8]) throws -> UInt8 {
+        var offset = 2
+        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF, jpeg[offset + 1] != 0xDA {
+            let marker = jpeg[offset + 1]
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return marker }
+            offset += 2 + Int(jpeg[offset + 2]) << 8 + Int(jpeg[offset + 3])
+        }
+        throw VariantsError(.internalError, "no frame header before the first scan")
     }
 
     @Test func alphaIsKeptWherePossibleAndFlattenedIntoJPEG() throws {
