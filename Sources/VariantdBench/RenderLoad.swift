@@ -125,9 +125,9 @@ struct RenderLoad: Sendable {
         guard let rendition = folder.listing(ofSource: checksum)[specKey] else {
             throw BenchDaemon.Failure(description: "the hit's rendition is not in the store")
         }
-        // A file changed within the last second of the clock is hashed again on each request (its identity
-        // does not yet vouch for its bytes): the source and the rendition were just written, and hits are
-        // timed once the daemon remembers them, as it does for every file past that second.
+        // A file changed lately is hashed again on each request (its identity does not yet vouch for its
+        // bytes: `FileIdentity.isSettled`, up to two seconds where times are whole seconds): the source and
+        // the rendition were just written, and hits are timed once the daemon remembers them.
         try await Task.sleep(for: .seconds(2))
         return Hit(url: url, rendition: rendition, size: folder.existing(rendition)?.count ?? 0)
     }

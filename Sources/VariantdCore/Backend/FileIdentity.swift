@@ -34,12 +34,29 @@ struct FileIdentity: Sendable, Equatable {
         changed = status.st_ctim
     }
 
-    /// Changed within the last `seconds` of the wall clock: a write in the same clock tick would leave the
-    /// times as they are, so such an identity does not yet vouch for the bytes.
-    func isRecent(within seconds: Int) -> Bool {
+    /// How long after its last change a file with nanosecond times vouches for its bytes. The kernel stamps
+    /// times from a clock that moves a tick (1 to 10 ms) at a time, so a second write within the tick of the
+    /// first would leave them as they are; this is several ticks.
+    static let settling = Duration.milliseconds(50)
+
+    /// Long enough unchanged that a write since would have moved the times. Times in whole seconds (some
+    /// network file systems keep no more) settle once the second after theirs has passed.
+    var isSettled: Bool {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return max(modified.tv_sec, changed.tv_sec) >= now.tv_sec - seconds
+        return isSettled(at: now)
+    }
+
+    func isSettled(at now: timespec) -> Bool {
+        let latest = Self.later(modified, changed)
+        if latest.tv_nsec == 0 { return latest.tv_sec < now.tv_sec - 1 }
+        let elapsed =
+            Duration.seconds(now.tv_sec - latest.tv_sec) + .nanoseconds(now.tv_nsec - latest.tv_nsec)
+        return elapsed > Self.settling
+    }
+
+    private static func later(_ a: timespec, _ b: timespec) -> timespec {
+        (a.tv_sec, a.tv_nsec) >= (b.tv_sec, b.tv_nsec) ? a : b
     }
 
     static func == (a: FileIdentity, b: FileIdentity) -> Bool {

@@ -59,16 +59,15 @@ extension ChecksumCache where Identity == FileIdentity {
         return checksum.map { ($0, bytes) }
     }
 
-    /// Hashes with `hash`, and remembers the checksum only when nothing changed while hashing, and not in the
-    /// clock tick of the last write.
+    /// Hashes with `hash`, and remembers the checksum only when nothing changed while hashing and the
+    /// identity has settled (`FileIdentity.isSettled`).
     private func hashing(
         _ path: String, as name: String?, readingFrom real: String, hash: (String) -> String?
     )
         -> String?
     {
         guard let before = FileIdentity(path: real), let checksum = hash(real) else { return nil }
-        if FileIdentity(path: real) == before, FileIdentity(path: path) == before, !before.isRecent(within: 1)
-        {
+        if FileIdentity(path: real) == before, FileIdentity(path: path) == before, before.isSettled {
             remember(checksum, of: name ?? path, identity: before)
         }
         return checksum

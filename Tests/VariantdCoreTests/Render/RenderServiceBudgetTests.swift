@@ -61,9 +61,9 @@ import Variants
             let source = root.appendingPathComponent("gradient.jpg")
             try fileManager.copyItem(
                 at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"), to: source)
-            // A file changed within the clock's last tick is hashed again on every request, since a write in
-            // the same tick would leave its identity as it is; the test starts once that tick has passed.
-            while FileIdentity(path: source.path)?.isRecent(within: 1) != false {
+            // A file changed within the clock's last ticks is hashed again on every request, since a write in
+            // the same tick would leave its identity as it is; the test starts once its identity has settled.
+            while FileIdentity(path: source.path)?.isSettled != true {
                 Thread.sleep(forTimeInterval: 0.1)
             }
             let buckets = directory.appendingPathComponent("buckets")
