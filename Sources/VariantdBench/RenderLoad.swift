@@ -201,8 +201,9 @@ struct RenderLoad: Sendable {
         var lines = [
             "Hits: \(hitQuery) (\(renditionBytes) bytes) driven by wrk; "
                 + (pinned
-                    ? "each server pinned to core 1, wrk to core 0; on both cores, nothing pinned, the daemon at "
-                        + "its defaults and nginx with a worker per core."
+                    ? "each server pinned to core 1, wrk to core 0, its median of \(rounds) alternating rounds; on "
+                        + "both cores, nothing pinned, the daemon at its defaults and nginx with a worker per core, one "
+                        + "round."
                     : "one core: nothing pinned."),
             "",
         ]

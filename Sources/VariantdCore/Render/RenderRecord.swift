@@ -31,9 +31,9 @@ struct RenderRecord: Sendable {
     /// The rendition's size (also for `HEAD`, whose body is not sent); 0 for errors and `304`.
     var bytesOut: Int
 
-    /// Appends the log line, in the wire form (sorted keys, absent members left out), written by hand into
-    /// the log's own buffer: an encoder cost more than the rest of a cache hit, and even a `String` per line
-    /// was a twentieth of it. Seconds are written to the microsecond.
+    /// Appends the log line, in the wire form (sorted keys, absent members left out), written by hand (an
+    /// encoder cost more than the rest of a cache hit) straight into the log's own buffer, so that a line
+    /// allocates nothing of its own. Seconds are written to the microsecond.
     func write(to line: inout [UInt8]) {
         line.append(UInt8(ascii: "{"))
         if let bucket { Self.member(#""bucket":"#, .string(bucket), to: &line) }
