@@ -45,16 +45,14 @@ vips_flags=(
 our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/vips-*.patch)
 
 stamp_file="$prefix/.variantd-stamp"
-stamp=$(printf '%s\n' "${sources[@]}" "${highway_flags[*]}" "${vips_flags[*]}"; sha256sum "${our_patches[@]}" | cut -d' ' -f1)
+stamp=$(printf '%s\n' "${sources[@]}" "${highway_flags[*]}" "${vips_flags[*]}"; patch_sums "${our_patches[@]}")
 is_built "$stamp_file" "$stamp" "$prefix/lib/pkgconfig/vips.pc" && exit 0
 
 begin_build "$uri" "$cache"
 
 unpack_debian "$cache/highway_1.2.0.orig.tar.gz" "$cache/highway_1.2.0-2.debian.tar.xz" "$work/highway"
 unpack_debian "$cache/vips_8.16.1.orig.tar.gz" "$cache/vips_8.16.1-1+deb13u1.debian.tar.xz" "$work/vips"
-for our_patch in "${our_patches[@]}"; do
-  patch -s -p1 -d "$work/vips" <"$our_patch"
-done
+apply_patches "$work/vips" "${our_patches[@]}"
 
 rm -rf "$prefix"
 cmake -S "$work/highway" -B "$work/highway/build" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" \

@@ -8,6 +8,14 @@ cache=/var/cache/variantd-src
 # of an unchanged build does nothing. mark_built STAMP_FILE STAMP records it once installed.
 is_built() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ] && [ -f "$3" ]; }
 mark_built() { echo "$2" >"$1"; }
+# patch_sums PATCH...: each patch's SHA-256, a line each, for a stamp, so that a changed patch builds again.
+patch_sums() { sha256sum "$@" | cut -d' ' -f1; }
+# apply_patches DIR PATCH...: our patches, in order, to the tree in DIR.
+apply_patches() {
+  local dir=$1 file
+  shift
+  for file in "$@"; do patch -s -p1 -d "$dir" <"$file"; done
+}
 
 # begin_build URI CACHE: installs the caller's build_deps not installed yet, fetches its sources (fetch_sources),
 # and sets `work`, a temporary directory removed on exit, and `started`, the time the build began.

@@ -6,10 +6,11 @@
 # Source: Debian 13 (trixie)'s upstream tarball of libjxl 0.11.2 with Debian's own patches, fetched from the
 # pool of the machine's Debian source entry and checked against the SHA-256 sums pinned below (the ones its
 # .dsc lists), then ours, in scripts/patches (each says why in its header): a sequential file asked for as
-# baseline keeps to the two Huffman tables of each class that baseline allows. Only jpegli's own files are compiled, the list libjxl's lib/jxl_lists.cmake names for
-# jpegli-static, at Debian's -O2, against the static Highway 1.2.0 codec-stack.sh installed and bookworm's
-# libjpeg-turbo headers (the libjpeg 6.2 API jpegli implements; the tarball does not ship them). No JPEG XL,
-# no tools, no tests. Additive: it writes lib/libjpegli-static.a and include/jpegli/ and nothing else.
+# baseline keeps to the two Huffman tables of each class that baseline allows. Only jpegli's own files are
+# compiled, the list libjxl's lib/jxl_lists.cmake names for jpegli-static, at Debian's -O2, against the static
+# Highway 1.2.0 codec-stack.sh installed and bookworm's libjpeg-turbo headers (the libjpeg 6.2 API jpegli
+# implements; the tarball does not ship them). No JPEG XL, no tools, no tests. Additive: it writes
+# lib/libjpegli-static.a and include/jpegli/ and nothing else.
 #
 # Idempotent: a stamp in the prefix records what was built; when it matches, this takes well under a second.
 set -euo pipefail
@@ -40,7 +41,7 @@ headers=(lib/jpegli/encode.h lib/jpegli/common.h lib/jpegli/types.h lib/jxl/base
 our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/jpegli-*.patch)
 
 stamp_file="$prefix/.variantd-jpegli-stamp"
-stamp=$(printf '%s\n' "${sources[@]}" "${units[*]}" "${flags[*]}" "${headers[*]}"; sha256sum "${our_patches[@]}" | cut -d' ' -f1)
+stamp=$(printf '%s\n' "${sources[@]}" "${units[*]}" "${flags[*]}" "${headers[*]}"; patch_sums "${our_patches[@]}")
 is_built "$stamp_file" "$stamp" "$prefix/lib/libjpegli-static.a" && exit 0
 [ -f "$prefix/include/hwy/highway.h" ] || { echo "jpegli: no Highway in $prefix (run codec-stack.sh)" >&2; exit 1; }
 
@@ -48,9 +49,7 @@ begin_build "$uri" "$cache"
 src="$work/libjxl"
 mkdir -p "$work/obj"
 unpack_debian "$cache/${sources[0]%% *}" "$cache/${sources[1]%% *}" "$src"
-for our_patch in "${our_patches[@]}"; do
-  patch -s -p1 -d "$src" <"$our_patch"
-done
+apply_patches "$src" "${our_patches[@]}"
 
 (cd "$src" && printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -I{} \
   g++ -c "${flags[@]}" -I"$prefix/include" "lib/jpegli/{}.cc" -o "$work/obj/{}.o")

@@ -40,15 +40,13 @@ our_patches=("$(cd "$(dirname "$0")" && pwd)"/patches/microhttpd-*.patch)
 
 stamp_file="$prefix/.variantd-microhttpd-stamp"
 stamp=$(printf '%s\n' "${sources[@]}" "${configure_flags[*]}" "$cflags" "$cppflags"
-        sha256sum "${our_patches[@]}" | cut -d' ' -f1)
+        patch_sums "${our_patches[@]}")
 is_built "$stamp_file" "$stamp" "$prefix/lib/lib$name.a" && exit 0
 
 begin_build "$uri" "$cache"
 src="$work/libmicrohttpd"
 unpack_debian "$cache/${sources[0]%% *}" "$cache/${sources[1]%% *}" "$src"
-for our_patch in "${our_patches[@]}"; do
-  patch -s -p1 -d "$src" <"$our_patch"
-done
+apply_patches "$src" "${our_patches[@]}"
 
 (cd "$src" && CFLAGS="$cflags" CPPFLAGS="$cppflags" ./configure "${configure_flags[@]}" \
   && make -C src/microhttpd -j"$(nproc)" libmicrohttpd.la) >"$work/build.log" 2>&1 \
