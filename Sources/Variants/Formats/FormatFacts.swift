@@ -20,10 +20,20 @@ struct FormatFacts: Sendable {
         var format: OutputFormat
         /// The quality used when a variant declares none; nil where quality has no meaning (lossless PNG).
         var defaultQuality: Int?
-        /// The SSIMULACRA2 score `quality: "auto"` aims at: about the mean score the default quality reaches on
-        /// the corpus photos (docs/BucketDeclaration.md has the figures). nil where no quality search is made:
-        /// PNG is lossless, and AVIF's encoder is too slow to run several times a rendition.
-        var defaultScoreTarget: Int? = nil
+        /// How `quality: "auto"` and score targets are searched for in it; nil where no search is made: PNG is
+        /// lossless, and AVIF's encoder is too slow to run several times a rendition.
+        var scoreSearch: ScoreSearch? = nil
+    }
+
+    /// The two figures a quality search in one format starts from, both read off the corpus photos
+    /// (docs/BucketDeclaration.md has them).
+    struct ScoreSearch: Sendable {
+        /// The SSIMULACRA2 score `quality: "auto"` aims at: about the mean score the default quality reaches.
+        var target: Int
+        /// About how many points one quality step moves the score near the default quality. The search's
+        /// second try is as many steps from its first as the first's distance from the target needs at this
+        /// rate, which lands it near the answer instead of a fixed stride away.
+        var pointsPerStep: Double
     }
 
     /// The file-name extensions (lower case) that suggest the type when the bytes cannot say; renditions in

@@ -6,7 +6,8 @@ extension MediaType {
             FormatFacts(
                 extensions: ["jpg", "jpeg", "jpe"], aliases: ["image/jpg", "image/pjpeg"],
                 decoder: .vips(.jpeg),
-                encoder: .init(format: .jpeg, defaultQuality: 82, defaultScoreTarget: 83))
+                encoder: .init(
+                    format: .jpeg, defaultQuality: 82, scoreSearch: .init(target: 83, pointsPerStep: 0.6)))
         case .png:
             FormatFacts(
                 extensions: ["png"], aliases: ["image/x-png"], decoder: .vips(.png),
@@ -17,7 +18,8 @@ extension MediaType {
         case .webp:
             FormatFacts(
                 extensions: ["webp"], decoder: .vips(.webp),
-                encoder: .init(format: .webp, defaultQuality: 80, defaultScoreTarget: 75),
+                encoder: .init(
+                    format: .webp, defaultQuality: 80, scoreSearch: .init(target: 75, pointsPerStep: 0.8)),
                 alpha: true, animates: true)
         case .heic:
             FormatFacts(extensions: ["heic", "hif"], decoder: .heif, alpha: true)

@@ -13,7 +13,10 @@ extension OutputFormat {
 
     /// The score `quality: "auto"` aims at in this format; `nil` where no quality search is made, and for
     /// `original`, which a plan resolves first.
-    public var defaultScoreTarget: Int? { writtenType?.facts.encoder?.defaultScoreTarget }
+    public var defaultScoreTarget: Int? { scoreSearch?.target }
+
+    /// How a quality search in this format starts; `nil` where none is made.
+    var scoreSearch: FormatFacts.ScoreSearch? { writtenType?.facts.encoder?.scoreSearch }
 
     /// Whether the encoding keeps an alpha channel; an alpha source written as JPEG is flattened first.
     /// `original` keeps it: a source with alpha keeps its own format only where that keeps alpha, else

@@ -68,6 +68,25 @@ import Testing
         #expect(high.encodes < 7, "\(high.quality) in \(high.encodes) tries")
     }
 
+    /// A first try that reaches the target by less than the format's points per step sends the second to the
+    /// next quality down, and the search ends there when that one falls short: two tries, not a stride of ten
+    /// and a bracket to narrow.
+    @Test func aSmallGapMovesTheSecondTryOneStep() throws {
+        let image = try rendition()
+        let encode = { (quality: Int) throws(BackendError) in
+            try JPEGEncoder.encode(image, quality: quality, progressive: false, optimizedCoding: false)
+        }
+        let first = try #require(OutputFormat.jpeg.defaultQuality)
+        let original = SSIMULACRA2.Original(try QualitySearch.picture(of: image))
+        let atFirst = try score(try encode(first), .jpeg, against: original)
+        let below = try score(try encode(first - 1), .jpeg, against: original)
+        try #require(below < atFirst, "the fixture's score should fall one quality below the default")
+        let found = try #require(
+            try QualitySearch.lowest(reaching: atFirst, of: image, format: .jpeg, encode: encode))
+        #expect(found.quality == first)
+        #expect(found.encodes == 2)
+    }
+
     /// Under 8 pixels a side the metric cannot score: the plan's fixed quality is used instead.
     @Test func aRenditionTooSmallToScoreKeepsTheDefaultQuality() throws {
         let image = try rendition().resized(toWidth: 6, height: 4).materialized()
