@@ -8,27 +8,36 @@ struct LinearRGB: Sendable {
     /// Linearises a picture, blending it over `background` (an sRGB value in 0...1) first when it has alpha.
     init(_ picture: SRGBPicture, background: Float) {
         let count = picture.width * picture.height
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: count), count: 3)
+        var red = [Float](repeating: 0, count: count)
+        var green = red
+        var blue = red
+        // Written through spans, as `PositiveXYB` is, for the same reason.
+        var reds = red.mutableSpan
+        var greens = green.mutableSpan
+        var blues = blue.mutableSpan
+        let pixels = picture.pixels.span
         if picture.hasAlpha {
             // Every (alpha, value) pair's blend, linearised once rather than per pixel.
             let blends = (0..<65_536).map { pair in
                 let alpha = Float(pair >> 8) / 255
                 return Self.linear(alpha * (Float(pair & 255) / 255) + (1 - alpha) * background)
             }
+            let blend = blends.span
             for pixel in 0..<count {
-                let alpha = Int(picture.pixels[4 * pixel + 3]) << 8
-                for channel in 0..<3 {
-                    planes[channel][pixel] = blends[alpha | Int(picture.pixels[4 * pixel + channel])]
-                }
+                let alpha = Int(pixels[4 * pixel + 3]) << 8
+                reds[pixel] = blend[alpha | Int(pixels[4 * pixel])]
+                greens[pixel] = blend[alpha | Int(pixels[4 * pixel + 1])]
+                blues[pixel] = blend[alpha | Int(pixels[4 * pixel + 2])]
             }
         } else {
+            let opaque = Self.opaque.span
             for pixel in 0..<count {
-                for channel in 0..<3 {
-                    planes[channel][pixel] = Self.opaque[Int(picture.pixels[3 * pixel + channel])]
-                }
+                reds[pixel] = opaque[Int(pixels[3 * pixel])]
+                greens[pixel] = opaque[Int(pixels[3 * pixel + 1])]
+                blues[pixel] = opaque[Int(pixels[3 * pixel + 2])]
             }
         }
-        channels = planes.map { Plane(width: picture.width, height: picture.height, values: $0) }
+        channels = [red, green, blue].map { Plane(width: picture.width, height: picture.height, values: $0) }
     }
 
     private init(channels: [Plane]) {

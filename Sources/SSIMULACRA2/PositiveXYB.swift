@@ -5,12 +5,18 @@ struct PositiveXYB: Sendable {
 
     init(_ linear: LinearRGB) {
         let count = linear.width * linear.height
-        let red = linear.channels[0].values
-        let green = linear.channels[1].values
-        let blue = linear.channels[2].values
+        let (reds, greens, blues) = (
+            linear.channels[0].values, linear.channels[1].values, linear.channels[2].values
+        )
+        let (red, green, blue) = (reds.span, greens.span, blues.span)
         var x = [Float](repeating: 0, count: count)
         var y = [Float](repeating: 0, count: count)
         var b = [Float](repeating: 0, count: count)
+        // Written through spans: an array written by subscript checks that its buffer is unique at every
+        // write, which kept this loop from being vectorised.
+        var outX = x.mutableSpan
+        var outY = y.mutableSpan
+        var outB = b.mutableSpan
         for index in 0..<count {
             let (r, g, bl) = (red[index], green[index], blue[index])
             let long = Self.absorbed(0.30 * r + 0.622 * g + 0.078 * bl)
@@ -18,9 +24,9 @@ struct PositiveXYB: Sendable {
             let short = Self.absorbed(Self.m20 * r + Self.m21 * g + Self.m22 * bl)
             let opsinX = 0.5 * (long - medium)
             let opsinY = 0.5 * (long + medium)
-            x[index] = opsinX * 14 + 0.42
-            y[index] = opsinY + 0.01
-            b[index] = (short - opsinY) + 0.55
+            outX[index] = opsinX * 14 + 0.42
+            outY[index] = opsinY + 0.01
+            outB[index] = (short - opsinY) + 0.55
         }
         channels = [x, y, b].map { Plane(width: linear.width, height: linear.height, values: $0) }
     }
