@@ -46,7 +46,10 @@ final class OpenRenditions: Sendable {
         }
         var checked = entry
         checked.checked = now
-        entries.withLock { $0[path] = checked }
+        // Only over the entry just checked: another request may have let it go or kept a newer one meanwhile.
+        entries.withLock { entries in
+            if entries[path]?.identity == entry.identity { entries[path] = checked }
+        }
         return checked
     }
 
