@@ -26,6 +26,7 @@ package struct RenderCommand: Subcommand {
           --animated <true|false> Keep an animated GIF's or WebP's frames in a WebP (default true).
           --progressive <true|false>
                                   A progressive JPEG; false: one baseline scan (default true).
+          --effort <n>            0…6: libwebp's effort for a WebP, more for fewer bytes (default 4).
           --bucket <file>         The bucket declaration the file belongs to (default: the embedded
                                   post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
@@ -38,7 +39,7 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement", "animated", "progressive",
+        "withoutEnlargement", "animated", "progressive", "effort",
     ]
 
     let file: String

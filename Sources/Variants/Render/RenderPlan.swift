@@ -47,6 +47,8 @@ public struct RenderPlan: Sendable, Equatable {
     public let scoreTarget: Int?
     /// Only ever true for a JPEG output.
     public let progressive: Bool
+    /// libwebp's effort, 0…6; read for a WebP output only.
+    public let effort: Int
     /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
     public let flattenOnto: Colour?
     /// Resized size over rotated source size, the larger of the two axes: the decoder may shrink on load
@@ -102,6 +104,7 @@ public struct RenderPlan: Sendable, Equatable {
         quality = format.defaultQuality.map { spec.quality ?? $0 }
         scoreTarget = spec.qualityTarget?.score(in: format)
         progressive = spec.writesProgressive && format == .jpeg
+        effort = spec.webpEffort
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))
     }

@@ -13,8 +13,6 @@ enum Renderer {
 
     /// aom's fastest speed: the AVIF target is a 1600-pixel rendition in about 0.2 s on one core.
     static let avifSpeed = 9
-    /// libwebp's default effort (of 0…6), past which size improves little per unit of time.
-    static let webpEffort = 4
     /// Huffman tables fitted to each picture: fitting them adds 1–2.5 ms to jpegli's 10 ms for a 1600-pixel
     /// rendition, for files 2.5 % smaller with the same pixels; docs/Benchmarks.md has the figures.
     static let jpegOptimizedCoding = true
@@ -111,7 +109,7 @@ enum Renderer {
         let bytes = try WebPEncoder.encodeAnimation(
             frames: frames, width: size.width, height: size.height, bands: size.bands,
             delays: animation.delays,
-            loop: animation.loop, quality: plan.quality ?? 100, effort: webpEffort, threads: 1)
+            loop: animation.loop, quality: plan.quality ?? 100, effort: plan.effort, threads: 1)
         return Output(bytes: bytes, width: size.width, height: size.height, format: plan.format)
     }
 
@@ -144,7 +142,7 @@ enum Renderer {
         case .png:
             return try image.encodedAsPNG(effort: pngEffort)
         case .webp:
-            return try WebPEncoder.encode(image, quality: quality, effort: webpEffort, threads: 1)
+            return try WebPEncoder.encode(image, quality: quality, effort: plan.effort, threads: 1)
         case .avif:
             return try HeifEncoder.avif(image, quality: quality, speed: avifSpeed, threads: 1)
         }

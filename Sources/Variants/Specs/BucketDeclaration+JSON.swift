@@ -19,8 +19,8 @@ extension BucketDeclaration {
 }
 
 extension VariantSpec {
-    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive`, whose
-    /// absence is its own setting.
+    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive` or
+    /// `effort`, whose absence is its own setting.
     var declarationJSON: String {
         var members: [(String, String)] = [
             ("width", width.map(String.init) ?? "null"),
@@ -37,6 +37,9 @@ extension VariantSpec {
         ]
         if let progressive {
             members.append(("progressive", String(progressive)))
+        }
+        if let effort {
+            members.append(("effort", String(effort)))
         }
         if let quality {
             members.append(("quality", String(quality)))

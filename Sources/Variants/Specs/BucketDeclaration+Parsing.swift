@@ -103,7 +103,7 @@ extension BucketDeclaration {
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
-            "background", "withoutEnlargement", "animated", "progressive",
+            "background", "withoutEnlargement", "animated", "progressive", "effort",
         ])
         let side = 1...VariantSpec.maximumSide
         var width = try settings["width"]?.integer(in: side, clamping: true)
@@ -131,7 +131,8 @@ extension BucketDeclaration {
             background: try settings["background"].map(colour) ?? .white,
             withoutEnlargement: withoutEnlargement,
             animated: try settings["animated"]?.bool() ?? true,
-            progressive: try settings["progressive"]?.bool()
+            progressive: try settings["progressive"]?.bool(),
+            effort: try settings["effort"]?.integer(in: VariantSpec.efforts)
         )
     }
 

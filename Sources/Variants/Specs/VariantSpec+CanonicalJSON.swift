@@ -5,9 +5,10 @@ extension VariantSpec {
     /// would: defaults are filled in (`quality` for a fixed format, `fit`, `position`), equivalent spellings
     /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
     /// left out — `animated` unless a WebP (or `original`, a WebP's own format) is asked for a still,
-    /// `progressive` unless a JPEG may be written, `fit` when one side is declared, `position` unless cropping
-    /// by `cover`, `background` unless letterboxing or possibly flattening into JPEG, `quality` for PNG. A
-    /// quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
+    /// `progressive` unless a JPEG may be written, `effort` unless a WebP may be written, `fit` when one side
+    /// is declared, `position` unless cropping by `cover`, `background` unless letterboxing or possibly
+    /// flattening into JPEG, `quality` for PNG. `effort` at its default is left out too, so that a declared 4
+    /// keys as an undeclared one. A quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
     /// undeclared side is `null`.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
@@ -36,6 +37,9 @@ extension VariantSpec {
         }
         if writesProgressive && (format == .jpeg || format == .original) {
             members.append(("progressive", "true"))
+        }
+        if webpEffort != Self.defaultEffort && (format == .webp || format == .original) {
+            members.append(("effort", String(webpEffort)))
         }
         if let qualityTarget, format != .png {
             // A target reads as the score it resolves to, so `"auto"` and its score spelled out share a key;

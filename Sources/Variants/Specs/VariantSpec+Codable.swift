@@ -4,7 +4,7 @@
 extension VariantSpec: Codable {
     private enum CodingKeys: String, CodingKey {
         case name, width, height, fit, position, format, quality, qualityTarget, blur, sharpen, rotation
-        case background, withoutEnlargement, animated, progressive
+        case background, withoutEnlargement, animated, progressive, effort
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +35,8 @@ extension VariantSpec: Codable {
         try check(within(blur, Self.blurs), .blur, "blur in \(Self.blurs)")
         let sharpen = try container.decode(Double.self, forKey: .sharpen)
         try check(within(sharpen, Self.sharpens), .sharpen, "sharpen in \(Self.sharpens)")
+        let effort = try container.decodeIfPresent(Int.self, forKey: .effort)
+        try check(effort.map(Self.efforts.contains) ?? true, .effort, "effort in \(Self.efforts)")
         self.init(
             name: name, width: width, height: height, fit: try container.decode(Fit.self, forKey: .fit),
             position: try container.decode(Position.self, forKey: .position),
@@ -44,7 +46,7 @@ extension VariantSpec: Codable {
             background: try container.decode(Colour.self, forKey: .background),
             withoutEnlargement: try container.decode(Bool.self, forKey: .withoutEnlargement),
             animated: try container.decode(Bool.self, forKey: .animated),
-            progressive: try container.decodeIfPresent(Bool.self, forKey: .progressive))
+            progressive: try container.decodeIfPresent(Bool.self, forKey: .progressive), effort: effort)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,5 +66,6 @@ extension VariantSpec: Codable {
         try container.encode(withoutEnlargement, forKey: .withoutEnlargement)
         try container.encode(animated, forKey: .animated)
         try container.encodeIfPresent(progressive, forKey: .progressive)
+        try container.encodeIfPresent(effort, forKey: .effort)
     }
 }

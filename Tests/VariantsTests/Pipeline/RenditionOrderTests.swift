@@ -71,6 +71,7 @@ import Testing
         ("target of another word", { editSpec(&$0) { $0["qualityTarget"] = "best" } }),
         ("blur over 20", { editSpec(&$0) { $0["blur"] = 21 } }),
         ("negative sharpen", { editSpec(&$0) { $0["sharpen"] = -1 } }),
+        ("effort over 6", { editSpec(&$0) { $0["effort"] = 7 } }),
         ("rotation of 45", { editSpec(&$0) { $0["rotation"] = 45 } }),
         ("unknown fit", { editSpec(&$0) { $0["fit"] = "squash" } }),
         ("variant name with a slash", { editSpec(&$0) { $0["name"] = "a/b" } }),

@@ -25,6 +25,20 @@ import Testing
             bytes: try Samples.bytes(file), timings: &timings)
     }
 
+    /// Each rendition's stored bytes, by variant name, of `sample` processed under `declaration`.
+    private func storedRenditions(_ declaration: String, sample: String) throws -> [String: [UInt8]] {
+        let bucket = try BucketDeclaration(parsing: declaration.utf8)
+        var timings = StageTimings()
+        let metadata = try pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: bucket.name, path: sample), bucket: bucket),
+            bytes: try Samples.bytes(sample), timings: &timings)
+        var stored: [String: [UInt8]] = [:]
+        for (name, rendition) in try #require(metadata.renditions) {
+            stored[name] = try #require(store.existing(rendition.key), "\(name) was not written")
+        }
+        return stored
+    }
+
     @Test(arguments: [
         "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.webp",
         "pictures/gradient.gif",
@@ -72,15 +86,9 @@ import Testing
                 "progressive": { "width": 400, "format": "jpeg" },
                 "webp": { "width": 64, "format": "webp", "progressive": true } } }
             """#
-        let bucket = try BucketDeclaration(parsing: declaration.utf8)
-        var timings = StageTimings()
-        let metadata = try pipeline.run(
-            RenditionOrder(ObjectRequest(bucket: "p", path: "g.jpg"), bucket: bucket),
-            bytes: try Samples.bytes("pictures/gradient.jpg"), timings: &timings)
-        let renditions = try #require(metadata.renditions)
+        let stored = try storedRenditions(declaration, sample: "pictures/gradient.jpg")
         func read(_ name: String) throws -> EncodedFile {
-            let key = try #require(renditions[name]?.key)
-            let bytes = try #require(store.existing(key))
+            let bytes = try #require(stored[name])
             return try #require(EncodedFile(bytes))
         }
         let (baseline, progressive, webp) = (try read("baseline"), try read("progressive"), try read("webp"))
@@ -88,10 +96,27 @@ import Testing
         #expect(progressive.width == baseline.width && progressive.height == baseline.height)
         #expect(progressive.format == .jpeg && webp.format == .webp)
         let frames = try ["baseline", "progressive"].map { name in
-            let key = try #require(renditions[name]?.key)
-            return try Self.frameMarker(of: try #require(store.existing(key)))
+            let bytes = try #require(stored[name])
+            return try Self.frameMarker(of: bytes)
         }
         #expect(frames == [0xC0, 0xC2])
+    }
+
+    /// A WebP's `effort` is libwebp's: more effort, fewer bytes for a photo at the same size and quality.
+    @Test func moreEffortWritesAWebPInFewerBytes() throws {
+        let declaration = #"""
+            { "name": "e", "variants": {
+                "fast": { "width": 128, "format": "webp", "effort": 0 },
+                "default": { "width": 128, "format": "webp" },
+                "slow": { "width": 128, "format": "webp", "effort": 6 } } }
+            """#
+        let stored = try storedRenditions(declaration, sample: "pictures/hopper.avif")
+        let files = try ["fast", "default", "slow"].map { name in
+            let bytes = try #require(stored[name])
+            return (bytes.count, try #require(EncodedFile(bytes)))
+        }
+        #expect(files.allSatisfy { $0.1.format == .webp && $0.1.width == 128 && $0.1.height == 128 })
+        #expect(files[0].0 > files[1].0 && files[1].0 > files[2].0, "\(files.map(\.0))")
     }
 
     /// The marker of a JPEG's frame header: the first SOFn among the segments before its first scan.

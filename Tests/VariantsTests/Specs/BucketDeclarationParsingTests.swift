@@ -54,6 +54,9 @@ private func variant(_ settings: String) throws -> VariantSpec {
         ),
         (#""width": 1, "quality": 0"#, "variants.v.quality: expected integer in 1…100, got 0"),
         (#""width": 1, "quality": 101"#, "variants.v.quality: expected integer in 1…100, got 101"),
+        (#""width": 1, "effort": 7"#, "variants.v.effort: expected integer in 0…6, got 7"),
+        (#""width": 1, "effort": -1"#, "variants.v.effort: expected integer in 0…6, got -1"),
+        (#""width": 1, "effort": 4.5"#, "variants.v.effort: expected integer in 0…6, got 4.5"),
         (#""width": 1, "quality": 50.5"#, "variants.v.quality: expected integer in 1…100, got 50.5"),
         (
             #""width": 1, "quality": "high""#,
@@ -104,7 +107,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
 
     static let variantKeys =
         "width, height, fit, position, format, quality, blur, sharpen, rotate, background, withoutEnlargement, animated, "
-        + "progressive"
+        + "progressive, effort"
 
     static let backgroundRule =
         "variants.v.background: expected colour as #rgb, #rrggbb, #rrggbbaa, [r, g, b] or [r, g, b, a]"

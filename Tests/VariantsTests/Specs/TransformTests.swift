@@ -50,7 +50,7 @@ import Testing
         (
             "width=10&colour=red",
             "colour: expected one of the keys width, height, fit, position, format, quality, blur, sharpen, "
-                + "rotate, background, withoutEnlargement, animated, progressive, got unknown key"
+                + "rotate, background, withoutEnlargement, animated, progressive, effort, got unknown key"
         ),
     ])
     func refusesNamingTheParameter(text: String, message: String) {

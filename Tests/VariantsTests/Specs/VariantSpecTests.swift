@@ -108,6 +108,19 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
         #expect((try canonical(plain) != changed) == mayBeJPEG)
     }
 
+    /// An undeclared `effort` encodes a WebP as a declared 4 does, so the two share a key, which another effort
+    /// does not; a JPEG is written the same at any effort and keys so.
+    @Test func effortKeysOnlyAWebPAwayFromTheDefault() throws {
+        let webp = #""width": 200, "format": "webp""#
+        #expect(try canonical(webp) == canonical(webp + #", "effort": 4"#))
+        #expect(try canonical(webp) != canonical(webp + #", "effort": 6"#))
+        #expect(try canonical(webp + #", "effort": 6"#).contains(#""effort":6"#))
+        let original = #""width": 200, "format": "original""#
+        #expect(try canonical(original) != canonical(original + #", "effort": 0"#))
+        let jpeg = #""width": 200, "format": "jpeg""#
+        #expect(try canonical(jpeg) == canonical(jpeg + #", "effort": 6"#))
+    }
+
     /// An undeclared `progressive` writes what `true` writes, so the two share a key; `false` does not.
     @Test func progressiveUnlessDeclaredFalse() throws {
         let plain = #""width": 20, "format": "jpeg""#
