@@ -20,8 +20,9 @@ enum QualitySearch {
         var encodes = 0
     }
 
-    /// `nil` where no search can be made: a format the search does not decode, or a rendition under 8 pixels
-    /// a side, the metric's smallest; the caller then encodes at the plan's fixed quality.
+    /// `nil` where no search can be made: a format the search does not decode, a rendition under 8 pixels a
+    /// side (the metric's smallest), or a score that is not a number; the caller then encodes at the plan's
+    /// fixed quality.
     static func lowest(
         reaching target: Double, of image: VipsImage, format: OutputFormat,
         encode: (Int) throws(BackendError) -> [UInt8]
@@ -36,7 +37,8 @@ enum QualitySearch {
             let bytes = try encode(quality)
             encodes += 1
             let decoded = try VipsImage.load(loader, bytes: bytes)
-            guard let score = try? original.score(picture(of: decoded)) else { return nil }
+            // A score that is not a number would steer every later try nowhere: no search then.
+            guard let score = try? original.score(picture(of: decoded)), score.isFinite else { return nil }
             return Found(bytes: bytes, quality: quality, score: score)
         }
         /// The highest quality tried that fell short, and the lowest that reached the target.
