@@ -38,19 +38,39 @@ final class StaticFileServer: @unchecked Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: 0.5)
-            if process.isRunning {
+            if Self.waitUntilListening(process, pidFile: directory.appendingPathComponent("nginx.pid").path) {
                 self.process = process
                 base = URL(string: "http://127.0.0.1:\(port)")!
                 return
             }
             guard attempt < 5 else {
-                try? FileManager.default.removeItem(at: directory)
                 let log =
                     (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8))
+                try? FileManager.default.removeItem(at: directory)
                 throw Failure(description: "nginx did not start: \(log ?? "no error log")")
             }
         }
+    }
+
+    /// Whether nginx came to listen: it writes its pid file only once its sockets are bound and listening, and
+    /// exits when the port is taken (the caller then tries another). Waiting for the file, not a fixed time,
+    /// holds on a machine too busy to start nginx within any given time.
+    private static func waitUntilListening(_ process: Process, pidFile: String) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, process.isRunning {
+            if let attributes = try? FileManager.default.attributesOfItem(atPath: pidFile),
+                (attributes[.size] as? Int ?? 0) > 0
+            {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: pidFile)
+        return false
     }
 
     deinit {
