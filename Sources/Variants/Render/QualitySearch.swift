@@ -49,8 +49,8 @@ enum QualitySearch {
         var pull = (short: 1.0, reached: 1.0)
         var lastReached: Bool?
         var quality = first
-        /// How far the next try goes while the answer is not bracketed; set from the first try's gap.
-        var step = 0
+        /// How far the next try goes while the answer is not bracketed: nil until the first try's gap sets it.
+        var step: Int?
         var previousWidth = 100
         while true {
             guard let found = try attempt(quality) else { return nil }
@@ -72,12 +72,10 @@ enum QualitySearch {
                 return answer
             }
             guard let short, let reached else {
-                if step == 0 {
-                    let steps = (abs(found.score - target) / search.pointsPerStep).rounded(.up)
-                    step = Int(min(max(steps, 1), 100))
-                }
-                quality = reachedNow ? max(1, found.quality - step) : min(100, found.quality + step)
-                step *= 2
+                let gapInSteps = (abs(found.score - target) / search.pointsPerStep).rounded(.up)
+                let stride = step ?? Int(min(max(gapInSteps, 1), 100))
+                quality = reachedNow ? max(1, found.quality - stride) : min(100, found.quality + stride)
+                step = 2 * stride
                 continue
             }
             let width = reached.quality - low

@@ -76,7 +76,7 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
 
     /// libwebp's own default, past which bytes fall little for the time: 6 writes about 5 % fewer bytes at
     /// nearly the same look in twice the encode time (docs/BucketDeclaration.md).
-    public static let defaultEffort = 4
+    static let defaultEffort = 4
 
     /// The largest box side a declaration can ask for; anything larger clamps to it.
     public static let maximumSide = 4096
