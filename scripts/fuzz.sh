@@ -29,11 +29,11 @@ build() {
     sniffer)
       swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Formats/*.swift $V/Specs/OutputFormat.swift \
         $V/Probe/ContainerCheck.swift \
-        $V/Backend/ByteSearch.swift $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
+        $V/Bindings/System/ByteSearch.swift $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
         $V/Decode/HEIFReferenceRepair.swift $V/Errors/VariantsError.swift Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
     declaration)
       swiftc "${flags[@]}" -module-name FuzzDeclaration $V/Specs/*.swift $V/Formats/*.swift $V/Sniff/MediaType.swift \
-        $V/Render/RenderPlan.swift \
+        $V/Rendering/RenderPlan.swift \
         $V/Errors/VariantsError.swift Fuzz/BucketDeclarationFuzz.swift -o "$out/fuzz" ;;
     thumbhash)
       swiftc "${flags[@]}" -module-name FuzzThumbHash Sources/ThumbHash/*.swift Fuzz/ThumbHashFuzz.swift \
@@ -43,10 +43,10 @@ build() {
       swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
         -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
         $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
-        $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Store/RenditionFile.swift $V/Pipeline/RenditionOrder.swift \
-        $V/Store/RenditionStore.swift $V/Backend/SHA256.swift $V/Backend/LibCrypto.swift -I Sources/CCrypto
+        $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Stores/RenditionFile.swift $V/Pipeline/RenditionOrder.swift \
+        $V/Stores/RenditionStore.swift $V/Bindings/Crypto/SHA256.swift $V/Bindings/Crypto/LibCrypto.swift -I Sources/CCrypto
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -I Sources/CCrypto -L "$out" -lVariants -lcrypto \
-        Sources/VariantdCore/Isolation/PipelineJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
+        Sources/VariantdCore/Pipeline/PipelineJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
     jpeg)
       # C, not Swift: our libjpeg-turbo decoder shim (not the jpegli encoder beside it), against the system's libjpeg.

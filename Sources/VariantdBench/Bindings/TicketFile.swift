@@ -6,7 +6,7 @@ package import Variants
 /// serialises appends to a file, so two draws never end at the same offset and no lock is needed.
 ///
 /// `bench --jobs N` splits one run's passes among its `bench-worker` processes with it; the product has no use
-/// for it, so it lives with the benchmarks, in their `Backend/` since it calls C.
+/// for it, so it lives with the benchmarks, in their `Bindings/` since it calls C.
 package final class TicketFile: Sendable {
     private let descriptor: Int32
 
