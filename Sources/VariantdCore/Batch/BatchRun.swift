@@ -100,7 +100,7 @@ struct BatchRun: Sendable {
         if let category = recorded(path, checksum) { return .skipped(category) }
         let request = ObjectRequest(bucket: bucket.name, path: path)
         let answer = await pool.fulfil(
-            RenditionOrder(request, bucket: bucket, checksum: checksum), upload: .bytes(bytes))
+            RenditionOrder(request, bucket: bucket), from: .inHand(.bytes(bytes), checksum: checksum))
         return .answered(answer.outcome, sourceChecksum: checksum, bytesRead: bytes.count)
     }
 

@@ -7,7 +7,7 @@ import Variants
 /// queue worker).
 final class BucketRegistry: Sendable {
     let directory: String?
-    private let state: Mutex<(buckets: [String: BucketDeclaration], stamp: [String: FileIdentity])>
+    private let state: Mutex<(buckets: [String: RegisteredBucket], stamp: [String: FileIdentity])>
 
     init(directory: String?) throws(UsageError) {
         self.directory = directory
@@ -16,6 +16,10 @@ final class BucketRegistry: Sendable {
     }
 
     func bucket(named name: String) -> BucketDeclaration? {
+        registered(named: name)?.declaration
+    }
+
+    func registered(named name: String) -> RegisteredBucket? {
         state.withLock { $0.buckets[name] }
     }
 
@@ -56,20 +60,20 @@ final class BucketRegistry: Sendable {
         return stamp
     }
 
-    private static func load(_ directory: String) throws(UsageError) -> [String: BucketDeclaration] {
+    private static func load(_ directory: String) throws(UsageError) -> [String: RegisteredBucket] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
             throw UsageError("The bucket directory '\(directory)' cannot be read")
         }
-        var result: [String: BucketDeclaration] = [:]
+        var result: [String: RegisteredBucket] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
             let bucket = try BucketDeclarationFile.read(directory + "/" + name)
             guard bucket.name + ".json" == name else {
                 throw UsageError("The bucket declaration '\(name)' declares the bucket '\(bucket.name)'")
             }
-            result[bucket.name] = bucket
+            result[bucket.name] = RegisteredBucket(bucket)
         }
         return result
     }

@@ -89,18 +89,18 @@ package struct DecoderChildCommand: Subcommand {
             }
             guard let source = input.bytes(job.sourceSize) else { return .failure }
             var stored: [RenditionFile] = []
-            for part in job.stored ?? [] {
+            for part in job.stored {
                 guard let bytes = input.bytes(part.size) else { return .failure }
                 stored.append(RenditionFile(key: part.key, bytes: bytes))
             }
-            let store = job.stored.map { _ in HandedRenditions(stored) }
+            let store = HandedRenditions(stored)
             var timings = StageTimings()
             var rendering = pipeline
             rendering.store = store
             let outcome = Result { () throws(VariantsError) in
                 try rendering.run(job.order, bytes: source, timings: &timings)
             }
-            let files = (try? outcome.get()).flatMap { _ in store?.written } ?? []
+            let files = (try? outcome.get()).map { _ in store.written } ?? []
             let answer = PipelineAnswer(
                 outcome, timings: timings, peakResidentKiB: ResourceUsage.peakResidentKiB)
             ChildConfinement.returnMemory()

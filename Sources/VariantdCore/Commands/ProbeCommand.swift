@@ -65,7 +65,8 @@ package struct ProbeCommand: Subcommand {
                 }
             } else {
                 let key = String(URL(fileURLWithPath: file).standardizedFileURL.path.dropFirst())
-                outcome = await pool.fulfil(RenditionOrder(request, bucket: declaration), source: key).outcome
+                outcome = await pool.fulfil(RenditionOrder(request, bucket: declaration), from: .stored(key))
+                    .outcome
             }
             switch outcome {
             case .success(let metadata):

@@ -68,20 +68,15 @@ package struct RenderCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
-        // The pool takes a child's renditions only where it keeps them: a scratch folder keeps this one for
-        // the command's length, and the answer hands its bytes over.
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("variantd-render-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: store) }
-        let renditions = try RenditionFolder(root: store)
         let name = (file as NSString).lastPathComponent
         let pool = PipelinePool(
             .init(executable: Executable.current, size: 1),
-            objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: renditions)
+            objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: nil)
         let order = RenditionOrder(
-            ObjectRequest(bucket: declaration.name, path: name), rendering: transform.spec,
-            declaredAs: declaration)
-        let answer = await pool.fulfil(order, source: name)
+            ObjectRequest(bucket: declaration.name, path: name),
+            rendering: RenditionOutput(transform.spec, made: true),
+            among: RegisteredBucket(declaration).outputs)
+        let answer = await pool.fulfil(order, from: .stored(name))
         await pool.shutdown()
         let error: VariantsError
         switch answer.outcome {

@@ -7,11 +7,10 @@ public struct PipelineJob: Sendable, Codable, Equatable {
     /// The order, with the checksum the parent computed while it had the bytes.
     public var order: RenditionOrder
     public var sourceSize: Int
-    /// Renditions already stored for these bytes, for the child to check and reuse; nil when renditions are
-    /// not kept (the child then renders and checks them without answering their bytes).
-    public var stored: [PipelinePart]?
+    /// Renditions already stored for these bytes, for the child to check and reuse.
+    public var stored: [PipelinePart]
 
-    public init(order: RenditionOrder, sourceSize: Int, stored: [PipelinePart]?) {
+    public init(order: RenditionOrder, sourceSize: Int, stored: [PipelinePart]) {
         self.order = order
         self.sourceSize = sourceSize
         self.stored = stored

@@ -78,8 +78,8 @@ public actor PipelinePool {
     /// Children that died or were killed, for metrics.
     public private(set) var crashes = 0
 
-    /// A pool that reads sources from `objects` and keeps renditions in `renditions` (nil renders and
-    /// checks them without keeping them).
+    /// A pool that reads sources from `objects` and keeps renditions in `renditions`; with nil it keeps
+    /// none, and its answers still carry the renditions made.
     public init(_ configuration: Configuration, objects: any ObjectStore, renditions: (any RenditionStore)?) {
         self.configuration = configuration
         self.objects = objects
@@ -87,40 +87,16 @@ public actor PipelinePool {
         quarantine = (try? Quarantine(file: configuration.quarantineFile)) ?? (try? Quarantine(file: nil))
     }
 
-    /// Fulfils an order for the stored object `source`: this process reads it and the renditions stored for
-    /// its bytes, a child decodes and renders, and this process stores the new renditions before answering.
-    ///
-    /// - Parameter looksUpStored: Whether the renditions stored for the order's outputs are looked up, to be
-    ///   checked and reused; false when the caller listed them just now and found none.
-    public func fulfil(_ order: RenditionOrder, source: String, looksUpStored: Bool = true) async
-        -> PipelineAnswer
-    {
-        let objects = objects
-        return await fulfil(order, looksUpStored: looksUpStored) { maxBytes throws(VariantsError) in
-            try objects.read(source, maxBytes: maxBytes)
-        }
-    }
-
-    /// Fulfils an order for an object whose bytes are in hand rather than in the object store: an upload,
-    /// or a render source just read to be hashed, whose checksum the order then carries.
-    func fulfil(_ order: RenditionOrder, upload: RequestBody, looksUpStored: Bool = true) async
-        -> PipelineAnswer
-    {
-        await fulfil(order, looksUpStored: looksUpStored) { maxBytes throws(VariantsError) in
-            try upload.bytes(maxBytes: maxBytes)
-        }
-    }
-
-    private func fulfil(
-        _ order: RenditionOrder, looksUpStored: Bool,
-        read: @escaping @Sendable (Int) throws(VariantsError) -> [UInt8]
-    ) async -> PipelineAnswer {
+    /// Fulfils an order: this process reads the source's bytes (hashing them only where the caller could
+    /// not name them) and the renditions stored for them, a child decodes and renders, and this process
+    /// stores the new renditions before answering with them.
+    func fulfil(_ order: RenditionOrder, from source: RenditionSource) async -> PipelineAnswer {
         let slot = await checkOut()
         defer { checkIn(slot) }
-        let (renditions, maxBytes) = (renditions, configuration.limits.maxInputBytes)
+        let (objects, renditions, maxBytes) = (objects, renditions, configuration.limits.maxInputBytes)
         let loaded = await slot.perform {
             LoadedObject.load(
-                order, renditions, maxBytes: maxBytes, looksUpStored: looksUpStored, read: read)
+                order, from: source, objects: objects, renditions: renditions, maxBytes: maxBytes)
         }
         let object: LoadedObject
         switch loaded {
@@ -204,28 +180,29 @@ struct LoadedObject: Sendable {
         return !name.contains("/") && specKeys.contains(RenditionKey.specKey(ofFileName: name))
     }
 
-    /// Reads the object's bytes with `read` (given the most it may have) and, if `looksUpStored`, the
-    /// renditions already stored for them; hashes the bytes unless the order carries their checksum.
+    /// Reads the source and the renditions stored for its bytes that the order makes (only those the
+    /// caller listed, when it did).
     static func load(
-        _ order: RenditionOrder, _ renditions: (any RenditionStore)?, maxBytes: Int, looksUpStored: Bool,
-        read: (Int) throws(VariantsError) -> [UInt8]
+        _ order: RenditionOrder, from source: RenditionSource, objects: any ObjectStore,
+        renditions: (any RenditionStore)?, maxBytes: Int
     ) -> Result<LoadedObject, VariantsError> {
         var timings = StageTimings()
         do throws(VariantsError) {
-            let source = try timings.measure(.read) { () throws(VariantsError) in try read(maxBytes) }
-            let checksum = order.checksum ?? timings.measure(.hash) { SHA256.hex(source) }
+            let (bytes, checksum) = try source.load(from: objects, maxBytes: maxBytes, timings: &timings)
             let specKeys = order.made
-            let stored = timings.measure(.read) {
-                renditions.map {
-                    looksUpStored ? $0.stored(sourceChecksum: checksum, specKeys: specKeys) : []
+            let wanted = source.listed.map { specKeys.intersection($0) } ?? specKeys
+            let stored =
+                wanted.isEmpty
+                ? []
+                : timings.measure(.read) {
+                    renditions?.stored(sourceChecksum: checksum, specKeys: wanted) ?? []
                 }
-            }
             let job = PipelineJob(
-                order: order.knowing(checksum: checksum), sourceSize: source.count,
-                stored: stored?.map { PipelinePart(key: $0.key, size: $0.bytes.count) })
+                order: order.knowing(checksum: checksum), sourceSize: bytes.count,
+                stored: stored.map { PipelinePart(key: $0.key, size: $0.bytes.count) })
             return .success(
                 LoadedObject(
-                    job: job, source: source, stored: stored ?? [], checksum: checksum, specKeys: specKeys,
+                    job: job, source: bytes, stored: stored, checksum: checksum, specKeys: specKeys,
                     timings: timings))
         } catch {
             return .failure(error)

@@ -207,7 +207,7 @@ struct Worker: Sendable {
     private func render(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let order = RenditionOrder(job.request, bucket: configuration.buckets.bucket(named: job.bucket))
         return await Self.storeOutage.run {
-            let outcome = await pool.fulfil(order, source: job.source).outcome
+            let outcome = await pool.fulfil(order, from: .stored(job.source)).outcome
             guard case .failure(let error) = outcome, error.code == .storeUnavailable, stop.received == nil,
                 !Task.isCancelled
             else { return .done(outcome) }

@@ -6,7 +6,8 @@
 /// child's job line, every field is held to the same rules again, so an order in hand is always valid.
 public struct RenditionOrder: Sendable, Codable, Equatable {
     public let object: ObjectRequest
-    /// The SHA-256 of the object's bytes when the caller has it; the pipeline hashes them otherwise.
+    /// The SHA-256 of the object's bytes, set by whoever read them (`knowing(checksum:)`); the pipeline
+    /// hashes them when it is not set.
     public private(set) var checksum: String?
     /// Nil refuses nothing by policy: the object was let in already.
     public let policy: BucketPolicy?
@@ -17,34 +18,29 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
     /// it either way, so a rendition's pixels do not depend on who asked.
     public let placeholder: Bool
 
-    /// An order for the variants a bucket declares: all of them, or those whose spec keys are `making`.
-    public init(
-        _ object: ObjectRequest, bucket: BucketDeclaration?, making specKeys: Set<String>? = nil,
-        placeholder: Bool = true, checksum: String? = nil
-    ) {
+    /// An order for every variant a bucket declares, with the ThumbHash unless told otherwise.
+    public init(_ object: ObjectRequest, bucket: BucketDeclaration?, placeholder: Bool = true) {
         self.object = object
-        self.checksum = checksum
+        checksum = nil
         policy = bucket?.policy
-        outputs = (bucket?.variants ?? []).map {
-            RenditionOutput($0, made: specKeys?.contains(RenditionKey.specKey(of: $0)) ?? true)
-        }
+        outputs = (bucket?.variants ?? []).map { RenditionOutput($0, made: true) }
         self.placeholder = placeholder
     }
 
-    /// An order for one rendition of an object already stored, with no ThumbHash and no policy. A spec the
-    /// bucket's `declaration` has is made with every declared variant shaping the decode and the ladder, so
-    /// its bytes are a job's whoever asks for them; any other spec is made alone.
-    public init(
-        _ object: ObjectRequest, rendering spec: VariantSpec, declaredAs declaration: BucketDeclaration?
-    ) {
-        let specKey = RenditionKey.specKey(of: spec)
-        let declared = (declaration?.variants ?? []).map {
-            RenditionOutput($0, made: RenditionKey.specKey(of: $0) == specKey)
-        }
+    /// An order for one rendition of an object already stored, with no ThumbHash and no policy. A spec among
+    /// the bucket's `declared` outputs is made with every declared variant shaping the decode and the
+    /// ladder, so its bytes are a job's whoever asks for them; any other spec is made alone.
+    public init(_ object: ObjectRequest, rendering wanted: RenditionOutput, among declared: [RenditionOutput])
+    {
         self.object = object
         checksum = nil
         policy = nil
-        outputs = declared.contains(where: \.made) ? declared : [RenditionOutput(spec, made: true)]
+        outputs =
+            declared.contains { $0.specKey == wanted.specKey }
+            ? declared.map {
+                RenditionOutput($0.spec, specKey: $0.specKey, made: $0.specKey == wanted.specKey)
+            }
+            : [RenditionOutput(wanted.spec, specKey: wanted.specKey, made: true)]
         placeholder = false
     }
 
@@ -67,7 +63,7 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
         object = try container.decode(ObjectRequest.self, forKey: .object)
         checksum = try container.decodeIfPresent(String.self, forKey: .checksum)
         // The checksum names the folder every rendition of the object is filed under.
-        guard checksum.map(Self.isChecksum) ?? true else {
+        guard checksum.map({ isLowerHex($0, digits: 64) }) ?? true else {
             throw DecodingError.dataCorruptedError(
                 forKey: .checksum, in: container, debugDescription: "expected 64 lower-case hex digits")
         }
@@ -80,34 +76,47 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
         }
         placeholder = try container.decode(Bool.self, forKey: .placeholder)
     }
-
-    private static func isChecksum(_ text: String) -> Bool {
-        text.utf8.count == 64
-            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
 }
 
 /// One rendition of an order: the variant, its spec key, and whether it is made or only shapes the others.
 public struct RenditionOutput: Sendable, Codable, Equatable {
     public let spec: VariantSpec
     public let made: Bool
-    /// Derived from `spec` (`RenditionKey.specKey(of:)`), never read from the wire.
+    /// The name of the spec's renditions (`RenditionKey.specKey(of:)`), computed once by the parent and
+    /// carried to the child with the spec.
     public let specKey: String
 
     public init(_ spec: VariantSpec, made: Bool) {
+        self.init(spec, specKey: RenditionKey.specKey(of: spec), made: made)
+    }
+
+    /// An output whose spec key the caller computed from `spec` already.
+    public init(_ spec: VariantSpec, specKey: String, made: Bool) {
         self.spec = spec
         self.made = made
-        specKey = RenditionKey.specKey(of: spec)
+        self.specKey = specKey
     }
 
     private enum CodingKeys: String, CodingKey {
-        case spec, made
+        case spec, made, specKey
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let specKey = try container.decode(String.self, forKey: .specKey)
+        // It names files in the folder of the object's renditions.
+        guard isLowerHex(specKey, digits: 16) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .specKey, in: container, debugDescription: "expected 16 lower-case hex digits")
+        }
         self.init(
-            try container.decode(VariantSpec.self, forKey: .spec),
+            try container.decode(VariantSpec.self, forKey: .spec), specKey: specKey,
             made: try container.decode(Bool.self, forKey: .made))
     }
+}
+
+/// Whether `text` is `digits` lower-case hexadecimal digits, as checksums and spec keys are written.
+private func isLowerHex(_ text: String, digits: Int) -> Bool {
+    text.utf8.count == digits
+        && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
 }

@@ -179,9 +179,9 @@ import Variants
 
     private func decode(_ sample: String, in child: ChildProcess) throws -> CompletionMetadata {
         let bytes = try [UInt8](Data(contentsOf: TestPaths.samples.appendingPathComponent(sample)))
-        let order = RenditionOrder(
-            ObjectRequest(bucket: "b", path: sample), bucket: nil, checksum: SHA256.hex(bytes))
-        let job = PipelineJob(order: order, sourceSize: bytes.count, stored: nil)
+        let order = RenditionOrder(ObjectRequest(bucket: "b", path: sample), bucket: nil)
+            .knowing(checksum: SHA256.hex(bytes))
+        let job = PipelineJob(order: order, sourceSize: bytes.count, stored: [])
         let deadline = ContinuousClock.now + .seconds(60)
         try child.send([try WireJSON.encode(job) + [0x0A], bytes], deadline: deadline)
         let reply = try WireJSON.decode(PipelineReply.self, from: try child.line(deadline: deadline))

@@ -31,7 +31,8 @@ import Variants
     func rowHasItsExpectedOutcome(row: Corpus.Row) async throws {
         let request = ObjectRequest(bucket: "corpus", path: row.path)
         let outcome = await Self.pool.fulfil(
-            RenditionOrder(request, bucket: Self.bucket), source: String(Corpus.url(row).path.dropFirst())
+            RenditionOrder(request, bucket: Self.bucket),
+            from: .stored(String(Corpus.url(row).path.dropFirst()))
         ).outcome
 
         switch (row.decodes, outcome) {

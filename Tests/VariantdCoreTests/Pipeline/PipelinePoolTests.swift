@@ -48,14 +48,43 @@ import Variants
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
 
-        let hashed = await pool.fulfil(RenditionOrder(request, bucket: nil), upload: .bytes(bytes))
+        let hashed = await pool.fulfil(RenditionOrder(request, bucket: nil), from: .inHand(.bytes(bytes)))
         #expect(try hashed.outcome.get().checksumSha256 == SHA256.hex(bytes))
         #expect(hashed.timings.byStage[.hash] != nil)
 
         let handed = await pool.fulfil(
-            RenditionOrder(request, bucket: nil, checksum: SHA256.hex(bytes)), upload: .bytes(bytes))
+            RenditionOrder(request, bucket: nil), from: .inHand(.bytes(bytes), checksum: SHA256.hex(bytes)))
         #expect(try handed.outcome.get().checksumSha256 == SHA256.hex(bytes))
         #expect(handed.timings.byStage[.hash] == nil)
+    }
+
+    /// A file held open since its identity vouched for a checksum is read without hashing; one written in
+    /// place since (here with the same bytes) is hashed again, so renditions are never filed under a checksum
+    /// the bytes read may not have.
+    @Test func aPinnedFileIsHashedOnlyWhenWrittenSince() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("pinned.jpg").path
+        let bytes = try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let checksum = SHA256.hex(Array(bytes))
+        let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        defer { Task { await pool.shutdown() } }
+        let order = RenditionOrder(ObjectRequest(bucket: "b", path: "pinned.jpg"), bucket: nil)
+
+        let untouched = try #require(PinnedFile(path: path))
+        let trusted = await pool.fulfil(order, from: RenditionSource(.pinned(untouched, checksum: checksum)))
+        #expect(try trusted.outcome.get().checksumSha256 == checksum)
+        #expect(trusted.timings.byStage[.hash] == nil)
+
+        let written = try #require(PinnedFile(path: path))
+        try await Task.sleep(for: .milliseconds(20))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        let rehashed = await pool.fulfil(order, from: RenditionSource(.pinned(written, checksum: checksum)))
+        #expect(try rehashed.outcome.get().checksumSha256 == checksum)
+        #expect(rehashed.timings.byStage[.hash] != nil)
     }
 
     /// An on-demand rendition wants no placeholder: the child skips the ThumbHash, and the rendition's bytes
@@ -71,14 +100,14 @@ import Variants
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
         let spec = try Transform(query: [("width", "24"), ("format", "webp")], accept: nil).spec
-        let alone = RenditionOrder(request, rendering: spec, declaredAs: nil)
+        let alone = RenditionOrder(request, rendering: RenditionOutput(spec, made: true), among: [])
         let bucket = try BucketDeclaration(
             parsing: #"{"name": "b", "variants": {"v": {"width": 24, "format": "webp"}}}"#.utf8)
         #expect(alone.made == RenditionOrder(request, bucket: bucket).made)
 
-        let with = await pool.fulfil(
-            RenditionOrder(request, bucket: bucket), upload: .bytes(bytes), looksUpStored: false)
-        let without = await pool.fulfil(alone, upload: .bytes(bytes), looksUpStored: false)
+        let nothingStored = RenditionSource(.inHand(.bytes(bytes), checksum: nil), listed: [])
+        let with = await pool.fulfil(RenditionOrder(request, bucket: bucket), from: nothingStored)
+        let without = await pool.fulfil(alone, from: nothingStored)
         #expect(try with.outcome.get().thumbhash != nil && with.timings.byStage[.thumbhash] != nil)
         #expect(try without.outcome.get().thumbhash == nil && without.timings.byStage[.thumbhash] == nil)
         #expect(!without.made.isEmpty && without.made.map(\.bytes) == with.made.map(\.bytes))

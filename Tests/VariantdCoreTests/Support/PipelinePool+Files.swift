@@ -23,6 +23,6 @@ extension PipelinePool {
     {
         let request = ObjectRequest(
             bucket: bucket?.name ?? bucketName, path: (path as NSString).lastPathComponent)
-        return await fulfil(RenditionOrder(request, bucket: bucket), source: String(path.dropFirst()))
+        return await fulfil(RenditionOrder(request, bucket: bucket), from: .stored(String(path.dropFirst())))
     }
 }

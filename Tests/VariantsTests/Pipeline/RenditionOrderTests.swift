@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: ["post-images.json", "everything.json"])
     func aBucketsOrderSurvivesTheWire(file: String) throws {
         let bucket = try BucketDeclaration(parsing: try Samples.bucket(file))
-        let order = RenditionOrder(Self.object, bucket: bucket, checksum: Self.checksum)
+        let order = RenditionOrder(Self.object, bucket: bucket).knowing(checksum: Self.checksum)
         #expect(try decode(try wire(order)) == order)
         #expect(order.made == Set(bucket.variants.map(RenditionKey.specKey)))
     }
@@ -40,7 +40,18 @@ import Testing
         let outputs = try #require(try wire(RenditionOrder(Self.object, bucket: bucket))["outputs"] as? [Any])
         let first = try #require(outputs.first as? [String: Any])
         let spec = try #require(first["spec"] as? [String: Any])
-        #expect(spec["fit"] as? String != nil && first["specKey"] == nil)
+        #expect(spec["fit"] as? String != nil)
+        #expect(first["specKey"] as? String == RenditionKey.specKey(of: bucket.variants[0]))
+    }
+
+    /// The child takes the spec key the parent computed with the spec, rather than computing it again.
+    @Test func theSpecKeyIsCarriedNotComputedAgain() throws {
+        let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
+        var object = try wire(RenditionOrder(Self.object, bucket: bucket))
+        var outputs = try #require(object["outputs"] as? [[String: Any]])
+        outputs[0]["specKey"] = "0123456789abcdef"
+        object["outputs"] = outputs
+        #expect(try decode(object).outputs[0].specKey == "0123456789abcdef")
     }
 
     /// A value no declaration could hold, put into each field of a valid order in turn.
@@ -90,6 +101,14 @@ import Testing
         ),
         ("checksum that is a path", { $0["checksum"] = "../../etc" }),
         (
+            "spec key that is a path",
+            {
+                var outputs = $0["outputs"] as! [[String: Any]]
+                outputs[0]["specKey"] = "../../etc/passwd"
+                $0["outputs"] = outputs
+            }
+        ),
+        (
             "too many outputs",
             {
                 let outputs = $0["outputs"] as! [Any]
@@ -110,7 +129,7 @@ import Testing
     func aValueNoDeclarationCouldHoldIsRefused(index: Int) throws {
         let bucket = try BucketDeclaration(
             parsing: #"{"name": "b", "allowedMimeTypes": ["image/*"], "variants": {"v": {"width": 8}}}"#.utf8)
-        var object = try wire(RenditionOrder(Self.object, bucket: bucket, checksum: Self.checksum))
+        var object = try wire(RenditionOrder(Self.object, bucket: bucket).knowing(checksum: Self.checksum))
         #expect(try decode(object).outputs.count == 1)
         Self.corruptions[index].edit(&object)
         #expect(throws: DecodingError.self, "\(Self.corruptions[index].field)") { try decode(object) }
@@ -119,7 +138,8 @@ import Testing
     @Test func aDeclaredSpecIsMadeWithTheBucketsOtherVariantsShapingIt() throws {
         let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let declared = try #require(bucket.variants.first)
-        let order = RenditionOrder(Self.object, rendering: declared, declaredAs: bucket)
+        let order = RenditionOrder(
+            Self.object, rendering: RenditionOutput(declared, made: true), among: Self.outputs(of: bucket))
         #expect(order.outputs.map(\.spec) == bucket.variants)
         #expect(order.made == [RenditionKey.specKey(of: declared)])
         #expect(order.policy == nil && !order.placeholder && order.checksum == nil)
@@ -128,8 +148,13 @@ import Testing
     @Test func anUndeclaredSpecIsMadeAlone() throws {
         let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let spec = try Transform(query: [("width", "17")], accept: nil).spec
-        let order = RenditionOrder(Self.object, rendering: spec, declaredAs: bucket)
+        let order = RenditionOrder(
+            Self.object, rendering: RenditionOutput(spec, made: true), among: Self.outputs(of: bucket))
         #expect(order.outputs.map(\.spec) == [spec] && order.made == [RenditionKey.specKey(of: spec)])
         #expect(order.knowing(checksum: Self.checksum).checksum == Self.checksum)
+    }
+
+    private static func outputs(of bucket: BucketDeclaration) -> [RenditionOutput] {
+        bucket.variants.map { RenditionOutput($0, made: true) }
     }
 }

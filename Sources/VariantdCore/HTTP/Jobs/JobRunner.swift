@@ -8,12 +8,12 @@ struct JobRunner: Sendable {
 
     func run(_ job: JobRequest, bucket: BucketDeclaration) async -> HTTPResponse {
         let started = ContinuousClock.now
-        let answer: PipelineAnswer
-        let order = RenditionOrder(job.object, bucket: bucket)
-        switch job.source {
-        case .stored(let key): answer = await pool.fulfil(order, source: key)
-        case .uploaded(let body): answer = await pool.fulfil(order, upload: body)
-        }
+        let source: RenditionSource =
+            switch job.source {
+            case .stored(let key): .stored(key)
+            case .uploaded(let body): .inHand(body)
+            }
+        let answer = await pool.fulfil(RenditionOrder(job.object, bucket: bucket), from: source)
         metrics.setDecoderCrashes(await pool.crashes)
         let (whole, fraction) = started.duration(to: .now).components
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))

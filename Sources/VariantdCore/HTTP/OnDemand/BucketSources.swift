@@ -16,6 +16,12 @@ struct BucketSources: RenderSources {
     /// Always nil: even a remembered checksum needs a HEAD, which is not made on an I/O thread.
     func rememberedChecksum(of source: String) -> String? { nil }
 
+    /// The object, downloaded and hashed by the pool: the HEAD that vouched for `checksum` says nothing of
+    /// what a later GET returns.
+    func bytes(of source: String, checksum: String) -> RenditionSource.Bytes {
+        .stored(source)
+    }
+
     func checksum(of source: String) throws(VariantsError) -> HashedSource {
         let (client, name, key) = (bucket.client, bucket.location.bucket, bucket.location.key(source))
         do throws(S3Error) {
@@ -34,7 +40,9 @@ struct BucketSources: RenderSources {
             let checksum = SHA256.hex(bytes)
             checksums.remember(checksum, of: source, identity: identity)
             return HashedSource(
-                checksum: checksum, bytes: bytes.count <= HashedSource.handOverLimit ? bytes : nil)
+                checksum: checksum,
+                bytes: bytes.count <= HashedSource.handOverLimit
+                    ? .inHand(.bytes(bytes), checksum: checksum) : nil)
         } catch {
             throw error.variantsError
         }

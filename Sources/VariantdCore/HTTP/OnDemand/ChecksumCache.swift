@@ -33,43 +33,20 @@ extension ChecksumCache where Identity == FileIdentity {
     }
 
     /// The lowercase hex SHA-256 of the file at `path`, or nil when it is not a readable regular file.
-    ///
-    /// - Parameters:
-    ///   - name: As for `rememberedChecksum(ofFile:as:)`.
-    ///   - real: Where to read it when the caller resolved `path`'s symbolic links; the checksum is
-    ///     remembered only when both name the same file from before the read to after it.
-    func checksum(ofFile path: String, as name: String? = nil, readingFrom real: String? = nil) -> String? {
-        if let remembered = rememberedChecksum(ofFile: path, as: name) { return remembered }
-        return hashing(path, as: name, readingFrom: real ?? path) { SourceChecksum.of($0) }
-    }
-
-    /// The file's bytes and their SHA-256 from one read, remembered as `checksum(ofFile:)` remembers it, for a
-    /// caller that goes on to decode them; nil when it is not a readable regular file of at most `maxBytes`.
-    func bytesAndChecksum(
-        ofFile path: String, as name: String? = nil, readingFrom real: String, maxBytes: Int
-    )
-        -> (checksum: String, bytes: [UInt8])?
-    {
-        var bytes: [UInt8] = []
-        let checksum = hashing(path, as: name, readingFrom: real) { real in
-            guard let read = try? SourceFile.read(real, maxBytes: maxBytes) else { return nil }
-            bytes = read
-            return SHA256.hex(read)
+    func checksum(ofFile path: String) -> String? {
+        if let remembered = rememberedChecksum(ofFile: path) { return remembered }
+        guard let pinned = PinnedFile(path: path), let checksum = try? pinned.file.sha256() else {
+            return nil
         }
-        return checksum.map { ($0, bytes) }
-    }
-
-    /// Hashes with `hash`, and remembers the checksum only when nothing changed while hashing and the
-    /// identity has settled (`FileIdentity.isSettled`).
-    private func hashing(
-        _ path: String, as name: String?, readingFrom real: String, hash: (String) -> String?
-    )
-        -> String?
-    {
-        guard let before = FileIdentity(path: real), let checksum = hash(real) else { return nil }
-        if FileIdentity(path: real) == before, FileIdentity(path: path) == before, before.isSettled {
-            remember(checksum, of: name ?? path, identity: before)
-        }
+        remember(checksum, of: pinned, at: path)
         return checksum
+    }
+
+    /// Remembers the checksum of a file read through `pinned` when nothing wrote it while it was read, `path`
+    /// still names it, and its identity has settled (`FileIdentity.isSettled`).
+    func remember(_ checksum: String, of pinned: PinnedFile, at path: String, as name: String? = nil) {
+        if pinned.isUnchanged, FileIdentity(path: path) == pinned.identity, pinned.identity.isSettled {
+            remember(checksum, of: name ?? path, identity: pinned.identity)
+        }
     }
 }

@@ -16,23 +16,35 @@ struct FolderSources: RenderSources {
         checksums.rememberedChecksum(ofFile: folder.path + "/" + source, as: Self.name(of: source))
     }
 
-    /// A source not remembered is read once: the bytes hashed go on to the decoder, so a miss reads and hashes
-    /// it once; one over the hand-over limit is hashed as it streams and read again by the decoder pool.
+    /// A source not remembered is read and hashed once, through the file held open: up to the hand-over limit
+    /// its bytes go on to the decoder, and a larger file goes on held open, to be read once more (not hashed)
+    /// when a decoder is free.
     func checksum(of source: String) throws(VariantsError) -> HashedSource {
         let (path, name) = (folder.path + "/" + source, Self.name(of: source))
         if let remembered = checksums.rememberedChecksum(ofFile: path, as: name) {
             return HashedSource(checksum: remembered)
         }
-        let real = try folder.resolve(source)
-        if let read = checksums.bytesAndChecksum(
-            ofFile: path, as: name, readingFrom: real, maxBytes: HashedSource.handOverLimit)
-        {
-            return HashedSource(checksum: read.checksum, bytes: read.bytes)
-        }
-        guard let checksum = checksums.checksum(ofFile: path, as: name, readingFrom: real) else {
+        guard let pinned = PinnedFile(path: try folder.resolve(source)) else {
             throw VariantsError(.notFound, "no readable object at '\(source)'")
         }
-        return HashedSource(checksum: checksum)
+        if pinned.file.count <= HashedSource.handOverLimit {
+            let bytes = try pinned.read(maxBytes: HashedSource.handOverLimit)
+            let checksum = SHA256.hex(bytes)
+            checksums.remember(checksum, of: pinned, at: path, as: name)
+            return HashedSource(checksum: checksum, bytes: .inHand(.bytes(bytes), checksum: checksum))
+        }
+        let checksum = try pinned.file.sha256()
+        checksums.remember(checksum, of: pinned, at: path, as: name)
+        return HashedSource(checksum: checksum, bytes: .pinned(pinned, checksum: checksum))
+    }
+
+    func bytes(of source: String, checksum: String) -> RenditionSource.Bytes {
+        if let pinned = PinnedFile(path: folder.path + "/" + source),
+            checksums.checksum(of: Self.name(of: source), identity: pinned.identity) == checksum
+        {
+            return .pinned(pinned, checksum: checksum)
+        }
+        return .stored(source)
     }
 
     /// One name for all spellings of a path: `a/./b` and `a//b` are `a/b` to the file system, and each kept

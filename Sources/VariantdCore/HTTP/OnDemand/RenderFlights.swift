@@ -4,18 +4,7 @@ import Variants
 /// Renders in flight, one per (source, transform): identical misses arriving together wait for the same
 /// render (single flight), and the per-picture cap counts the transforms being rendered with those stored.
 actor RenderFlights {
-    /// A rendition in the store, as made or found.
-    struct Made: Sendable {
-        /// The rendition's key in the store.
-        var key: String
-        /// Its SHA-256, the strong `ETag`.
-        var checksum: String
-        /// Its length in bytes, as found (a file's is sent as it is when sent).
-        var size: Int
-        var body: RenditionBody
-    }
-
-    private var flights: [String: Task<Result<Made, AnswerError>, Never>] = [:]
+    private var flights: [String: Task<Result<StoredRendition, AnswerError>, Never>] = [:]
     /// Spec keys being rendered per source checksum, not yet in the store's listing.
     private var pending: [String: Set<String>] = [:]
     /// Renders that ended stored: one that ends while a listing is read may be missing from it.
@@ -37,8 +26,8 @@ actor RenderFlights {
     func render(
         source: String, specKey: String, exempt: Bool, listed: (keys: Set<String>, generation: Int),
         stored: @escaping @Sendable () throws(VariantsError) -> Set<String>,
-        work: @escaping @Sendable () async -> Result<Made, AnswerError>
-    ) async -> (result: Result<Made, AnswerError>, joined: Bool) {
+        work: @escaping @Sendable () async -> Result<StoredRendition, AnswerError>
+    ) async -> (result: Result<StoredRendition, AnswerError>, joined: Bool) {
         let key = source + "/" + specKey
         var given: (keys: Set<String>, generation: Int)? = listed
         while true {

@@ -8,7 +8,8 @@ import Variants
 /// With folders, a hit costs a `stat` of the source (its checksum is remembered while its identity holds)
 /// and a file libmicrohttpd sends from a descriptor held open (`OpenRenditions`), all on the I/O thread;
 /// with object storage, a HEAD of the source and a GET of the rendition, off it. Never a decode or a render
-/// slot.
+/// slot. A miss hands the pool what it found out (the source's checksum, its bytes or the file held open,
+/// the renditions listed), so the source is read and hashed once and the spec key computed once.
 struct RenderService: Sendable {
     let sources: any RenderSources
     let renditions: any RenditionCatalog
@@ -26,6 +27,7 @@ struct RenderService: Sendable {
     /// megabytes.
     private let readTargets = BoundedMemo<String, RenderRequest>(capacity: 4096)
     static let rememberedTargetBytes = 1024
+    /// Checksums of rendition files: made by the child for those rendered here, so no hit hashes a file.
     private let renditionFiles = ChecksumCache<FileIdentity>()
     private let openRenditions = OpenRenditions()
     private let found = FoundRenditions()
@@ -81,14 +83,15 @@ struct RenderService: Sendable {
     /// A request checked at the edge: credentials, options, and the object's real path.
     private struct CheckedRequest: Sendable {
         var render: RenderRequest
-        var spec: VariantSpec
+        /// The rendition asked for, with its spec key.
+        var output: RenditionOutput
         var variesWithAccept: Bool
         /// A declared variant: counted by the per-picture cap, never refused by it.
-        var declared: Bool
-        /// The bucket's declaration, whose variants shape the render of a spec it declares.
-        var declaration: BucketDeclaration?
+        var isDeclared: Bool
+        /// The bucket's declared variants, which shape the render of a spec it declares.
+        var declared: [RenditionOutput]
         var isPublic: Bool
-        var specKey: String
+        var specKey: String { output.specKey }
     }
 
     private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError)
@@ -109,19 +112,19 @@ struct RenderService: Sendable {
         }
         record.bucket = render.bucket
         record.path = render.path
-        let declaration = registry.bucket(named: render.bucket)
-        let isPublic = declaration?.isPublic ?? false
+        let bucket = registry.registered(named: render.bucket)
+        let isPublic = bucket?.declaration.isPublic ?? false
         do {
             if !isPost { try access.checkURL(request, render, isPublic: isPublic) }
         } catch {
             throw .service(error)
         }
         return try AnswerError.pipeline { () throws(VariantsError) in
-            let (spec, specKey, variesWithAccept, declared) = try transform(
-                render, declaration: declaration, accept: request.headers["accept"])
+            let (output, variesWithAccept, isDeclared) = try transform(
+                render, bucket: bucket, accept: request.headers["accept"])
             return CheckedRequest(
-                render: render, spec: spec, variesWithAccept: variesWithAccept, declared: declared,
-                declaration: declaration, isPublic: isPublic, specKey: specKey)
+                render: render, output: output, variesWithAccept: variesWithAccept, isDeclared: isDeclared,
+                declared: bucket?.outputs ?? [], isPublic: isPublic)
         }
     }
 
@@ -138,7 +141,7 @@ struct RenderService: Sendable {
     /// A hit that waits on nothing but the source's `stat`: the source's checksum and the rendition's key
     /// remembered, the source still the file it was, and the rendition held open (or opened, its identity
     /// read from the descriptor it is then sent from, and its checksum remembered for that identity).
-    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant) -> RenderFlights.Made? {
+    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant) -> StoredRendition? {
         guard let checksum = sources.rememberedChecksum(of: checked.render.source),
             let key = found.key(sourceChecksum: checksum, specKey: checked.specKey),
             let path = renditions.file(of: key)
@@ -158,7 +161,7 @@ struct RenderService: Sendable {
             entry = OpenRenditions.Entry(file: file, identity: identity, checksum: etag, checked: now)
             openRenditions.keep(entry, at: path)
         }
-        return RenderFlights.Made(
+        return StoredRendition(
             key: key, checksum: entry.checksum, size: entry.file.count, body: .spooled(entry.file))
     }
 
@@ -175,27 +178,27 @@ struct RenderService: Sendable {
         }
         let (source, lookup) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
         let checksum = source.checksum
-        let made: RenderFlights.Made
+        let stored: StoredRendition
         switch lookup {
         case .found(let found):
-            made = found
+            stored = found
             record.outcome = .hit
         case .missing(let listed):
             let renditions = renditions
             let (result, joined) = await flights.render(
-                source: checksum, specKey: checked.specKey, exempt: checked.declared,
+                source: checksum, specKey: checked.specKey, exempt: checked.isDeclared,
                 listed: (listed, generation),
                 stored: { () throws(VariantsError) in Set(try renditions.listing(ofSource: checksum).keys) },
-                work: { await renderInChild(checked, source: source) })
-            made = try result.get()
+                work: { await renderInChild(checked, source: source, listed: listed) })
+            stored = try result.get()
             record.outcome = joined ? .shared : .miss
         }
-        return reply(made, to: request, checked, record: &record)
+        return reply(stored, to: request, checked, record: &record)
     }
 
     /// A rendition in the store, or the spec keys stored beside it when it is not there.
     private enum Lookup: Sendable {
-        case found(RenderFlights.Made)
+        case found(StoredRendition)
         case missing(Set<String>)
     }
 
@@ -217,83 +220,77 @@ struct RenderService: Sendable {
         return response
     }
 
-    /// The options, or the declared variant, as a spec and its key; `declared` exempts it from the
+    /// The rendition the options, or the declared variant, ask for; `isDeclared` exempts it from the
     /// per-picture cap.
     private func transform(
-        _ render: RenderRequest, declaration: BucketDeclaration?, accept: String?
-    ) throws(VariantsError) -> (spec: VariantSpec, specKey: String, variesWithAccept: Bool, declared: Bool) {
+        _ render: RenderRequest, bucket: RegisteredBucket?, accept: String?
+    ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool, isDeclared: Bool) {
         switch render.asked {
         case .options(let options):
-            let (entry, variesWithAccept) = try transforms.entry(options, accept: accept)
-            return (entry.spec, entry.specKey, variesWithAccept, false)
+            let (output, variesWithAccept) = try transforms.output(options, accept: accept)
+            return (output, variesWithAccept, false)
         case .body(let body):
             guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
-            return (
-                transform.spec, RenditionKey.specKey(of: transform.spec), transform.variesWithAccept, false
-            )
+            return (RenditionOutput(transform.spec, made: true), transform.variesWithAccept, false)
         case .variant(let name):
-            guard let variant = declaration?.variant(named: name) else {
+            guard let output = bucket?.output(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
             }
-            return (variant, RenditionKey.specKey(of: variant), false, true)
+            return (output, false, true)
         }
     }
 
     /// The stored rendition under the key found before, or else the one the store lists; the listing, a
     /// source's one per miss, also counts its transforms for the cap. Blocks.
     private func lookUp(_ checksum: String, _ specKey: String) throws(VariantsError) -> Lookup {
-        if let key = found.key(sourceChecksum: checksum, specKey: specKey), let made = try made(key) {
-            return .found(made)
+        if let key = found.key(sourceChecksum: checksum, specKey: specKey), let stored = try stored(key) {
+            return .found(stored)
         }
         let listing = try renditions.listing(ofSource: checksum)
-        if let key = listing[specKey], let made = try made(key) { return .found(made) }
+        if let key = listing[specKey], let stored = try stored(key) { return .found(stored) }
         return .missing(Set(listing.keys))
     }
 
     /// The rendition under `key` ready to send, remembered for the next hit; nil when it is not there. Blocks.
-    private func made(_ key: String) throws(VariantsError) -> RenderFlights.Made? {
-        let made: RenderFlights.Made
+    private func stored(_ key: String) throws(VariantsError) -> StoredRendition? {
+        let stored: StoredRendition
         switch try renditions.body(of: key) {
         case .file(let path):
             guard let checksum = renditionFiles.checksum(ofFile: path),
                 let identity = FileIdentity(path: path)
             else { return nil }
-            made = RenderFlights.Made(
+            stored = StoredRendition(
                 key: key, checksum: checksum, size: Int(identity.size), body: .file(path: path))
         case .bytes(let bytes):
-            made = RenderFlights.Made(
+            stored = StoredRendition(
                 key: key, checksum: SHA256.hex(bytes), size: bytes.count, body: .bytes(bytes))
         case .spooled(let file):
-            made = RenderFlights.Made(
+            stored = StoredRendition(
                 key: key, checksum: try file.sha256(), size: file.count, body: .spooled(file))
         case nil:
             return nil
         }
         found.remember(key)
-        return made
+        return stored
     }
 
-    /// Renders one transform in a decoder child, through the same admission as jobs, from the bytes just
-    /// hashed when the source handed them on, and answers with the bytes the child made. The store was
-    /// listed just before: another process that makes the same rendition meanwhile writes the same bytes
-    /// under the same key.
-    private func renderInChild(_ checked: CheckedRequest, source: HashedSource) async
-        -> Result<RenderFlights.Made, AnswerError>
+    /// Renders one transform in a decoder child, through the same admission as jobs, from what finding the
+    /// source's checksum gave (its bytes, or the file held open) and with the renditions `listed` for it,
+    /// and answers with the bytes the child made. Another process that makes the same rendition meanwhile
+    /// writes the same bytes under the same key.
+    private func renderInChild(_ checked: CheckedRequest, source: HashedSource, listed: Set<String>) async
+        -> Result<StoredRendition, AnswerError>
     {
         if let refusal = admission.enter() { return .failure(.service(refusal.error)) }
         defer { admission.leave() }
         let render = checked.render
-        let request = ObjectRequest(bucket: render.bucket, path: render.path)
-        let order = RenditionOrder(request, rendering: checked.spec, declaredAs: checked.declaration)
-        let answer =
-            if let bytes = source.bytes {
-                await pool.fulfil(
-                    order.knowing(checksum: source.checksum), upload: .bytes(bytes), looksUpStored: false)
-            } else {
-                await pool.fulfil(order, source: render.source, looksUpStored: false)
-            }
+        let order = RenditionOrder(
+            ObjectRequest(bucket: render.bucket, path: render.path), rendering: checked.output,
+            among: checked.declared)
+        let bytes = source.bytes ?? sources.bytes(of: render.source, checksum: source.checksum)
+        let answer = await pool.fulfil(order, from: RenditionSource(bytes, listed: listed))
         metrics.countRenderMade()
         metrics.setDecoderCrashes(await pool.crashes)
         switch answer.outcome {
@@ -312,18 +309,21 @@ struct RenderService: Sendable {
                     .pipeline(VariantsError(.internalError, "the decoder answered no rendition")))
             }
             found.remember(rendition.key)
+            if let path = renditions.file(of: rendition.key), let identity = FileIdentity(path: path) {
+                renditionFiles.remember(rendition.checksumSha256, of: path, identity: identity)
+            }
             return .success(
-                RenderFlights.Made(
+                StoredRendition(
                     key: rendition.key, checksum: rendition.checksumSha256, size: file.bytes.count,
                     body: .bytes(file.bytes)))
         }
     }
 
     private func reply(
-        _ made: RenderFlights.Made, to request: HTTPRequest, _ checked: CheckedRequest,
+        _ rendition: StoredRendition, to request: HTTPRequest, _ checked: CheckedRequest,
         record: inout RenderRecord
     ) -> HTTPResponse {
-        let tag = "\"\(made.checksum)\""
+        let tag = "\"\(rendition.checksum)\""
         var headers: [(name: String, value: String)] = [
             ("ETag", tag), ("Cache-Control", checked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
@@ -336,11 +336,11 @@ struct RenderService: Sendable {
             record.status = 304
             status = 304
         } else {
-            headers.insert(("Content-Type", RenditionKey.contentType(of: made.key)), at: 0)
-            record.bytesOut = made.size
+            headers.insert(("Content-Type", RenditionKey.contentType(of: rendition.key)), at: 0)
+            record.bytesOut = rendition.size
         }
         let whole: HTTPResponse
-        switch made.body {
+        switch rendition.body {
         case .file(let path):
             whole = HTTPResponse(status: status, headers: headers, body: [], file: path)
         case .bytes(let bytes):
@@ -348,8 +348,8 @@ struct RenderService: Sendable {
         case .spooled(let file):
             whole = HTTPResponse(status: status, headers: headers, body: [], spooled: file)
         }
-        let range = status == 200 ? ByteRange.answer(to: request, tag: tag, size: made.size) : .whole
-        let response = whole.answering(range, size: made.size)
+        let range = status == 200 ? ByteRange.answer(to: request, tag: tag, size: rendition.size) : .whole
+        let response = whole.answering(range, size: rendition.size)
         record.status = response.status
         if let part = response.range { record.bytesOut = part.length }
         if range == .unsatisfiable {

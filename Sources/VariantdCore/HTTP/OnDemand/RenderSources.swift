@@ -8,11 +8,16 @@ protocol RenderSources: Sendable {
     func rememberedChecksum(of source: String) -> String?
 
     /// The checksum of the source's current bytes, which are read and hashed only when its identity changed,
-    /// with the bytes when they were downloaded for it. Blocks its thread (file system, object storage).
+    /// with what that read leaves for a render (the bytes, or the file held open). Blocks its thread (file
+    /// system, object storage).
     ///
     /// - Parameter source: The object's path relative to the store root, already checked by
     ///   `ObjectFolder.checkRelative`.
     /// - Throws: `400 invalid_request` for a path leading out of the store, `404 not_found`,
     ///   `413 payload_too_large`, `store_unavailable` when the store cannot be reached.
     func checksum(of source: String) throws(VariantsError) -> HashedSource
+
+    /// The bytes to render a source from whose checksum was remembered: the file held open while its
+    /// identity still vouches for `checksum`, or else the stored object, which the pool reads and hashes.
+    func bytes(of source: String, checksum: String) -> RenditionSource.Bytes
 }

@@ -6,18 +6,12 @@ import Variants
 /// short ones: any client may spell a size at length (`width=64.000…`), and 4,096 URLs of 50 KB each would
 /// hold 200 MB.
 final class TransformMemo: Sendable {
-    /// A transform as read, with the spec key that names its renditions.
-    struct Entry: Sendable {
-        var spec: VariantSpec
-        var specKey: String
-    }
-
     private struct Options: Hashable {
         var names: [String]
         var values: [String]
     }
 
-    private let entries: BoundedMemo<Options, Entry>
+    private let entries: BoundedMemo<Options, RenditionOutput>
 
     /// The most bytes of names and values a remembered query has: every option at its longest spelled
     /// plainly fits, and the whole memo stays within a few megabytes.
@@ -30,20 +24,21 @@ final class TransformMemo: Sendable {
     /// How many query forms are remembered.
     var count: Int { entries.count }
 
-    /// The transform the options ask for: remembered, or read (and remembered unless it varies with `Accept`).
+    /// The rendition the options ask for, with its spec key: remembered, or read (and remembered unless it
+    /// varies with `Accept`).
     ///
     /// - Throws: `400 invalid_transform`, as `Transform(query:accept:)`.
-    func entry(_ options: [(name: String, value: String)], accept: String?) throws(VariantsError)
-        -> (entry: Entry, variesWithAccept: Bool)
+    func output(_ options: [(name: String, value: String)], accept: String?) throws(VariantsError)
+        -> (output: RenditionOutput, variesWithAccept: Bool)
     {
         let key = Options(names: options.map(\.name), values: options.map(\.value))
         if let remembered = entries[key] { return (remembered, false) }
         let transform = try Transform(query: options, accept: accept)
-        let entry = Entry(spec: transform.spec, specKey: RenditionKey.specKey(of: transform.spec))
+        let output = RenditionOutput(transform.spec, made: true)
         let bytes = options.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         if !transform.variesWithAccept, bytes <= Self.maximumRememberedBytes {
-            entries.remember(entry, for: key)
+            entries.remember(output, for: key)
         }
-        return (entry, transform.variesWithAccept)
+        return (output, transform.variesWithAccept)
     }
 }

@@ -8,7 +8,7 @@ import Variants
 
 /// What one render request costs the stores, counted in process: a miss reads and hashes its source once,
 /// lists the source's renditions once, renders in one child and answers from the bytes it made; a hit reads
-/// no source byte and lists nothing.
+/// no source byte, lists nothing and hashes nothing.
 @Suite struct RenderServiceBudgetTests {
     @Test func aMissReadsHashesAndListsOnceAndAHitReadsNoSource() async throws {
         let world = try CountingWorld()
@@ -21,27 +21,55 @@ import Variants
             RenditionOrder(ObjectRequest(bucket: "pics", path: "rendition.webp"), bucket: nil),
             bytes: miss.body, timings: &timings)
         #expect(read.contentType == "image/webp" && read.width == 64)
-        #expect(world.counts == Counts(sourceReads: 1, listings: 1, lookups: 0, renditionReads: 0))
+        #expect(
+            world.counts
+                == Counts(sourceReads: 1, sourceHashes: 1, listings: 1, lookups: 0, renditionReads: 0))
 
+        // The rendition's checksum came from the child: the hit sends the file held open, hashing nothing.
         let hit = await world.service.answer(world.get("width=64&format=webp"))
-        #expect(hit.status == 200 && hit.file != nil)
-        #expect(world.counts == Counts(sourceReads: 1, listings: 1, lookups: 0, renditionReads: 1))
+        #expect(hit.status == 200 && hit.spooled != nil)
+        #expect(hit.headers.contains { $0.name == "ETag" && $0.value == "\"\(SHA256.hex(miss.body))\"" })
+        #expect(
+            world.counts
+                == Counts(sourceReads: 1, sourceHashes: 1, listings: 1, lookups: 0, renditionReads: 0))
 
-        // Another transform of a source whose checksum is remembered: read once, by the decoder pool.
+        // Another transform of a source whose checksum is remembered: read once, by the decoder pool from
+        // the file held open, and not hashed again.
         let other = await world.service.answer(world.get("width=32&format=png"))
         #expect(other.status == 200)
-        #expect(world.counts == Counts(sourceReads: 2, listings: 2, lookups: 0, renditionReads: 1))
+        #expect(
+            world.counts
+                == Counts(sourceReads: 2, sourceHashes: 1, listings: 2, lookups: 0, renditionReads: 0))
+    }
+
+    /// A source over the hand-over limit is hashed as it is read through the file held open, which goes on
+    /// to the decoder pool: read again there, never hashed again.
+    @Test func aSourceOverTheHandOverLimitIsHashedOnce() async throws {
+        let world = try CountingWorld(padding: HashedSource.handOverLimit)
+        defer { world.remove() }
+        let miss = await world.service.answer(world.get("width=40&format=jpeg"))
+        #expect(miss.status == 200, "\(String(decoding: miss.body, as: UTF8.self))")
+        #expect(
+            world.counts
+                == Counts(sourceReads: 2, sourceHashes: 1, listings: 1, lookups: 0, renditionReads: 0))
+        let hit = await world.service.answer(world.get("width=40&format=jpeg"))
+        #expect(hit.status == 200)
+        #expect(
+            world.counts
+                == Counts(sourceReads: 2, sourceHashes: 1, listings: 1, lookups: 0, renditionReads: 0))
     }
 
     /// The numbers a request spent, by kind.
     struct Counts: Equatable {
-        /// Reads of the source's bytes (each also hashes them).
+        /// Reads of the source's bytes: by the render path to hash them, or by the decoder pool.
         var sourceReads: Int
+        /// SHA-256 digests of the source: by the render path, or by the pool when it was not told.
+        var sourceHashes: Int
         /// Listings of the source's renditions.
         var listings: Int
-        /// Look-ups of stored renditions to reuse (a job's, never an on-demand render's).
+        /// Look-ups of stored renditions to reuse (a job's; a render hands the pool its listing instead).
         var lookups: Int
-        /// Reads of a stored rendition to send it.
+        /// Reads of a stored rendition to send it (each hashes it unless its checksum is remembered).
         var renditionReads: Int
     }
 
@@ -53,14 +81,17 @@ import Variants
         private let objects: CountingObjects
         private let renditions: CountingCatalog
 
-        init() throws {
+        /// - Parameter padding: Bytes of nothing after the picture's end, to make a large source of it.
+        init(padding: Int = 0) throws {
             directory = try TestPaths.temporaryDirectory()
             let fileManager = FileManager.default
             let root = directory.appendingPathComponent("objects/pics/2026")
             try fileManager.createDirectory(at: root, withIntermediateDirectories: true)
             let source = root.appendingPathComponent("gradient.jpg")
-            try fileManager.copyItem(
-                at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"), to: source)
+            var bytes = try Data(
+                contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"))
+            bytes.append(Data(count: padding))
+            try bytes.write(to: source)
             // A file changed within the clock's last ticks is hashed again on every request, since a write in
             // the same tick would leave its identity as it is; the test starts once its identity has settled.
             while FileIdentity(path: source.path)?.isSettled != true {
@@ -89,6 +120,8 @@ import Variants
         var counts: Counts {
             Counts(
                 sourceReads: sources.reads.load(ordering: .relaxed) + objects.reads.load(ordering: .relaxed),
+                sourceHashes: sources.hashes.load(ordering: .relaxed)
+                    + objects.reads.load(ordering: .relaxed),
                 listings: renditions.listings.load(ordering: .relaxed),
                 lookups: renditions.lookups.load(ordering: .relaxed),
                 renditionReads: renditions.bodies.load(ordering: .relaxed))
@@ -112,9 +145,13 @@ import Variants
         }
     }
 
+    /// Counts what the render path reads and hashes, and the files it hands the pool held open (each read
+    /// there once). A source read through the object store is counted there, and hashed by the pool, as
+    /// it is handed over without a checksum.
     final class CountingSources: RenderSources {
         let inner: FolderSources
         let reads = Atomic<Int>(0)
+        let hashes = Atomic<Int>(0)
 
         init(_ inner: FolderSources) { self.inner = inner }
 
@@ -122,8 +159,23 @@ import Variants
 
         func checksum(of source: String) throws(VariantsError) -> HashedSource {
             let hashed = try inner.checksum(of: source)
-            if hashed.bytes != nil { reads.add(1, ordering: .relaxed) }
+            switch hashed.bytes {
+            case .inHand:
+                reads.add(1, ordering: .relaxed)
+                hashes.add(1, ordering: .relaxed)
+            case .pinned:
+                reads.add(2, ordering: .relaxed)
+                hashes.add(1, ordering: .relaxed)
+            case .stored, nil:
+                break
+            }
             return hashed
+        }
+
+        func bytes(of source: String, checksum: String) -> RenditionSource.Bytes {
+            let bytes = inner.bytes(of: source, checksum: checksum)
+            if case .pinned = bytes { reads.add(1, ordering: .relaxed) }
+            return bytes
         }
     }
 

@@ -8,11 +8,11 @@ import Variants
     @Test func remembersTheOptionsClientsUse() throws {
         let memo = TransformMemo()
         let options = [("width", "600"), ("format", "webp")]
-        let first = try memo.entry(options, accept: nil)
+        let first = try memo.output(options, accept: nil)
         #expect(memo.count == 1)
-        let again = try memo.entry(options, accept: nil)
-        #expect(again.entry.specKey == first.entry.specKey && memo.count == 1)
-        _ = try memo.entry([("width", "600"), ("format", "auto")], accept: "image/webp")
+        let again = try memo.output(options, accept: nil)
+        #expect(again.output.specKey == first.output.specKey && memo.count == 1)
+        _ = try memo.output([("width", "600"), ("format", "auto")], accept: "image/webp")
         #expect(memo.count == 1, "an answer that follows Accept is not remembered")
     }
 
@@ -20,11 +20,11 @@ import Variants
     /// 4,096 of them, sent by anyone to a public bucket, grew the daemon by 200 MB.
     @Test func doesNotRememberLongSpellings() throws {
         let memo = TransformMemo()
-        let short = try memo.entry([("width", "64")], accept: nil)
+        let short = try memo.output([("width", "64")], accept: nil)
         for digit in 1...9 {
             let long = [("width", "64." + String(repeating: "0", count: 50_000) + String(digit))]
-            let read = try memo.entry(long, accept: nil)
-            #expect(read.entry.specKey == short.entry.specKey)
+            let read = try memo.output(long, accept: nil)
+            #expect(read.output.specKey == short.output.specKey)
         }
         #expect(memo.count == 1)
     }

@@ -1,0 +1,34 @@
+import Variants
+
+/// A stored file held open as it was when its identity was read, so that the bytes a decoder gets are the
+/// ones that identity vouched for: a rename over its name leaves this file as it is, and a write in place
+/// shows in its identity.
+struct PinnedFile: Sendable {
+    let file: SpooledFile
+    let identity: FileIdentity
+
+    /// The regular file at `path`, opened; nil when there is none.
+    init?(path: String) {
+        guard let descriptor = try? FileDescriptor.open(path, .reading) else { return nil }
+        guard let identity = FileIdentity(descriptor: descriptor) else {
+            descriptor.close()
+            return nil
+        }
+        file = SpooledFile(descriptor: descriptor, count: Int(identity.size))
+        self.identity = identity
+    }
+
+    /// Whether nothing has written the file since it was opened.
+    var isUnchanged: Bool { FileIdentity(descriptor: file.descriptor) == identity }
+
+    /// The whole file, refused before reading when it is larger than `maxBytes`.
+    ///
+    /// - Throws: `413 payload_too_large`; `500 internal_error` when it cannot be read.
+    func read(maxBytes: Int) throws(VariantsError) -> [UInt8] {
+        guard file.count <= maxBytes else {
+            throw VariantsError(
+                .payloadTooLarge, "the object is \(file.count) bytes, over the limit of \(maxBytes)")
+        }
+        return try file.read()
+    }
+}
