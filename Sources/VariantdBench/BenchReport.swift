@@ -42,7 +42,7 @@ struct BenchReport: Sendable, Codable {
     struct Conditions: Sendable, Codable, Equatable {
         /// Timed passes over a corpus in each round.
         var iterations: Int
-        /// Rounds of every row, interleaved (`--rounds`); nil in reports saved before there were rounds.
+        /// Rounds of every row, interleaved (`--rounds`); nil in a report from a build without them.
         var rounds: Int?
         var warmups: Int
         var cores: Int

@@ -1,3 +1,5 @@
+import Variants
+
 /// A minimal PNG encoder for small RGBA8 pictures (the decoded ThumbHash placeholders, at most 32 pixels a
 /// side): no filtering, and the zlib stream is made of stored deflate blocks, so it needs no compressor.
 /// An opaque picture is written without its alpha channel: a 32 × 32 placeholder is 3.2 kB, 4.2 kB with
@@ -46,7 +48,7 @@ enum PNGEncoder {
             stream += data[start..<end]
             start = end
         } while start < data.count
-        append(PNGChecksums.adler32(data), to: &stream)
+        append(Adler32.checksum(data), to: &stream)
         return stream
     }
 
@@ -54,7 +56,7 @@ enum PNGEncoder {
         let typed = Array(type.utf8) + data
         append(UInt32(data.count), to: &png)
         png += typed
-        append(PNGChecksums.crc32(typed), to: &png)
+        append(CRC32.checksum(typed[...]), to: &png)
     }
 
     private static func append(_ value: UInt32, to bytes: inout [UInt8]) {

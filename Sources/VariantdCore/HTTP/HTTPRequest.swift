@@ -1,8 +1,9 @@
 import Foundation
 import Variants
 
-/// One HTTP request as libmicrohttpd parsed it: its head (what `HTTPResponder.limit(for:)` sees, the body
-/// still empty), then the whole of it, the body kept unless it was over the limit or could not be stored.
+/// One HTTP request as libmicrohttpd parsed it: its head (what `HTTPResponder.admit(_:)` sees, the body still
+/// empty), then the whole of it, the body kept unless it was over the limit its head was given or could not
+/// be stored.
 struct HTTPRequest: Sendable {
     var method: String
     /// Percent-decoded, without the query.

@@ -2,11 +2,11 @@ public import Variants
 
 /// What happens to a job after an attempt: shared by both backends so the state machine is the same.
 ///
-/// The attempts are the job's, counted and scheduled in the queue's tables across workers and restarts; it is
-/// not a `RetrySchedule`, which paces one process's tries of one operation. Transient errors retry with a
-/// capped backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's curve), until `maxAttempts`. Deterministic outcomes are final at once. A decoder that crashes or overruns
-/// its deadline twice on one job makes it `unreadable`, instead of retrying a poison file forever. A store
-/// outage spends no attempt.
+/// The attempts are the job's, counted and scheduled in the queue's tables across workers and restarts rather
+/// than by a loop in one process; the waits between them are a `RetrySchedule`'s: transient errors retry with
+/// a capped backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's curve), until `maxAttempts`.
+/// Deterministic outcomes are final at once. A decoder that crashes or overruns its deadline twice on one job
+/// makes it `unreadable`, instead of retrying a poison file forever. A store outage spends no attempt.
 public struct JobAttemptPolicy: Sendable, Equatable {
     /// Attempts given to a job enqueued without its own limit.
     public var maxAttempts: Int
@@ -76,9 +76,7 @@ public struct JobAttemptPolicy: Sendable, Equatable {
 
     /// The wait before the next attempt, with jitter so retries of a burst do not arrive together.
     public func backoff(_ attempt: Int) -> Duration {
-        let power = Double(max(1, attempt))
-        let seconds = min(
-            backoffCap / .seconds(1), (backoffUnit / .seconds(1)) * power * power * power * power)
-        return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
+        RetrySchedule(tries: nil, first: backoffUnit, growth: .power(4), cap: backoffCap, jitter: 0.9...1.1)
+            .delay(after: attempt)
     }
 }

@@ -1,15 +1,23 @@
 import Foundation
 
-/// When to try a failed operation again: capped exponential waits, optionally jittered, for a number of
-/// tries or until the caller stops. Object storage, the queue's write-back, a store outage under a lease and
-/// callbacks all wait this way; each caller decides for itself which failures are worth another try.
+/// When to try a failed operation again: growing waits up to a cap, optionally jittered, for a number of
+/// tries or until the caller stops. Object storage, the queue's write-back, a store outage under a lease,
+/// callbacks and the queue's job attempts all wait this way; each caller decides for itself which failures
+/// are worth another try.
 struct RetrySchedule: Sendable, Equatable {
+    /// How the waits grow from `first`, after failed try number n.
+    enum Growth: Sendable, Equatable {
+        /// `first × factor^(n − 1)`.
+        case exponential(factor: Double)
+        /// `first × n^exponent`: each wait a smaller multiple of the one before.
+        case power(Double)
+    }
+
     /// Tries in all, the first included; nil tries until the caller gives up.
     var tries: Int?
     /// The wait after the first failed try.
     var first: Duration
-    /// How much longer each wait is than the one before.
-    var factor: Double = 2
+    var growth = Growth.exponential(factor: 2)
     /// The longest wait.
     var cap: Duration
     /// The range each wait is scaled by, drawn anew every time, so that many clients that failed together do
@@ -30,8 +38,13 @@ struct RetrySchedule: Sendable, Equatable {
 
     /// The wait after failed try number `attempt` (counted from 1), before jitter.
     func ceiling(after attempt: Int) -> Duration {
-        let grown = (first / .seconds(1)) * pow(factor, Double(max(0, attempt - 1)))
-        return .seconds(min(cap / .seconds(1), grown))
+        let number = Double(max(1, attempt))
+        let scale =
+            switch growth {
+            case .exponential(let factor): pow(factor, number - 1)
+            case .power(let exponent): pow(number, exponent)
+            }
+        return .seconds(min(cap / .seconds(1), (first / .seconds(1)) * scale))
     }
 
     /// The wait after failed try number `attempt` (counted from 1).
@@ -53,6 +66,21 @@ struct RetrySchedule: Sendable, Equatable {
                 } catch {
                     return value
                 }
+                attempt += 1
+            }
+        }
+    }
+
+    /// `run` for a caller that blocks its thread for the whole operation (libcurl's transfers): the waits
+    /// block it too, and nothing cancels them.
+    func runBlocking<Value>(_ body: () -> Step<Value>) -> Value {
+        var attempt = 1
+        while true {
+            switch body() {
+            case .done(let value): return value
+            case .retry(let value):
+                guard allowsRetry(after: attempt) else { return value }
+                Thread.sleep(forTimeInterval: delay(after: attempt) / .seconds(1))
                 attempt += 1
             }
         }

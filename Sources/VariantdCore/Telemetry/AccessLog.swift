@@ -2,11 +2,11 @@ import Synchronization
 import Variants
 
 /// The daemon's stderr, written in batches and off the I/O threads: a render line per request is its most
-/// frequent line, a `write` of its own was a tenth of a cache hit, and a write to a file can wait on the
-/// file system's journal for milliseconds, which every connection of that thread would wait too. Pending
-/// lines go out every `interval` from the task that runs `flushing()`, before any event line (so that
-/// lines keep their order), and from the appending thread only past `mostPendingBytes`, which bounds the
-/// memory they hold.
+/// frequent line, a `write` of its own would cost a tenth of a cache hit, and a write to a file can wait on
+/// the file system's journal for milliseconds, which every connection of that thread would wait too. Pending
+/// lines go out every `interval` from the task that runs `flushing()`, before any event line (so that lines
+/// keep their order), and from the appending thread only past `mostPendingBytes`, which bounds the memory
+/// they hold.
 final class AccessLog: Sendable {
     static let shared = AccessLog { try? FileDescriptor.standardError.write($0) }
 

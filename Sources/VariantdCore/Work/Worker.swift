@@ -234,7 +234,7 @@ struct Worker: Sendable {
         return false
     }
 
-    /// Writes the outcome back, waiting out a database outage however long, as `decode` waits out a store's,
+    /// Writes the outcome back, waiting out a database outage however long, as `render` waits out a store's,
     /// and giving way to a stop as it does; `queue_error` is logged on the 1st, 2nd, 4th, 8th … failed try,
     /// not on every one.
     private func finish(_ lease: Lease, _ outcome: Result<CompletionMetadata, VariantsError>) async

@@ -30,8 +30,8 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             }
         }
 
-        /// Job results stored before a store outage had a code of its own name it `transform_busy` (the
-        /// daemon's answer to it), and must still read.
+        /// Reads `transform_busy`, the daemon's answer to a store outage, as `store_unavailable`: job results
+        /// stored by releases without a code of their own for an outage carry it.
         public init(from decoder: any Decoder) throws {
             let name = try decoder.singleValueContainer().decode(String.self)
             guard let code = Code(rawValue: name == "transform_busy" ? Code.storeUnavailable.rawValue : name)

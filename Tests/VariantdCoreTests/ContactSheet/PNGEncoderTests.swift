@@ -5,10 +5,10 @@ import Testing
 
 @Suite struct PNGEncoderTests {
     @Test func checksumsMatchTheirKnownVectors() {
-        #expect(PNGChecksums.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(PNGChecksums.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
-        #expect(PNGChecksums.crc32([]) == 0)
-        #expect(PNGChecksums.adler32([]) == 1)
+        #expect(CRC32.checksum(Array("123456789".utf8)[...]) == 0xCBF4_3926)
+        #expect(Adler32.checksum(Array("Wikipedia".utf8)) == 0x11E6_0398)
+        #expect(CRC32.checksum([]) == 0)
+        #expect(Adler32.checksum([]) == 1)
     }
 
     /// libvips (libpng, which checks every CRC, and zlib, which checks the Adler-32) reads back exactly the

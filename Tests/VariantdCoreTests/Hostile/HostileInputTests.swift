@@ -113,7 +113,7 @@ import Variants
     static func pngBomb(side: Int) -> [UInt8] {
         func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + body
-            return bigEndian(body.count) + typed + bigEndian(Int(CRC32.checksum(typed)))
+            return bigEndian(body.count) + typed + bigEndian(Int(CRC32.checksum(typed[...])))
         }
         func bigEndian(_ value: Int) -> [UInt8] {
             [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
@@ -122,17 +122,5 @@ import Variants
         let idat: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat)
             + chunk("IEND", [])
-    }
-}
-
-/// The CRC-32 PNG chunks carry, so a crafted header is well-formed and only its size is hostile.
-enum CRC32 {
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

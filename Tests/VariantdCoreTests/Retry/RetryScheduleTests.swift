@@ -58,6 +58,29 @@ import Testing
         #expect(done == "second" && calls == 2)
     }
 
+    @Test func runBlockingStopsWhenDoneOrOutOfTriesAndWaitsBetween() {
+        let schedule = RetrySchedule(tries: 3, first: .milliseconds(20), cap: .milliseconds(20))
+        var calls = 0
+        let started = ContinuousClock.now
+        let spent = schedule.runBlocking { () -> RetrySchedule.Step<Int> in
+            calls += 1
+            return .retry(calls)
+        }
+        #expect(spent == 3 && calls == 3)
+        #expect(started.duration(to: .now) >= .milliseconds(40), "two waits between three tries")
+        calls = 0
+        let done = schedule.runBlocking { () -> RetrySchedule.Step<String> in
+            calls += 1
+            return calls == 2 ? .done("second") : .retry("no")
+        }
+        #expect(done == "second" && calls == 2)
+    }
+
+    @Test func powerGrowthRaisesTheTryNumber() {
+        let schedule = RetrySchedule(tries: nil, first: .seconds(1), growth: .power(4), cap: .seconds(300))
+        #expect(milliseconds(schedule, after: 1...5) == [1000, 16000, 81000, 256000, 300000])
+    }
+
     @Test(.timeLimit(.minutes(1))) func cancellationEndsTheWaitWithTheLastValue() async {
         let endless = RetrySchedule(tries: nil, first: .seconds(3600), cap: .seconds(3600))
         let (triedOnce, tried) = AsyncStream.makeStream(of: Void.self)

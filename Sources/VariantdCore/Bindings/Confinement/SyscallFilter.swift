@@ -32,7 +32,7 @@ enum SyscallFilter {
         "clock_gettime", "clock_getres", "gettimeofday", "clock_nanosleep", "nanosleep",
         "getpid", "gettid", "getuid", "geteuid", "getgid", "getegid", "getrandom", "getrusage", "uname",
         // The machine's memory and load, read-only: a library on the alpha and animation paths asks for
-        // it (seen as SIGSYS on every picture with alpha before it was allowed).
+        // it, so without it every picture with alpha ends in SIGSYS.
         "sysinfo",
         "exit", "exit_group",
     ]

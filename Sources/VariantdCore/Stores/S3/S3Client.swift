@@ -200,36 +200,46 @@ package final class S3Client: Sendable {
             case .post: .post
             case .delete: .delete
             }
-        var attempt = 1
-        while true {
-            let failure: S3Error
-            do {
-                let outcome = try transfer.perform(exchange, signing: signing)
-                S3Traffic.shared.count(operation, receivedBytes: outcome.received)
-                if (200..<300).contains(outcome.status) { return outcome }
-                failure = Self.error(outcome, method: method, subject: subject)
-            } catch {
-                switch error {
-                case .network(let message): failure = S3Error(.unavailable, subject, message)
-                case .misconfigured(let message): throw S3Error(.configuration, subject, message)
-                case .overLimit(let limit, let declared?):
-                    throw S3Error(
-                        .tooLarge, subject, "the object is \(declared) bytes, over the limit of \(limit)")
-                case .overLimit(let limit, nil):
-                    throw S3Error(.tooLarge, subject, "the object grew past the limit of \(limit) bytes")
-                case .localFile(let message): throw S3Error(.localFile, subject, message)
-                }
+        return try configuration.retry.runBlocking { () -> RetrySchedule.Step<Result<HTTPOutcome, S3Error>> in
+            let result = perform(
+                exchange, signing: signing, operation: operation, method: method, subject: subject)
+            guard case .failure(let failure) = result, failure.kind == .unavailable else {
+                return .done(result)
             }
-            guard failure.kind == .unavailable, configuration.retry.allowsRetry(after: attempt) else {
-                throw failure
-            }
-            Thread.sleep(forTimeInterval: configuration.retry.delay(after: attempt) / .seconds(1))
-            attempt += 1
+            return .retry(result)
+        }.get()
+    }
+
+    /// One try of a request: its answer when 2xx, else the error it makes.
+    private func perform(
+        _ exchange: HTTPExchange, signing: SigV4Signing, operation: S3Traffic.Operation,
+        method: HTTPExchange.Method, subject: String
+    ) -> Result<HTTPOutcome, S3Error> {
+        do {
+            let outcome = try transfer.perform(exchange, signing: signing)
+            S3Traffic.shared.count(operation, receivedBytes: outcome.received)
+            if (200..<300).contains(outcome.status) { return .success(outcome) }
+            return .failure(Self.error(outcome, method: method, subject: subject))
+        } catch {
+            return .failure(Self.error(error, subject: subject))
         }
     }
 
     /// SHA-256 of no bytes: the payload hash of a GET, HEAD or empty PUT.
     private static let emptyPayload = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+    /// Classifies a request that got no answer: a network error is an outage like a 5xx.
+    private static func error(_ failure: TransferFailure, subject: String) -> S3Error {
+        switch failure {
+        case .network(let message): S3Error(.unavailable, subject, message)
+        case .misconfigured(let message): S3Error(.configuration, subject, message)
+        case .overLimit(let limit, let declared?):
+            S3Error(.tooLarge, subject, "the object is \(declared) bytes, over the limit of \(limit)")
+        case .overLimit(let limit, nil):
+            S3Error(.tooLarge, subject, "the object grew past the limit of \(limit) bytes")
+        case .localFile(let message): S3Error(.localFile, subject, message)
+        }
+    }
 
     /// Classifies a non-2xx answer by status and the error document's `Code` (HEAD answers have none).
     private static func error(_ outcome: HTTPOutcome, method: HTTPExchange.Method, subject: String) -> S3Error

@@ -37,13 +37,6 @@ enum FileSystem {
         close(descriptor)
     }
 
-    /// The path with every symbolic link resolved, or nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     static var processID: Int32 { getpid() }
 
     /// Whether a process with this id exists (it may belong to another user).
