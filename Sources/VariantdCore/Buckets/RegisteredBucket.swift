@@ -9,7 +9,7 @@ struct RegisteredBucket: Sendable {
 
     init(_ declaration: BucketDeclaration) {
         self.declaration = declaration
-        outputs = declaration.variants.map { RenditionOutput($0, made: true) }
+        outputs = declaration.variants.map { RenditionOutput($0, wanted: true) }
     }
 
     /// The output of the variant declared as `name`.

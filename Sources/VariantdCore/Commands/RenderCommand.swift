@@ -74,7 +74,7 @@ package struct RenderCommand: Subcommand {
             objects: try ObjectFolder((file as NSString).deletingLastPathComponent), renditions: nil)
         let order = RenditionOrder(
             ObjectRequest(bucket: declaration.name, path: name),
-            rendering: RenditionOutput(transform.spec, made: true),
+            rendering: RenditionOutput(transform.spec, wanted: true),
             among: RegisteredBucket(declaration).outputs)
         let answer = await pool.fulfil(order, from: .stored(name))
         await pool.shutdown()
@@ -82,7 +82,7 @@ package struct RenderCommand: Subcommand {
         switch answer.outcome {
         case .success(let metadata):
             if let key = metadata.renditions?.values.first?.key,
-                let bytes = answer.made.first(where: { $0.key == key })?.bytes
+                let bytes = answer.files.first(where: { $0.key == key })?.bytes
             {
                 // Not a usage error: the rendition is made, the place it was to go is not writable.
                 guard write(bytes) else {

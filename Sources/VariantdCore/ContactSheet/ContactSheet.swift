@@ -62,7 +62,7 @@ struct ContactSheet {
         defer { try? FileManager.default.removeItem(atPath: parts) }
 
         let store = RelativePath.from(directory, to: renditions ?? output + "/renditions")
-        let objects = try SpoolFile(creating: parts + "/objects.part")
+        let objects = try BufferedFileWriter(creating: parts + "/objects.part")
         var errors = ErrorGroups(directory: parts, name: "errors")
         var unsupported = ErrorGroups(directory: parts, name: "unsupported")
         var totals = Totals()
@@ -104,7 +104,7 @@ struct ContactSheet {
         try objects.close()
 
         let temporary = parts + "/sheet.html"
-        let sheet = try SpoolFile(creating: temporary)
+        let sheet = try BufferedFileWriter(creating: temporary)
         try sheet.write(ContactSheetPage.head(title: "variantd batch report: \(output)"))
         try sheet.write(
             "<h1>Batch report</h1>\n<p class=\"where\"><code>\(HTMLText.escaped(output))</code></p>\n")

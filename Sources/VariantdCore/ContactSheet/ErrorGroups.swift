@@ -16,7 +16,7 @@ struct ErrorGroups {
     /// Names the groups' part files and is their class on the page.
     private let name: String
     private let limit: Int
-    private var groups: [Key: (count: Int, file: SpoolFile)] = [:]
+    private var groups: [Key: (count: Int, file: BufferedFileWriter)] = [:]
     private static let overflow = Key(statusCode: 0, code: "other", reason: nil)
 
     init(directory: String, name: String, limit: Int = 64) {
@@ -31,7 +31,7 @@ struct ErrorGroups {
         var key = Key(statusCode: entry.statusCode ?? 0, code: entry.error ?? "error", reason: entry.reason)
         if groups[key] == nil, groups.count >= limit - 1 { key = Self.overflow }
         if groups[key] == nil {
-            let file = try SpoolFile(creating: directory + "/\(name)-\(groups.count).part")
+            let file = try BufferedFileWriter(creating: directory + "/\(name)-\(groups.count).part")
             groups[key] = (0, file)
         }
         groups[key]?.count += 1
@@ -41,7 +41,7 @@ struct ErrorGroups {
 
     /// Writes every group, the largest first, as a `<details>` list (open unless it is long), and closes
     /// the group files.
-    func write(into sheet: SpoolFile) throws {
+    func write(into sheet: BufferedFileWriter) throws {
         let ordered = groups.sorted {
             ($1.value.count, $0.key.statusCode, $0.key.code, $0.key.reason ?? "")
                 < ($0.value.count, $1.key.statusCode, $1.key.code, $1.key.reason ?? "")

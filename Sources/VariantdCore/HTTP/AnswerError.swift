@@ -44,7 +44,7 @@ enum AnswerError: Error, Sendable, Equatable, Encodable {
     }
 
     /// Runs a step of the pipeline inside a path that may also refuse on the service's account.
-    static func pipeline<Value>(_ step: () throws(VariantsError) -> Value) throws(AnswerError) -> Value {
+    static func catching<Value>(_ step: () throws(VariantsError) -> Value) throws(AnswerError) -> Value {
         do {
             return try step()
         } catch {

@@ -12,6 +12,7 @@ struct HTTPRequest: Sendable {
     var target: String
     /// Header names in lower case; a repeated header keeps its last value.
     var headers: [String: String]
+    /// Query arguments, read for `POST` only (a job); empty on other requests.
     var query: [String: String]
     var body: RequestBody
     /// The body was over the limit and was not kept.

@@ -8,7 +8,7 @@ struct HTTPResponse: Sendable {
     /// A stored file sent as the body in place of `body`, read by the server while it sends.
     var file: String? = nil
     /// A spool file sent the same way.
-    var spooled: SpooledFile? = nil
+    var spooled: HeldFile? = nil
     /// Only this part of the body (of `body`, the file or the spool file) is sent: a `206`'s.
     var range: ByteRange? = nil
 

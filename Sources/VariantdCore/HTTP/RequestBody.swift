@@ -5,7 +5,7 @@ import Variants
 /// upload costs disk while it waits for a slot, not memory.
 enum RequestBody: Sendable {
     case bytes([UInt8])
-    case spooled(SpooledFile)
+    case spooled(HeldFile)
 
     static let empty = RequestBody.bytes([])
 

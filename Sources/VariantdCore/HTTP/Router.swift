@@ -62,14 +62,14 @@ struct Router: HTTPResponder {
     func admit(_ head: HTTPRequest) -> BodyAdmission {
         guard head.method == "POST", head.path == "/v1/jobs" else { return .read }
         do throws(AnswerError) {
-            try AnswerError.pipeline { () throws(VariantsError) in try head.checkNoNUL() }
-            let form = try AnswerError.pipeline { () throws(VariantsError) in try JobRequest.Form(head) }
+            try AnswerError.catching { () throws(VariantsError) in try head.checkNoNUL() }
+            let form = try AnswerError.catching { () throws(VariantsError) in try JobRequest.Form(head) }
             guard form == .upload else { return .read }
             try authorize(head)
-            let spec = try AnswerError.pipeline { () throws(VariantsError) in
+            let declaration = try AnswerError.catching { () throws(VariantsError) in
                 try bucket(of: try JobRequest(query: head.query, body: .empty))
             }
-            return .readUpTo(Self.uploadLimit(spec))
+            return .readUpTo(Self.uploadLimit(declaration))
         } catch {
             runner.finish(JobRecord(request: nil, error: error))
             return .answer(.error(error, headers: errorHeaders.headers(error)))
@@ -86,32 +86,33 @@ struct Router: HTTPResponder {
         do throws(AnswerError) {
             try authorize(request)
             let admitted: JobRequest
-            switch try AnswerError.pipeline({ () throws(VariantsError) in try JobRequest.Form(request) }) {
+            switch try AnswerError.catching({ () throws(VariantsError) in try JobRequest.Form(request) }) {
             case .json:
                 try request.checkBodyKept(tooLarge: "the job body is over the server's limit")
-                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                admitted = try AnswerError.catching { () throws(VariantsError) in
                     try JobRequest(body: try request.body.bytes(), objects: objects)
                 }
             case .upload:
-                admitted = try AnswerError.pipeline { () throws(VariantsError) in
+                admitted = try AnswerError.catching { () throws(VariantsError) in
                     try JobRequest(query: request.query, body: request.body)
                 }
                 job = admitted
                 let limit = Self.uploadLimit(
-                    try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) })
+                    try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted) })
                 try request.checkBodyKept(tooLarge: "the object is over the limit of \(limit) bytes")
             }
             job = admitted
             if request.query["async"] == "1" {
-                return try AnswerError.pipeline { () throws(VariantsError) in
+                return try AnswerError.catching { () throws(VariantsError) in
                     try enqueue(admitted, version: request.query["version"] ?? "")
                 }
             }
-            let spec = try AnswerError.pipeline { () throws(VariantsError) in try bucket(of: admitted) }
+            let declaration = try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted)
+            }
             try enter()
             return .later {
                 defer { admission.leave() }
-                return await runner.run(admitted, bucket: spec)
+                return await runner.run(admitted, bucket: declaration)
             }
         } catch {
             runner.finish(JobRecord(request: job, error: error))
@@ -129,11 +130,11 @@ struct Router: HTTPResponder {
 
     /// The job's bucket: its inline declaration, else the one in `--buckets`.
     private func bucket(of job: JobRequest) throws(VariantsError) -> BucketDeclaration {
-        guard let spec = job.inlineBucket ?? registry.bucket(named: job.object.bucket) else {
+        guard let declaration = job.inlineBucket ?? registry.bucket(named: job.object.bucket) else {
             throw VariantsError(
                 .notFound, "bucket '\(job.object.bucket)' has no declaration, inline or in --buckets")
         }
-        return spec
+        return declaration
     }
 
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render

@@ -38,7 +38,7 @@ public struct PipelineAnswer: Sendable, Codable, Equatable {
     public var peakResidentKiB: Int?
     /// The renditions this answer made and the pool stored, so that a caller can send one without
     /// reading it back from the store. Never on the wire: the child's bytes follow its reply line.
-    public var made: [RenditionFile] = []
+    public var files: [RenditionFile] = []
 
     private enum CodingKeys: String, CodingKey {
         case metadata, error, timings, peakResidentKiB

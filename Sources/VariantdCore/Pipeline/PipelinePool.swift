@@ -70,9 +70,9 @@ public actor PipelinePool {
     private let configuration: Configuration
     private let objects: any ObjectStore
     private let renditions: (any RenditionStore)?
-    private var idle: [DecoderSlot] = []
+    private var idle: [ChildSlot] = []
     private var created = 0
-    private var waiting: [CheckedContinuation<DecoderSlot, Never>] = []
+    private var waiting: [CheckedContinuation<ChildSlot, Never>] = []
     /// Nil only if even an in-memory SQLite database could not be opened.
     private let quarantine: Quarantine?
     /// Children that died or were killed, for metrics.
@@ -126,7 +126,7 @@ public actor PipelinePool {
 
     /// Runs the object in the slot's child; cancelling the calling task (the queue worker's lease was lost)
     /// kills the child as the deadline would, and nothing it answered is stored.
-    private func run(_ object: LoadedObject, in slot: DecoderSlot) async -> PipelineAnswer {
+    private func run(_ object: LoadedObject, in slot: ChildSlot) async -> PipelineAnswer {
         let configuration = configuration
         slot.begin()
         return await withTaskCancellationHandler {
@@ -142,16 +142,16 @@ public actor PipelinePool {
         idle.removeAll()
     }
 
-    private func checkOut() async -> DecoderSlot {
+    private func checkOut() async -> ChildSlot {
         if let slot = idle.popLast() { return slot }
         if created < configuration.size {
             created += 1
-            return DecoderSlot(renditions: renditions)
+            return ChildSlot(renditions: renditions)
         }
         return await withCheckedContinuation { waiting.append($0) }
     }
 
-    private func checkIn(_ slot: DecoderSlot) {
+    private func checkIn(_ slot: ChildSlot) {
         if waiting.isEmpty {
             idle.append(slot)
         } else {
@@ -189,7 +189,7 @@ struct LoadedObject: Sendable {
         var timings = StageTimings()
         do throws(VariantsError) {
             let (bytes, checksum) = try source.load(from: objects, maxBytes: maxBytes, timings: &timings)
-            let specKeys = order.made
+            let specKeys = order.wantedSpecKeys
             let wanted = source.listed.map { specKeys.intersection($0) } ?? specKeys
             let stored =
                 wanted.isEmpty
@@ -214,7 +214,7 @@ struct LoadedObject: Sendable {
 ///
 /// `@unchecked Sendable` because the pool hands a slot to exactly one job at a time and every access to
 /// `child` happens on `queue`.
-final class DecoderSlot: @unchecked Sendable {
+final class ChildSlot: @unchecked Sendable {
     let queue = DispatchQueue(label: "variantd.decoder")
     private let renditions: (any RenditionStore)?
     private var child: ChildProcess?
@@ -299,11 +299,11 @@ final class DecoderSlot: @unchecked Sendable {
             }
             var answer = PipelineAnswer(
                 outcome, timings: timings, peakResidentKiB: reply.answer.peakResidentKiB)
-            if case .success = outcome { answer.made = files }
+            if case .success = outcome { answer.files = files }
             return answer
         } catch {
             child = nil
-            timings.add(.decode, started.duration(to: .now))
+            timings.add(.child, started.duration(to: .now))
             let failure = isCancelled ? Self.cancelled : Self.failure(error, configuration)
             return PipelineAnswer(.failure(failure), timings: timings)
         }

@@ -4,7 +4,7 @@ import Variants
 /// ones that identity vouched for: a rename over its name leaves this file as it is, and a write in place
 /// shows in its identity.
 struct PinnedFile: Sendable {
-    let file: SpooledFile
+    let file: HeldFile
     let identity: FileIdentity
 
     /// The regular file at `path`, opened; nil when there is none.
@@ -14,7 +14,7 @@ struct PinnedFile: Sendable {
             descriptor.close()
             return nil
         }
-        file = SpooledFile(descriptor: descriptor, count: Int(identity.size))
+        file = HeldFile(descriptor: descriptor, count: Int(identity.size))
         self.identity = identity
     }
 

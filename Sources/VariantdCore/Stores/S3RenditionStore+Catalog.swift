@@ -39,7 +39,7 @@ extension S3RenditionStore: RenditionCatalog {
         case .file(let count):
             do {
                 return .spooled(
-                    SpooledFile(descriptor: try FileDescriptor.open(path, .reading), count: count))
+                    HeldFile(descriptor: try FileDescriptor.open(path, .reading), count: count))
             } catch {
                 throw VariantsError(.internalError, "the downloaded rendition cannot be opened (\(error))")
             }

@@ -158,7 +158,7 @@ struct Worker: Sendable {
 
     /// What ends a job's slot first: its decode, or its heartbeat finding the lease lost.
     private enum Attempt: Sendable {
-        case decoded(Result<CompletionMetadata, VariantsError>)
+        case rendered(Result<CompletionMetadata, VariantsError>)
         case leaseLost
     }
 
@@ -168,7 +168,7 @@ struct Worker: Sendable {
         // so nothing more is stored or written back for an attempt that is no longer this worker's.
         let attempt = await withTaskGroup(of: Attempt?.self) { group in
             group.addTask { await heartbeat(claimed.lease) ? .leaseLost : nil }
-            group.addTask { .decoded(await render(claimed.job)) }
+            group.addTask { .rendered(await render(claimed.job)) }
             for await case let attempt? in group {
                 group.cancelAll()
                 return attempt
@@ -179,7 +179,7 @@ struct Worker: Sendable {
         event.attempt = claimed.lease.attempt
         let written: FinishBatcher.Written
         switch attempt {
-        case .decoded(let outcome):
+        case .rendered(let outcome):
             if case .failure(let error) = outcome { event.error = error }
             written = await finish(claimed.lease, outcome)
         case .leaseLost:

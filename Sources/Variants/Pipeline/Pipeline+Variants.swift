@@ -17,17 +17,17 @@ extension Pipeline {
         var variants: [String: String] = [:]
         var renditions: [String: Rendition] = [:]
         var pending: [RenditionFile] = []
-        let specKeys = Set(plans.filter(\.output.made).map(\.output.specKey))
+        let specKeys = Set(plans.filter(\.output.wanted).map(\.output.specKey))
         var stored: [String: [UInt8]] = [:]
         for file in store?.stored(sourceChecksum: checksum, specKeys: specKeys) ?? [] {
             stored[file.key] = file.bytes
         }
         let largestFirst = plans.sorted {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
-        }.map { (spec: $0.output.spec, plan: $0.plan, specKey: $0.output.specKey, made: $0.output.made) }
-        let lastMade = largestFirst.lastIndex(where: \.made) ?? -1
-        for (index, (spec, plan, specKey, made)) in largestFirst.enumerated() {
-            guard made else {
+        }.map { (spec: $0.output.spec, plan: $0.plan, specKey: $0.output.specKey, wanted: $0.output.wanted) }
+        let lastMade = largestFirst.lastIndex(where: \.wanted) ?? -1
+        for (index, (spec, plan, specKey, wanted)) in largestFirst.enumerated() {
+            guard wanted else {
                 // The frames of a source whose animation is not wanted were not decoded; made, it would be.
                 if !animates(spec, plan: plan, frames: animatedSource)
                     && (resamplesAfter || index < lastMade)

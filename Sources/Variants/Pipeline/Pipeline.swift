@@ -115,7 +115,7 @@ public struct Pipeline: Sendable {
             // `original` keeps a WebP source a WebP, so it animates as a `webp` variant does.
             let kept = OutputFormat(keeping: type)
             let animated = order.outputs.contains {
-                $0.made && $0.spec.animated
+                $0.wanted && $0.spec.animated
                     && ($0.spec.format == .original ? kept : $0.spec.format)?.writtenType?.facts.animates
                         == true
             }

@@ -11,7 +11,7 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
     public private(set) var checksum: String?
     /// Nil refuses nothing by policy: the object was let in already.
     public let policy: BucketPolicy?
-    /// Sorted by name. Those not made still shape the decode and the resize ladder, so a rendition made
+    /// Sorted by name. Those not wanted still shape the decode and the resize ladder, so a rendition made
     /// alone has the bytes it has when the whole set is made.
     public let outputs: [RenditionOutput]
     /// Whether the ThumbHash is computed; an on-demand rendition has no use for it. The decode is sized for
@@ -23,7 +23,7 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
         self.object = object
         checksum = nil
         policy = bucket?.policy
-        outputs = (bucket?.variants ?? []).map { RenditionOutput($0, made: true) }
+        outputs = (bucket?.variants ?? []).map { RenditionOutput($0, wanted: true) }
         self.placeholder = placeholder
     }
 
@@ -38,9 +38,9 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
         outputs =
             declared.contains { $0.specKey == wanted.specKey }
             ? declared.map {
-                RenditionOutput($0.spec, specKey: $0.specKey, made: $0.specKey == wanted.specKey)
+                RenditionOutput($0.spec, specKey: $0.specKey, wanted: $0.specKey == wanted.specKey)
             }
-            : [RenditionOutput(wanted.spec, specKey: wanted.specKey, made: true)]
+            : [RenditionOutput(wanted.spec, specKey: wanted.specKey, wanted: true)]
         placeholder = false
     }
 
@@ -52,7 +52,7 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
     }
 
     /// The spec keys of the renditions to make.
-    public var made: Set<String> { Set(outputs.filter(\.made).map(\.specKey)) }
+    public var wantedSpecKeys: Set<String> { Set(outputs.filter(\.wanted).map(\.specKey)) }
 
     private enum CodingKeys: String, CodingKey {
         case object, checksum, policy, outputs, placeholder
@@ -78,27 +78,27 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
     }
 }
 
-/// One rendition of an order: the variant, its spec key, and whether it is made or only shapes the others.
+/// One rendition of an order: the variant, its spec key, and whether it is wanted or only shapes the others.
 public struct RenditionOutput: Sendable, Codable, Equatable {
     public let spec: VariantSpec
-    public let made: Bool
+    public let wanted: Bool
     /// The name of the spec's renditions (`RenditionKey.specKey(of:)`), computed once by the parent and
     /// carried to the child with the spec.
     public let specKey: String
 
-    public init(_ spec: VariantSpec, made: Bool) {
-        self.init(spec, specKey: RenditionKey.specKey(of: spec), made: made)
+    public init(_ spec: VariantSpec, wanted: Bool) {
+        self.init(spec, specKey: RenditionKey.specKey(of: spec), wanted: wanted)
     }
 
     /// An output whose spec key the caller computed from `spec` already.
-    public init(_ spec: VariantSpec, specKey: String, made: Bool) {
+    public init(_ spec: VariantSpec, specKey: String, wanted: Bool) {
         self.spec = spec
-        self.made = made
+        self.wanted = wanted
         self.specKey = specKey
     }
 
     private enum CodingKeys: String, CodingKey {
-        case spec, made, specKey
+        case spec, wanted, specKey
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,7 +111,7 @@ public struct RenditionOutput: Sendable, Codable, Equatable {
         }
         self.init(
             try container.decode(VariantSpec.self, forKey: .spec), specKey: specKey,
-            made: try container.decode(Bool.self, forKey: .made))
+            wanted: try container.decode(Bool.self, forKey: .wanted))
     }
 }
 

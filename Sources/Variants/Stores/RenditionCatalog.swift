@@ -30,7 +30,7 @@ public enum RenditionBody: Sendable, Equatable {
     /// A small rendition downloaded from object storage, held for the one answer.
     case bytes([UInt8])
     /// A large one, downloaded to an unlinked spool file and sent from it: it costs no memory per request.
-    case spooled(SpooledFile)
+    case spooled(HeldFile)
 }
 
 extension RenditionKey {

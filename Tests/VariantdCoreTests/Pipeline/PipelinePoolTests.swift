@@ -100,17 +100,17 @@ import Variants
             Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
         let request = ObjectRequest(bucket: "b", path: "gradient.jpg")
         let spec = try Transform(query: [("width", "24"), ("format", "webp")], accept: nil).spec
-        let alone = RenditionOrder(request, rendering: RenditionOutput(spec, made: true), among: [])
+        let alone = RenditionOrder(request, rendering: RenditionOutput(spec, wanted: true), among: [])
         let bucket = try BucketDeclaration(
             parsing: #"{"name": "b", "variants": {"v": {"width": 24, "format": "webp"}}}"#.utf8)
-        #expect(alone.made == RenditionOrder(request, bucket: bucket).made)
+        #expect(alone.wantedSpecKeys == RenditionOrder(request, bucket: bucket).wantedSpecKeys)
 
         let nothingStored = RenditionSource(.inHand(.bytes(bytes), checksum: nil), listed: [])
         let with = await pool.fulfil(RenditionOrder(request, bucket: bucket), from: nothingStored)
         let without = await pool.fulfil(alone, from: nothingStored)
         #expect(try with.outcome.get().thumbhash != nil && with.timings.byStage[.thumbhash] != nil)
         #expect(try without.outcome.get().thumbhash == nil && without.timings.byStage[.thumbhash] == nil)
-        #expect(!without.made.isEmpty && without.made.map(\.bytes) == with.made.map(\.bytes))
+        #expect(!without.files.isEmpty && without.files.map(\.bytes) == with.files.map(\.bytes))
     }
 
     @Test func renditionsAreStoredByTheParentAndReusedForTheSameBytes() async throws {
@@ -198,7 +198,7 @@ import Variants
         try await Task.sleep(for: .milliseconds(300))
         decode.cancel()
         let answer = await decode.value
-        #expect(answer.error == DecoderSlot.cancelled)
+        #expect(answer.error == ChildSlot.cancelled)
         #expect(await pool.crashes == 0)
     }
 
@@ -206,7 +206,7 @@ import Variants
     /// a key that leads out of the store (Landlock denies it every file; the parent's writes must too), nor
     /// make the parent read a negative length, or buffer more than any rendition can be. `nil` names a key
     /// the parent did ask for.
-    @Test(arguments: [("../../escaped", 5), (nil, -1), (nil, DecoderSlot.maxRenditionBytes + 1)])
+    @Test(arguments: [("../../escaped", 5), (nil, -1), (nil, ChildSlot.maxRenditionBytes + 1)])
     func aChildNamingARenditionItWasNotAskedForIsRefused(key: String?, size: Int) async throws {
         let bucket = try BucketDeclaration(
             parsing: try Data(

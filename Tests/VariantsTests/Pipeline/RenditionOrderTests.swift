@@ -22,7 +22,7 @@ import Testing
         let bucket = try BucketDeclaration(parsing: try Samples.bucket(file))
         let order = RenditionOrder(Self.object, bucket: bucket).knowing(checksum: Self.checksum)
         #expect(try decode(try wire(order)) == order)
-        #expect(order.made == Set(bucket.variants.map(RenditionKey.specKey)))
+        #expect(order.wantedSpecKeys == Set(bucket.variants.map(RenditionKey.specKey)))
     }
 
     @Test func everySettingSurvivesTheWire() throws {
@@ -139,9 +139,9 @@ import Testing
         let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let declared = try #require(bucket.variants.first)
         let order = RenditionOrder(
-            Self.object, rendering: RenditionOutput(declared, made: true), among: Self.outputs(of: bucket))
+            Self.object, rendering: RenditionOutput(declared, wanted: true), among: Self.outputs(of: bucket))
         #expect(order.outputs.map(\.spec) == bucket.variants)
-        #expect(order.made == [RenditionKey.specKey(of: declared)])
+        #expect(order.wantedSpecKeys == [RenditionKey.specKey(of: declared)])
         #expect(order.policy == nil && !order.placeholder && order.checksum == nil)
     }
 
@@ -149,12 +149,13 @@ import Testing
         let bucket = try BucketDeclaration(parsing: try Samples.bucket("post-images.json"))
         let spec = try Transform(query: [("width", "17")], accept: nil).spec
         let order = RenditionOrder(
-            Self.object, rendering: RenditionOutput(spec, made: true), among: Self.outputs(of: bucket))
-        #expect(order.outputs.map(\.spec) == [spec] && order.made == [RenditionKey.specKey(of: spec)])
+            Self.object, rendering: RenditionOutput(spec, wanted: true), among: Self.outputs(of: bucket))
+        #expect(
+            order.outputs.map(\.spec) == [spec] && order.wantedSpecKeys == [RenditionKey.specKey(of: spec)])
         #expect(order.knowing(checksum: Self.checksum).checksum == Self.checksum)
     }
 
     private static func outputs(of bucket: BucketDeclaration) -> [RenditionOutput] {
-        bucket.variants.map { RenditionOutput($0, made: true) }
+        bucket.variants.map { RenditionOutput($0, wanted: true) }
     }
 }

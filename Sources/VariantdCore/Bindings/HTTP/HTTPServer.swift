@@ -261,18 +261,21 @@ private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPR
     if request.body_file >= 0 {
         let copy = fcntl(request.body_file, F_DUPFD_CLOEXEC, 0)
         if copy >= 0 {
-            body = .spooled(SpooledFile(descriptor: FileDescriptor(copy), count: request.body_length))
+            body = .spooled(HeldFile(descriptor: FileDescriptor(copy), count: request.body_length))
         } else {
             unstored = true
         }
     } else if let bytes = request.body {
         body = .bytes(Array(UnsafeBufferPointer(start: bytes, count: request.body_length)))
     }
+    let method = String(cString: request.method)
+    // Only a job (`POST /v1/jobs`) takes query arguments: a render request reads its options from the raw
+    // target, as signed, so a hit builds no dictionary of them.
     return HTTPRequest(
-        method: String(cString: request.method), path: String(cString: request.path),
+        method: method, path: String(cString: request.path),
         target: request.target.map { String(cString: $0) } ?? "",
         headers: exchange.values(MH_HEADER, lowercasingNames: true),
-        query: exchange.values(MH_QUERY, lowercasingNames: false),
+        query: method == "POST" ? exchange.values(MH_QUERY, lowercasingNames: false) : [:],
         body: body, bodyTooLarge: request.body_too_large != 0, bodyUnstored: unstored,
         headSize: request.head_size)
 }

@@ -3,7 +3,7 @@ import Variants
 
 /// Stored renditions held open for hits, as nginx's `open_file_cache` holds files: a hit sends from a
 /// descriptor already open instead of finding the file by its path, opening it and reading its identity,
-/// which was a fifth of a hit. An entry is trusted for `trusted` after its identity was read; later, one
+/// which would be a fifth of a hit's time. An entry is trusted for `trusted` after its identity was read; later, one
 /// `stat` of the path must give the same identity, or it is let go. Keys are content addresses, so a file
 /// replaced in that second holds the same bytes; a removed one is sent for at most that second.
 ///
@@ -12,7 +12,7 @@ import Variants
 /// the file system once no entry holds it.
 final class OpenRenditions: Sendable {
     struct Entry: Sendable {
-        let file: SpooledFile
+        let file: HeldFile
         let identity: FileIdentity
         /// The rendition's SHA-256, its `ETag`.
         let checksum: String

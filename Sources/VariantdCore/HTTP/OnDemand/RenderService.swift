@@ -104,7 +104,7 @@ struct RenderService: Sendable {
             throw .service(error)
         }
         try request.checkBodyKept(tooLarge: "the request body is over the server's limit")
-        let render = try AnswerError.pipeline { () throws(VariantsError) in
+        let render = try AnswerError.catching { () throws(VariantsError) in
             try request.checkNoNUL()
             return isPost
                 ? try RenderRequest(body: try request.body.bytes(), target: request.target)
@@ -119,7 +119,7 @@ struct RenderService: Sendable {
         } catch {
             throw .service(error)
         }
-        return try AnswerError.pipeline { () throws(VariantsError) in
+        return try AnswerError.catching { () throws(VariantsError) in
             let (output, variesWithAccept, isDeclared) = try transform(
                 render, bucket: bucket, accept: request.headers["accept"])
             return CheckedRequest(
@@ -157,7 +157,7 @@ struct RenderService: Sendable {
                 descriptor.close()
                 return nil
             }
-            let file = SpooledFile(descriptor: descriptor, count: Int(identity.size))
+            let file = HeldFile(descriptor: descriptor, count: Int(identity.size))
             entry = OpenRenditions.Entry(file: file, identity: identity, checksum: etag, checked: now)
             openRenditions.keep(entry, at: path)
         }
@@ -176,7 +176,7 @@ struct RenderService: Sendable {
             let source = try sources.checksum(of: checked.render.source)
             return (source, try lookUp(source.checksum, checked.specKey))
         }
-        let (source, lookup) = try AnswerError.pipeline { () throws(VariantsError) in try looked.get() }
+        let (source, lookup) = try AnswerError.catching { () throws(VariantsError) in try looked.get() }
         let checksum = source.checksum
         let stored: StoredRendition
         switch lookup {
@@ -233,7 +233,7 @@ struct RenderService: Sendable {
             guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
-            return (RenditionOutput(transform.spec, made: true), transform.variesWithAccept, false)
+            return (RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept, false)
         case .variant(let name):
             guard let output = bucket?.output(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
@@ -304,7 +304,7 @@ struct RenderService: Sendable {
                         VariantsError(
                             .unsupportedMediaType, "\(metadata.contentType) objects are not pictures")))
             }
-            guard let file = answer.made.first(where: { $0.key == rendition.key }) else {
+            guard let file = answer.files.first(where: { $0.key == rendition.key }) else {
                 return .failure(
                     .pipeline(VariantsError(.internalError, "the decoder answered no rendition")))
             }

@@ -34,7 +34,7 @@ final class TransformMemo: Sendable {
         let key = Options(names: options.map(\.name), values: options.map(\.value))
         if let remembered = entries[key] { return (remembered, false) }
         let transform = try Transform(query: options, accept: accept)
-        let output = RenditionOutput(transform.spec, made: true)
+        let output = RenditionOutput(transform.spec, wanted: true)
         let bytes = options.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         if !transform.variesWithAccept, bytes <= Self.maximumRememberedBytes {
             entries.remember(output, for: key)

@@ -14,7 +14,7 @@ import Variants
     private func opened(_ path: String, at now: ContinuousClock.Instant) throws -> OpenRenditions.Entry {
         let descriptor = try FileDescriptor.open(path, .reading)
         let identity = try #require(FileIdentity(descriptor: descriptor))
-        let file = SpooledFile(descriptor: descriptor, count: Int(identity.size))
+        let file = HeldFile(descriptor: descriptor, count: Int(identity.size))
         return OpenRenditions.Entry(file: file, identity: identity, checksum: "sum of \(path)", checked: now)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A file written front to back through a 64 KiB buffer: the contact sheet and its parts are written as
 /// the manifest is read, never held whole.
-final class SpoolFile {
+final class BufferedFileWriter {
     let path: String
     private let handle: FileHandle
     private var buffer: [UInt8] = []

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Bytes in a spool file that has no name: it was unlinked when it was made, so the disk space comes back
-/// when this value's last reference goes and its descriptor is closed, whatever became of the request. A
-/// large request body arrives this way, and a rendition downloaded from object storage to be sent.
-public final class SpooledFile: Sendable, Equatable {
+/// Bytes in a file held open by its descriptor, closed when this value's last reference goes. A large
+/// request body and a rendition downloaded from object storage are spool files that have no name (unlinked
+/// when made, so their space comes back then, whatever became of the request); a stored rendition sent on
+/// hits, and a source held for its decode, keep the file they were opened as, whatever is renamed over it.
+public final class HeldFile: Sendable, Equatable {
     public let count: Int
     /// Read only at an offset, never moved, so copies of it (the HTTP server sends from one) share it safely.
     package let descriptor: FileDescriptor
@@ -45,9 +46,9 @@ public final class SpooledFile: Sendable, Equatable {
         return digest.finish()
     }
 
-    public static func == (lhs: SpooledFile, rhs: SpooledFile) -> Bool { lhs === rhs }
+    public static func == (lhs: HeldFile, rhs: HeldFile) -> Bool { lhs === rhs }
 
     private static var unreadable: VariantsError {
-        VariantsError(.internalError, "the spool file cannot be read back")
+        VariantsError(.internalError, "the file held open cannot be read back")
     }
 }
