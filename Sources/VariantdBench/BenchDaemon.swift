@@ -49,7 +49,8 @@ final class BenchDaemon: @unchecked Sendable {
             try Data(declaration.utf8).write(to: buckets.appendingPathComponent(name + ".json"))
         }
         try Data().write(to: URL(fileURLWithPath: logPath))
-        var locations = ["--root", root.path]
+        // Its own data folder: the daemon's queue is not shared with any other daemon on the machine.
+        var locations = ["--root", root.path, "--data-dir", directory.appendingPathComponent("data").path]
         if let store {
             let client = try StoreLocation.client(ProcessInfo.processInfo.environment)
             try client.createBucket(store.bucket)

@@ -21,8 +21,16 @@ package struct ServeCommand: Subcommand {
           --data-dir <dir>        variantd's state folder (VARIANTD_DATA_DIR; default /var/lib/variantd).
           --buckets <dir>         Bucket declarations, <name>.json each; reloaded on SIGHUP
                                   (VARIANTD_BUCKETS).
-          --queue <location>      sqlite:PATH or postgres://…: the durable queue POST /v1/jobs?async=1
-                                  commits jobs to (VARIANTD_QUEUE; without it async jobs are 400).
+          --queue <location>      sqlite:PATH or postgres://…: the durable queue that async jobs, storage
+                                  events and deletions commit jobs to (VARIANTD_QUEUE; default
+                                  sqlite:<data-dir>/queue.sqlite3).
+          --workers <n>           Jobs of the queue the daemon renders itself, beside its render slots
+                                  (VARIANTD_WORKERS; default 1, or 0 with --queue: variantd work
+                                  processes render them).
+          --callback <url>        Where the daemon's workers POST each final job, HMAC-signed with
+                                  --callback-secret-file (VARIANTD_CALLBACK, VARIANTD_CALLBACK_SECRET_FILE).
+          --callback-secret-file <file>
+                                  The key that signs callbacks.
           --slots <n>             Render slots: decoder children at work at once (VARIANTD_SLOTS;
                                   default: the number of cores).
           --queue-depth <n>       Jobs that may wait for a slot before 503 (VARIANTD_QUEUE_DEPTH;

@@ -86,23 +86,9 @@ package struct WorkCommand: Subcommand {
             policy.backoffUnit = .milliseconds(unit)
         }
         self.policy = policy
-        let secretFile = try arguments.option("--callback-secret-file")
-        if let callback = try arguments.option("--callback") {
-            guard let url = URL(string: callback), ["http", "https"].contains(url.scheme ?? "") else {
-                throw UsageError("'--callback' takes an http:// or https:// URL, got '\(callback)'")
-            }
-            let secret = try secretFile.map { path throws(UsageError) in
-                guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
-                    throw UsageError("The callback secret file '\(path)' cannot be read or is empty")
-                }
-                return [UInt8](
-                    String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8
-                )
-            }
-            configuration.callback = CallbackReporter(url: url, secret: secret)
-        } else if secretFile != nil {
-            throw UsageError("'--callback-secret-file' needs '--callback'")
-        }
+        configuration.callback = try CallbackReporter(
+            url: try arguments.option("--callback"),
+            secretFile: try arguments.option("--callback-secret-file"))
         _ = try arguments.positionals()
         self.configuration = configuration
     }

@@ -28,9 +28,9 @@ struct Daemon: Sendable {
         } catch {
             throw StartupError(error.message)
         }
-        let queue: (any JobQueue)?
+        let queue: any JobQueue
         do {
-            queue = try await configuration.queue?.open()
+            queue = try await configuration.queue.open(connections: configuration.workers + 2)
         } catch {
             throw StartupError("The job queue cannot be opened: \(error.message)")
         }
@@ -67,15 +67,36 @@ struct Daemon: Sendable {
         startup.end()
         let flusher = Task { await AccessLog.shared.flushing() }
         defer { flusher.cancel() }
+        let workers = StopFlag()
+        let working = work(queue, objects: objects, registry: registry, renditions: renditions, stop: workers)
         for await signal in signals {
             switch signal {
             case .reload:
                 reload(registry)
             case .terminate:
-                return await drain(server, admission: admission, pool: pool)
+                workers.request()
+                let status = await drain(server, admission: admission, pool: pool)
+                await working?.value
+                return status
             }
         }
         return .software
+    }
+
+    /// The daemon's own queue workers, when it runs any: they render what storage events, deletions and
+    /// asynchronous jobs committed, as `variantd work` does, and stop claiming once `stop` is requested.
+    private func work(
+        _ queue: any JobQueue, objects: any ObjectStore, registry: BucketRegistry,
+        renditions: any RenditionCatalog, stop: StopFlag
+    ) -> Task<Void, Never>? {
+        guard configuration.workers > 0 else { return nil }
+        var settings = Worker.Configuration(
+            objects: objects, buckets: registry, renditions: renditions, slots: configuration.workers)
+        settings.callback = configuration.callback
+        settings.quarantine = configuration.quarantine
+        settings.log = .daemon
+        let worker = Worker(queue: queue, configuration: settings, stop: stop)
+        return Task { await worker.run() }
     }
 
     /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s. One

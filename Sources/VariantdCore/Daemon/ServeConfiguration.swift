@@ -13,9 +13,14 @@ struct ServeConfiguration: Sendable {
     var quarantine: String
     /// A directory of bucket declarations, `<name>.json`.
     var buckets: String?
-    /// The durable queue `POST /v1/jobs?async=1` enqueues into (`sqlite:PATH` or `postgres://…`); nil refuses
-    /// asynchronous jobs.
-    var queue: QueueLocation?
+    /// The durable queue that `POST /v1/jobs?async=1`, storage events and deletions commit jobs to
+    /// (`sqlite:PATH` or `postgres://…`; by default `queue.sqlite3` in the data folder, as for `work`).
+    var queue: QueueLocation
+    /// Jobs of the queue this daemon runs itself, beside its render slots: 1 by default with the default
+    /// queue, so one `serve` is enough; 0 by default with `--queue`, whose jobs `variantd work` processes run.
+    var workers: Int
+    /// Where the daemon's own workers post each final job, as `work --callback` does.
+    var callback: CallbackReporter?
     /// Render slots: decoder children working at once.
     var slots: Int
     /// Jobs that may wait for a slot; beyond slots + queue depth a job is refused with 503.
@@ -54,8 +59,11 @@ struct ServeConfiguration: Sendable {
         let dataDirectory = try source.string("--data-dir") ?? QueueLocation.defaultDataDirectory
         quarantine = try source.string("--quarantine") ?? Self.defaultQuarantine(renditions, dataDirectory)
         buckets = try source.string("--buckets")
-        queue = try source.string("--queue").map { text throws(UsageError) in try QueueLocation(parsing: text)
-        }
+        let queueGiven = try source.string("--queue")
+        queue = try QueueLocation(parsing: queueGiven, dataDirectory: dataDirectory)
+        workers = try source.integer("--workers", in: 0...256) ?? (queueGiven == nil ? 1 : 0)
+        callback = try CallbackReporter(
+            url: try source.string("--callback"), secretFile: try source.string("--callback-secret-file"))
         slots = try source.integer("--slots", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         waitingCapacity = try source.integer("--queue-depth", in: 0...10_000) ?? 4 * slots
         deadline = .seconds(try source.integer("--deadline", in: 1...3600) ?? 60)

@@ -10,8 +10,8 @@ struct Router: HTTPResponder {
     let admission: Admission
     let metrics: ServerMetrics
     let runner: JobRunner
-    /// Where `?async=1` jobs go; nil when the daemon was started without `--queue`.
-    let queue: (any JobQueue)?
+    /// Where `?async=1` jobs, storage events and deletions go.
+    let queue: any JobQueue
     /// On-demand renditions, `/v1/render/…`.
     let render: RenderService
     let errorHeaders: ErrorHeaders
@@ -140,9 +140,6 @@ struct Router: HTTPResponder {
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
     /// it with their own bucket declarations, so an inline policy cannot travel with it.
     private func enqueue(_ job: JobRequest, version: String) throws(VariantsError) -> HTTPReply {
-        guard let queue else {
-            throw VariantsError(.invalidRequest, "async=1 needs the daemon to be started with --queue")
-        }
         guard job.inlineBucket == nil else {
             throw VariantsError(
                 .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")

@@ -1,12 +1,13 @@
 public import Variants
 
 /// A durable job queue: what `variantd work`, `variantd enqueue`, `variantd jobs` and the daemon's
-/// `POST /v1/jobs?async=1` use, whichever database holds it.
+/// `POST /v1/jobs?async=1` and storage events use, whichever database holds it, with the index of which
+/// object holds which bytes beside it.
 ///
 /// Delivery is at least once; completion is at most once. A claim hands out a lease with a fencing token,
 /// and every later change is conditional on that token, so a worker that lost its lease (it hung, or its
 /// lease expired and another worker claimed the job) can never finish the job.
-public protocol JobQueue: Sendable {
+public protocol JobQueue: ObjectIndex {
     /// Adds a job, or finds the one already available or running for the same (bucket, path, version).
     /// Returns only after the job is committed durably.
     func enqueue(_ job: NewJob) async throws(QueueError) -> Enqueued
@@ -23,7 +24,9 @@ public protocol JobQueue: Sendable {
     func refreshStatistics() async throws(QueueError)
 
     /// Claims up to `limit` jobs that are due, for `owner`, each with a lease of `lease`. Jobs whose leases
-    /// expired are first returned to `available` (or made final when out of attempts).
+    /// expired are first returned to `available` (or made final when out of attempts). Only the oldest
+    /// unfinished job of an object is claimed: the jobs of one object run one at a time, in the order they
+    /// came, so the last one sees the object's last state.
     func claim(owner: String, limit: Int, lease: Duration) async throws(QueueError) -> [ClaimedJob]
 
     /// Extends a lease; nil when it was lost, and the worker must throw away its result.

@@ -121,7 +121,8 @@ public final class PostgresQueue: JobQueue {
             let rows = try connection.query(
                 """
                 WITH next AS MATERIALIZED (
-                    SELECT id FROM variantd_jobs WHERE state = 'available' AND scheduled_at <= now()
+                    SELECT id FROM variantd_jobs j WHERE state = 'available' AND scheduled_at <= now()
+                        AND \(QueueSQL.oldestOfItsObject("j"))
                     ORDER BY scheduled_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
                 ), claimed AS (
                     UPDATE variantd_jobs j SET state = 'running', attempts = j.attempts + 1, lease_owner = $2,
@@ -273,7 +274,7 @@ public final class PostgresQueue: JobQueue {
     /// applied under its lock; a claim, whose unseen jobs wait for their leases to expire whether it runs
     /// again or not; and writes that a second run leaves as the first did (an extension under its lease
     /// token, a mark of what is unmarked, a purge of what is finished).
-    private func run<T: Sendable>(
+    func run<T: Sendable>(
         rerunnable: Bool, _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
     )
         async throws(QueueError) -> T
@@ -401,7 +402,7 @@ public final class PostgresQueue: JobQueue {
     }
 
     /// Runs `body` between BEGIN and COMMIT, rolling back when it throws.
-    private static func transaction<T>(
+    static func transaction<T>(
         _ connection: PostgresConnection, _ body: () throws(QueueError) -> T
     )
         throws(QueueError) -> T

@@ -70,6 +70,20 @@ enum PostgresSchema {
             CREATE INDEX variantd_jobs_finished ON variantd_jobs (finished_at) WHERE finished_at IS NOT NULL;
             """
         ),
+        (
+            3,
+            // The object index (`ObjectIndex`), and the look-up by checksum that tells whether bytes are shared.
+            """
+            CREATE TABLE variantd_objects (
+                bucket text NOT NULL CHECK (bucket <> ''),
+                path text NOT NULL CHECK (path <> ''),
+                checksum text NOT NULL CHECK (length(checksum) = 64),
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (bucket, path)
+            );
+            CREATE INDEX variantd_objects_by_checksum ON variantd_objects (checksum);
+            """
+        ),
     ]
 
     /// A time column as the epoch milliseconds `Timestamp` holds (rounded from the stored microseconds).

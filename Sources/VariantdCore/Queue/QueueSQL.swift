@@ -23,6 +23,16 @@ enum QueueSQL {
         """
     }
 
+    /// That no older job of the same object is still waiting or running, for `job` the jobs table in a
+    /// claim: an object's jobs then run one at a time, in order. The look-up is the dedupe index's prefix.
+    static func oldestOfItsObject(_ job: String) -> String {
+        """
+        NOT EXISTS (
+            SELECT 1 FROM variantd_jobs older WHERE older.bucket = \(job).bucket AND older.path = \(job).path
+                AND older.state IN ('available', 'running') AND older.id < \(job).id)
+        """
+    }
+
     /// The statement behind `JobQueue.stateCounts()`, in both dialects.
     static let stateCounts = "SELECT state, count(*) FROM variantd_jobs GROUP BY state"
 

@@ -11,7 +11,7 @@ internal import Variants
 public final class SQLiteQueue: JobQueue {
     public let path: String
     private let policy: JobAttemptPolicy
-    private let database: SerializedConnection<SQLiteConnection>
+    let database: SerializedConnection<SQLiteConnection>
     private let wake = WakeSignal()
 
     /// Opens the queue file, creating it and its directory if needed, and applies pending migrations.
@@ -129,8 +129,9 @@ public final class SQLiteQueue: JobQueue {
                 // waiting job to find the oldest, a cost that grows with the backlog.
                 let due = try connection.query(
                     """
-                    SELECT id FROM variantd_jobs INDEXED BY variantd_jobs_due
-                    WHERE state = 'available' AND scheduled_at <= ? ORDER BY scheduled_at, id LIMIT ?
+                    SELECT id FROM variantd_jobs AS j INDEXED BY variantd_jobs_due
+                    WHERE state = 'available' AND scheduled_at <= ? AND \(QueueSQL.oldestOfItsObject("j"))
+                    ORDER BY scheduled_at, id LIMIT ?
                     """, [.integer(now.milliseconds), .integer(Int64(limit))])
                 let expires = now.adding(lease)
                 return try due.compactMap { $0[0].flatMap { Int64($0) } }.map { id throws(QueueError) in
@@ -385,7 +386,7 @@ public final class SQLiteQueue: JobQueue {
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction committed as `commit` says, trying again with jitter
     /// when another process held the write lock past the busy timeout.
-    private static func writing<T>(
+    static func writing<T>(
         _ connection: SQLiteConnection, commit: Commit = .durable, _ body: () throws(QueueError) -> T
     )
         throws(QueueError) -> T

@@ -57,5 +57,19 @@ enum SQLiteSchema {
             CREATE INDEX variantd_jobs_finished ON variantd_jobs (finished_at) WHERE finished_at IS NOT NULL;
             """
         ),
+        (
+            3,
+            // The object index (`ObjectIndex`), and the look-up by checksum that tells whether bytes are shared.
+            """
+            CREATE TABLE variantd_objects (
+                bucket TEXT NOT NULL CHECK (bucket <> ''),
+                path TEXT NOT NULL CHECK (path <> ''),
+                checksum TEXT NOT NULL CHECK (length(checksum) = 64),
+                updated_at INTEGER NOT NULL DEFAULT \(nowMilliseconds),
+                PRIMARY KEY (bucket, path)
+            );
+            CREATE INDEX variantd_objects_by_checksum ON variantd_objects (checksum);
+            """
+        ),
     ]
 }

@@ -46,6 +46,20 @@ extension S3RenditionStore: RenditionCatalog {
         }
     }
 
+    /// One DeleteObject per key listed under the source's prefix.
+    func forget(sourceChecksum checksum: String) throws(VariantsError) -> Int {
+        let directory = RenditionKey.directory(ofSource: checksum)
+        let names = try names(under: directory + "/")
+        do {
+            for name in names {
+                try client.delete(bucket: location.bucket, key: location.key(directory + "/" + name))
+            }
+        } catch {
+            throw error.variantsError
+        }
+        return names.count
+    }
+
     /// The last path part of every key listed under `prefix` (relative to the location).
     private func names(under prefix: String) throws(VariantsError) -> [String] {
         var names: [String] = []

@@ -19,6 +19,25 @@ struct CallbackReporter: Sendable {
         self.secret = secret
     }
 
+    /// The reporter `--callback URL [--callback-secret-file FILE]` ask for; nil without `--callback`.
+    init?(url text: String?, secretFile: String?) throws(UsageError) {
+        guard let text else {
+            if secretFile != nil { throw UsageError("'--callback-secret-file' needs '--callback'") }
+            return nil
+        }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
+            throw UsageError("'--callback' takes an http:// or https:// URL, got '\(text)'")
+        }
+        let secret = try secretFile.map { path throws(UsageError) in
+            guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
+                throw UsageError("The callback secret file '\(path)' cannot be read or is empty")
+            }
+            return [UInt8](
+                String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        }
+        self.init(url: url, secret: secret)
+    }
+
     /// Whether the receiver acknowledged the job with a 2xx answer within the tries; a cancelled task (the
     /// worker stopping its sweep) makes no further try, and a request in flight ends on its own timeouts.
     func report(_ job: Job) async -> Bool {

@@ -6,7 +6,7 @@ struct WorkStatusRouter: HTTPResponder {
     let queue: any JobQueue
     let metrics: WorkerMetrics
     let pool: PipelinePool
-    let stop: InterruptSignal
+    let stop: any StopRequest
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         switch (request.routedMethod, request.path) {
@@ -30,7 +30,7 @@ struct WorkStatusRouter: HTTPResponder {
 
     /// Ready while claiming and the queue answers; `503` once stopping or when the queue is unreachable.
     private func readiness() async -> HTTPResponse {
-        guard stop.received == nil else { return .json(["status": "draining"], status: 503) }
+        guard !stop.isRequested else { return .json(["status": "draining"], status: 503) }
         guard let jobs = try? await queue.stateCounts() else {
             return .json(["status": "queue_unreachable"], status: 503)
         }

@@ -12,8 +12,8 @@ struct Worker: Sendable {
         /// Reloaded when its files change, so an edited declaration applies without a restart; a job for a
         /// bucket with no declaration reports metadata and renders no variant.
         var buckets: BucketRegistry
-        /// Where renditions are stored.
-        var renditions: any RenditionStore
+        /// Where renditions are stored, and forgotten when no object holds their bytes any more.
+        var renditions: any RenditionCatalog
         var slots: Int
         var lease: Duration = .seconds(60)
         /// The polling backstop when no notification arrives.
@@ -33,6 +33,23 @@ struct Worker: Sendable {
         var bucketCheck: Duration = .seconds(1)
         /// The file remembering sources that killed decoders; nil keeps it in memory.
         var quarantine: String?
+        /// Where the worker's JSON lines go: `variantd work` prints them; the daemon's workers write them
+        /// into its own log, beside its other lines.
+        var log: Log = .standardOutput
+    }
+
+    enum Log: Sendable {
+        case standardOutput
+        case daemon
+
+        func write(_ event: WorkEvent) {
+            switch self {
+            case .standardOutput:
+                if let line = try? WireJSON.line(event) { Console.out(line) }
+            case .daemon:
+                EventLog.write(event)
+            }
+        }
     }
 
     /// How a job whose object or rendition store is down is tried again under its lease: 0.5 s, 1 s, 2 s … up
@@ -49,9 +66,9 @@ struct Worker: Sendable {
     /// What `--listen` reports; counted whether or not anything listens.
     let metrics = WorkerMetrics()
     let owner: String
-    let stop: InterruptSignal
+    let stop: any StopRequest
 
-    init(queue: any JobQueue, configuration: Configuration, stop: InterruptSignal) {
+    init(queue: any JobQueue, configuration: Configuration, stop: any StopRequest) {
         self.queue = queue
         self.configuration = configuration
         self.stop = stop
@@ -73,9 +90,9 @@ struct Worker: Sendable {
         let retention = Task { await purgeOldJobs() }
         let sweep = Task { await reportLeftovers(whenIdle: slots) }
         await withDiscardingTaskGroup { group in
-            while stop.received == nil {
+            while !stop.isRequested {
                 let wanted = await slots.waitForAny()
-                guard stop.received == nil else { break }
+                guard !stop.isRequested else { break }
                 if finisher.holdsUnwritten {
                     try? await Task.sleep(for: configuration.poll)
                     continue
@@ -110,14 +127,16 @@ struct Worker: Sendable {
 
     /// Reads the bucket declarations again — at once (SIGHUP: `systemctl reload`, as for the daemon), or
     /// `onlyIfChanged` their files — and says so; a broken set keeps the previous one.
-    static func reloadBuckets(_ buckets: BucketRegistry, onlyIfChanged: Bool = false) {
+    static func reloadBuckets(
+        _ buckets: BucketRegistry, onlyIfChanged: Bool = false, log: Log = .standardOutput
+    ) {
         do {
             guard let count = onlyIfChanged ? try buckets.reloadIfChanged() : try buckets.reload() else {
                 return
             }
-            log(WorkEvent(event: "buckets_reloaded", message: "\(count) bucket declarations"))
+            log.write(WorkEvent(event: "buckets_reloaded", message: "\(count) bucket declarations"))
         } catch {
-            log(WorkEvent(event: "buckets_reload_failed", message: error.message))
+            log.write(WorkEvent(event: "buckets_reload_failed", message: error.message))
         }
     }
 
@@ -125,7 +144,7 @@ struct Worker: Sendable {
     private func watchBuckets() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.bucketCheck)
-            Self.reloadBuckets(configuration.buckets, onlyIfChanged: true)
+            Self.reloadBuckets(configuration.buckets, onlyIfChanged: true, log: configuration.log)
         }
     }
 
@@ -133,7 +152,7 @@ struct Worker: Sendable {
     /// `retentionInterval` until the worker stops.
     private func purgeOldJobs() async {
         guard let retain = configuration.retain else { return }
-        while !Task.isCancelled, stop.received == nil {
+        while !Task.isCancelled, !stop.isRequested {
             var purged = 0
             let cutoff = Timestamp.now.adding(.zero - retain)
             while !Task.isCancelled {
@@ -206,13 +225,50 @@ struct Worker: Sendable {
     /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
     private func render(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let order = RenditionOrder(job.request, bucket: configuration.buckets.bucket(named: job.bucket))
-        return await Self.storeOutage.run {
+        let outcome = await Self.storeOutage.run {
             let outcome = await pool.fulfil(order, from: .stored(job.source)).outcome
-            guard case .failure(let error) = outcome, error.code == .storeUnavailable, stop.received == nil,
+            guard case .failure(let error) = outcome, error.code == .storeUnavailable, !stop.isRequested,
                 !Task.isCancelled
             else { return .done(outcome) }
             log(WorkEvent(event: "store_unavailable", job: job.id, message: error.message))
             return .retry(outcome)
+        }
+        if !Task.isCancelled { await reconcile(job, outcome) }
+        return outcome
+    }
+
+    /// Keeps the object index to what the job found — the object's bytes, or that it is gone — and removes
+    /// the renditions of bytes no object holds any more. A job is a look at the object as it is now, so a
+    /// storage event that arrives late, twice or out of order leaves the right state: the object's jobs run
+    /// one at a time, in order, and the last one sees its last state. What cannot be written here (the
+    /// database or the store away) is left for `variantd gc`.
+    private func reconcile(_ job: Job, _ outcome: Result<CompletionMetadata, VariantsError>) async {
+        let orphaned: String?
+        do throws(QueueError) {
+            switch outcome {
+            case .success(let metadata):
+                orphaned = try await queue.record(
+                    bucket: job.bucket, path: job.path, checksum: metadata.checksumSha256)
+            case .failure(let error) where error.code == .notFound:
+                orphaned = try await queue.forget(bucket: job.bucket, path: job.path)
+            case .failure:
+                return
+            }
+        } catch {
+            log(WorkEvent(event: "queue_error", job: job.id, message: error.message))
+            return
+        }
+        guard let orphaned else { return }
+        let renditions = configuration.renditions
+        switch await Blocking.run({ () throws(VariantsError) in
+            try renditions.forget(sourceChecksum: orphaned)
+        }) {
+        case .success(let count):
+            var event = WorkEvent(event: "renditions_forgotten", job: job.id, message: orphaned)
+            event.count = count
+            log(event)
+        case .failure(let error):
+            log(WorkEvent(event: "renditions_unforgotten", job: job.id, message: error.message))
         }
     }
 
@@ -241,7 +297,7 @@ struct Worker: Sendable {
         -> FinishBatcher.Written
     {
         await finisher.finish(
-            FinishedAttempt(lease: lease, outcome: outcome), stopping: { stop.received != nil },
+            FinishedAttempt(lease: lease, outcome: outcome), stopping: { stop.isRequested },
             failed: { error, tries in
                 if tries & (tries - 1) == 0 {
                     log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
@@ -265,7 +321,7 @@ struct Worker: Sendable {
     private func reportLeftovers(whenIdle slots: FreeSlots) async {
         guard configuration.callback != nil else { return }
         var leftovers = LeftoverSweep(queue: queue, age: configuration.reportSweepAge)
-        while !Task.isCancelled, stop.received == nil {
+        while !Task.isCancelled, !stop.isRequested {
             if slots.free == slots.total, let jobs = try? await leftovers.next() {
                 for job in jobs where !Task.isCancelled { await report(job) }
             }
@@ -281,11 +337,7 @@ struct Worker: Sendable {
     }
 
     private func log(_ event: WorkEvent) {
-        Self.log(event)
-    }
-
-    private static func log(_ event: WorkEvent) {
-        if let line = try? WireJSON.line(event) { Console.out(line) }
+        configuration.log.write(event)
     }
 }
 

@@ -21,6 +21,11 @@ public protocol RenditionCatalog: RenditionStore {
     ///
     /// - Throws: as `listing`.
     func body(of key: String) throws(VariantsError) -> RenditionBody?
+
+    /// Removes every rendition of one source's bytes, declared and on-demand alike; how many went.
+    ///
+    /// - Throws: as `listing`; `500 internal_error` when a file cannot be removed.
+    func forget(sourceChecksum checksum: String) throws(VariantsError) -> Int
 }
 
 /// A stored rendition ready to be sent.

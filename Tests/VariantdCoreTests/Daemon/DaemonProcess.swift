@@ -31,6 +31,8 @@ final class DaemonProcess {
         process.arguments = Array(line.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["VARIANTD_SECRET"] = secret ? Self.secret : nil
+        // The daemon's own data folder, where its default queue is: never shared with another test's.
+        environment["VARIANTD_DATA_DIR"] = directory.appendingPathComponent("data").path
         environment.merge(extra) { $1 }
         process.environment = environment
         try Data().write(to: URL(fileURLWithPath: logPath))

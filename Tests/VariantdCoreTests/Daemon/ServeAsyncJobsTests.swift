@@ -33,12 +33,24 @@ import Variants
         #expect(job["state"] as? String == "completed")
     }
 
-    @Test func asyncJobsNeedAQueue() throws {
+    /// Without `--queue` the daemon commits to the default queue in its data folder and runs it itself.
+    @Test func withoutAQueueTheDaemonRunsItsOwnJobs() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         let daemon = try fixture.start()
         let body = Array(try JSONSerialization.data(withJSONObject: ServeFixture.job("up/gradient.jpg")))
         let reply = try daemon.send("POST", "/v1/jobs?async=1", body: body)
-        #expect(reply.status == 400 && reply.error == "invalid_request")
+        #expect(reply.status == 202, "\(reply.text)")
+        let queue = daemon.directory.appendingPathComponent("data/queue.sqlite3").path
+        var state: String?
+        for _ in 0..<600 where state != "completed" {
+            try await Task.sleep(for: .milliseconds(100))
+            let jobs = try await VariantdProcess.run(["jobs", "--queue", "sqlite:" + queue])
+            let line = jobs.stdout.split(separator: "\n").first.map(String.init) ?? "{}"
+            state =
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["state"]
+                as? String
+        }
+        #expect(state == "completed")
     }
 }

@@ -29,6 +29,13 @@ enum FileSystem {
         return false
     }
 
+    /// Renames `source` to `destination` in one step; false when there is nothing at `source`.
+    static func move(_ source: String, to destination: String) throws(BackendError) -> Bool {
+        if rename(source, destination) == 0 { return true }
+        guard errno == ENOENT else { throw .posix("rename", source) }
+        return false
+    }
+
     /// Makes a directory's entries (a rename into it) durable.
     static func syncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

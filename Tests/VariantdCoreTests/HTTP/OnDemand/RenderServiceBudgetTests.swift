@@ -215,6 +215,10 @@ import Variants
 
         func file(of key: String) -> String? { inner.file(of: key) }
 
+        func forget(sourceChecksum checksum: String) throws(VariantsError) -> Int {
+            try inner.forget(sourceChecksum: checksum)
+        }
+
         func body(of key: String) -> RenditionBody? {
             bodies.add(1, ordering: .relaxed)
             return inner.body(of: key)
