@@ -10,7 +10,7 @@ public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for type in MediaType.allCases {
         _ = ContainerCheck.isTruncated(bytes, as: type)
     }
-    _ = ContainerCheck.pngHasBadChecksum(bytes)
+    _ = ContainerCheck.hasBadChecksum(bytes, as: .png)
     _ = JPEGStructure(bytes).unsupportedFeature
     _ = HEIFReferenceRepair.repaired(bytes)
     _ = try? HEIFOverlay(composing: bytes, maxPlacements: 4_000)

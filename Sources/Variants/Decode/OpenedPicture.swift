@@ -35,8 +35,8 @@ struct OpenedPicture {
     init(bytes: [UInt8], type: MediaType, limits: Limits) throws(VariantsError) {
         guard !bytes.isEmpty else { throw .unreadable(.empty, "the file is empty") }
         try limits.checkMetadata(ContainerCheck.metadataBytes(bytes, as: type))
-        if type == .png, ContainerCheck.pngHasBadChecksum(bytes) {
-            throw .unreadable(.corrupt, "a critical chunk of the image/png data fails its CRC")
+        if ContainerCheck.hasBadChecksum(bytes, as: type) {
+            throw .unreadable(.corrupt, "a critical chunk of the \(type.mimeType) data fails its CRC")
         }
         self.bytes = bytes
         self.type = type
@@ -66,7 +66,10 @@ struct OpenedPicture {
             backend = .vips(loader, image)
             let info = image.header
             convertsBeforeReducing = info.isCMYK || ICCProfile.usable(in: image)?.isLUTBased == true
-            describedProfile = type == .png ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
+            // Only PNG's chunks describe colour without a profile (`gAMA`, `cHRM`).
+            describedProfile =
+                type.facts.container == .pngChunks
+                ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
             toneMapping = nil
             // The frames last as long as they show, which is how long the WebP renditions play them; a still
             // picture's delays are not read.
@@ -127,12 +130,12 @@ struct OpenedPicture {
                         : container.decode()
                 }
             case .vips(let loader, let headerImage):
-                let reduces = !convertsBeforeReducing
+                let reduction = convertsBeforeReducing ? nil : loader.reduction
                 let shrink =
-                    loader == .jpeg && reduces
-                    ? Self.jpegShrink(
+                    reduction == .shrink
+                    ? Self.shrinkOnLoad(
                         from: (header.storedWidth, header.storedHeight), to: (storedWidth, storedHeight)) : 1
-                let scale = loader == .webp && reduces ? Double(storedWidth) / Double(header.storedWidth) : 1
+                let scale = reduction == .scale ? Double(storedWidth) / Double(header.storedWidth) : 1
                 let info = headerImage.header
                 if loader == .jpeg, !info.isCMYK,
                     JPEGDecoder.decodesWhole(
@@ -226,8 +229,9 @@ struct OpenedPicture {
         } ?? 1
     }
 
-    /// The largest JPEG shrink-on-load factor that still leaves at least `target` on both sides.
-    private static func jpegShrink(
+    /// The largest shrink-on-load factor (`VipsLoader.Reduction.shrink`) that still leaves at least `target`
+    /// on both sides.
+    private static func shrinkOnLoad(
         from stored: (width: Int, height: Int), to target: (width: Int, height: Int)
     ) -> Int {
         [8, 4, 2].first { stored.width / $0 >= target.width && stored.height / $0 >= target.height } ?? 1
@@ -269,7 +273,7 @@ struct OpenedPicture {
     private static func classify(
         _ bytes: [UInt8], _ type: MediaType, failedStep: String, _ error: BackendError, limits: Limits?
     ) -> VariantsError {
-        if type == .jpeg {
+        if type.facts.container == .jpegSegments {
             let structure = JPEGStructure(bytes)
             if let limits, let size = structure.frameSize {
                 do {

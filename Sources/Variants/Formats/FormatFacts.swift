@@ -1,5 +1,6 @@
-/// What variantd knows about one media type: the names that suggest it, how its pixels are read, the format
-/// renditions in it are asked for by, whether it keeps alpha and animation.
+/// What variantd knows about one media type: the names that suggest it, the container its bytes are laid out
+/// in, how its pixels are read, the format renditions in it are asked for by and what that encoder takes,
+/// whether it keeps alpha and animation.
 ///
 /// Every place that treats formats differently by these facts reads them from the one table, `MediaType.facts`:
 /// a new media type does not compile without its row, and `FormatFactsTests` holds each row to what the code
@@ -23,6 +24,24 @@ struct FormatFacts: Sendable {
         /// How `quality: "auto"` and score targets are searched for in it; nil where no search is made: PNG is
         /// lossless, and AVIF's encoder is too slow to run several times a rendition.
         var scoreSearch: ScoreSearch? = nil
+        /// A variant's `progressive` reaches it: it can write a picture in several scans, coarse to fine.
+        var progressive = false
+        /// A variant's `effort` reaches it; the others are written at a fixed effort of `Renderer`'s.
+        var effort = false
+    }
+
+    /// How a type's bytes are laid out, which decides how `ContainerCheck` walks them before any decoder does.
+    enum Container: Sendable, Equatable {
+        /// JPEG marker segments.
+        case jpegSegments
+        /// PNG chunks, each with a CRC; colour may be described by `gAMA` and `cHRM` rather than a profile.
+        case pngChunks
+        /// GIF blocks and sub-blocks.
+        case gifBlocks
+        /// A RIFF chunk list (WebP).
+        case riffChunks
+        /// ISO-BMFF boxes (HEIF, AVIF).
+        case isoBoxes
     }
 
     /// The two figures a quality search in one format starts from, both read off the corpus photos
@@ -41,6 +60,8 @@ struct FormatFacts: Sendable {
     var extensions: [String] = []
     /// Other spellings of its media type that clients declare (`image/jpg`).
     var aliases: [String] = []
+    /// How its bytes are laid out; nil where they are never checked (a type not decoded here).
+    var container: Container?
     /// How its pixels are read; nil for a type never decoded here.
     var decoder: Decoder?
     /// How renditions are written in it; nil where none are.

@@ -5,33 +5,36 @@ extension MediaType {
         case .jpeg:
             FormatFacts(
                 extensions: ["jpg", "jpeg", "jpe"], aliases: ["image/jpg", "image/pjpeg"],
-                decoder: .vips(.jpeg),
+                container: .jpegSegments, decoder: .vips(.jpeg),
                 encoder: .init(
-                    format: .jpeg, defaultQuality: 82, scoreSearch: .init(target: 83, pointsPerStep: 0.6)))
+                    format: .jpeg, defaultQuality: 82, scoreSearch: .init(target: 83, pointsPerStep: 0.6),
+                    progressive: true))
         case .png:
             FormatFacts(
-                extensions: ["png"], aliases: ["image/x-png"], decoder: .vips(.png),
+                extensions: ["png"], aliases: ["image/x-png"], container: .pngChunks, decoder: .vips(.png),
                 encoder: .init(format: .png, defaultQuality: nil),
                 alpha: true)
         case .gif:
-            FormatFacts(extensions: ["gif"], decoder: .vips(.gif), alpha: true, animates: true)
+            FormatFacts(
+                extensions: ["gif"], container: .gifBlocks, decoder: .vips(.gif), alpha: true, animates: true)
         case .webp:
             FormatFacts(
-                extensions: ["webp"], decoder: .vips(.webp),
+                extensions: ["webp"], container: .riffChunks, decoder: .vips(.webp),
                 encoder: .init(
-                    format: .webp, defaultQuality: 80, scoreSearch: .init(target: 75, pointsPerStep: 0.8)),
+                    format: .webp, defaultQuality: 80, scoreSearch: .init(target: 75, pointsPerStep: 0.8),
+                    effort: true),
                 alpha: true, animates: true)
         case .heic:
-            FormatFacts(extensions: ["heic", "hif"], decoder: .heif, alpha: true)
+            FormatFacts(extensions: ["heic", "hif"], container: .isoBoxes, decoder: .heif, alpha: true)
         case .heif:
-            FormatFacts(extensions: ["heif"], decoder: .heif, alpha: true)
+            FormatFacts(extensions: ["heif"], container: .isoBoxes, decoder: .heif, alpha: true)
         case .avif:
             FormatFacts(
-                extensions: ["avif"], decoder: .heif,
+                extensions: ["avif"], container: .isoBoxes, decoder: .heif,
                 encoder: .init(format: .avif, defaultQuality: 60),
                 alpha: true)
         // A sequence's still primary image is decoded; its track is not.
-        case .heifSequence, .avifSequence: FormatFacts(decoder: .heif, alpha: true)
+        case .heifSequence, .avifSequence: FormatFacts(container: .isoBoxes, decoder: .heif, alpha: true)
         case .bmp, .tiff, .svg, .jpegXL, .jpeg2000, .icon, .photoshop: FormatFacts()
         case .pdf: FormatFacts(extensions: ["pdf"])
         case .zip: FormatFacts(extensions: ["zip"])

@@ -7,6 +7,18 @@ extension OutputFormat {
         MediaType.allCases.compactMap { type in type.facts.encoder.map { ($0.format, type) } },
         uniquingKeysWith: { first, _ in first })
 
+    /// The rows of the types a rendition asked for in this format may be written as: its own type's, or for
+    /// `original` every type with an encoder, since a source keeps its own format. A setting any of them reads
+    /// changes the rendition (`canonicalJSON` keys it).
+    var writers: [FormatFacts] { Self.writerRows[self] ?? [] }
+
+    private static let writerRows = Dictionary(
+        uniqueKeysWithValues: allCases.map { format in
+            let types =
+                format.writtenType.map { [$0] } ?? MediaType.allCases.filter { $0.facts.encoder != nil }
+            return (format, types.map(\.facts))
+        })
+
     /// The quality used when a variant declares none; `nil` where quality has no meaning (lossless PNG) or is
     /// not known until the source's format is (`original`).
     public var defaultQuality: Int? { writtenType?.facts.encoder?.defaultQuality }

@@ -12,4 +12,21 @@ enum VipsLoader: Sendable, CaseIterable {
         case .gif: "VipsForeignLoadNsgif"
         }
     }
+
+    /// How the loader decodes a smaller picture than it holds, so a large one never exists at full size; nil
+    /// where it decodes the whole and the picture is reduced after.
+    var reduction: Reduction? {
+        switch self {
+        case .jpeg: .shrink
+        case .webp: .scale
+        case .png, .gif: nil
+        }
+    }
+
+    enum Reduction: Sendable {
+        /// By 2, 4 or 8, from the DCT coefficients.
+        case shrink
+        /// By any factor.
+        case scale
+    }
 }

@@ -3,19 +3,21 @@
 enum ContainerCheck {
     /// Whether the container ends before the data it declares.
     static func isTruncated(_ bytes: [UInt8], as type: MediaType) -> Bool {
-        switch type {
-        case .jpeg: JPEGStructure(bytes).truncated
-        case .png: pngIsTruncated(bytes)
-        case .gif: gifIsTruncated(bytes)
-        case .webp: riffIsTruncated(bytes)
-        case .heic, .heif, .avif, .heifSequence, .avifSequence: isoMediaIsTruncated(bytes)
-        default: false
+        switch type.facts.container {
+        case .jpegSegments: JPEGStructure(bytes).truncated
+        case .pngChunks: pngIsTruncated(bytes)
+        case .gifBlocks: gifIsTruncated(bytes)
+        case .riffChunks: riffIsTruncated(bytes)
+        case .isoBoxes: isoMediaIsTruncated(bytes)
+        case nil: false
         }
     }
 
     /// Whether a critical PNG chunk (`IHDR`, `PLTE`, `IDAT`, `IEND`: an upper-case first letter) carries a
-    /// CRC that does not match its type and data. Ancillary chunks are left to the decoder, which skips them.
-    static func pngHasBadChecksum(_ bytes: [UInt8]) -> Bool {
+    /// CRC that does not match its type and data. Ancillary chunks are left to the decoder, which skips them;
+    /// other containers carry no checksum of their own.
+    static func hasBadChecksum(_ bytes: [UInt8], as type: MediaType) -> Bool {
+        guard type.facts.container == .pngChunks else { return false }
         var offset = 8
         while offset + 12 <= bytes.count {
             let end = offset + 8 + u32(bytes, offset)
@@ -34,12 +36,12 @@ enum ContainerCheck {
     /// Bytes of metadata blocks the container declares: JPEG APPn and COM segments, PNG text, ICC and EXIF
     /// chunks, WebP EXIF, XMP and ICC chunks. (libheif bounds HEIF's through its security limits.)
     static func metadataBytes(_ bytes: [UInt8], as type: MediaType) -> Int {
-        switch type {
-        case .jpeg: JPEGStructure(bytes).metadataBytes
-        case .png:
+        switch type.facts.container {
+        case .jpegSegments: JPEGStructure(bytes).metadataBytes
+        case .pngChunks:
             chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
-        case .webp: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
-        default: 0
+        case .riffChunks: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
+        case .gifBlocks, .isoBoxes, nil: 0
         }
     }
 

@@ -45,7 +45,7 @@ public struct RenderPlan: Sendable, Equatable {
     /// The SSIMULACRA2 score the encoder's quality is searched for (`quality: "auto"` or a target), in the
     /// resolved format; `nil` for a fixed quality and where the format has no search.
     public let scoreTarget: Int?
-    /// Only ever true for a JPEG output.
+    /// Only ever true where the encoder writes scans (`FormatFacts.Encoder.progressive`: JPEG).
     public let progressive: Bool
     /// libwebp's effort, 0…6; read for a WebP output only.
     public let effort: Int
@@ -103,7 +103,7 @@ public struct RenderPlan: Sendable, Equatable {
         self.writtenType = writtenType
         quality = format.defaultQuality.map { spec.quality ?? $0 }
         scoreTarget = spec.qualityTarget?.score(in: format)
-        progressive = spec.writesProgressive && format == .jpeg
+        progressive = spec.writesProgressive && writtenType.facts.encoder?.progressive == true
         effort = spec.webpEffort
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))

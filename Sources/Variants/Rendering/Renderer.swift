@@ -135,8 +135,12 @@ enum Renderer {
     private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int) throws(BackendError)
         -> [UInt8]
     {
+        // The one call into each encoder; what each takes is the formats table's (`FormatFacts.Encoder`), read
+        // into the plan.
         switch plan.format {
-        case .jpeg, .original:
+        case .original:
+            preconditionFailure("a plan resolves `original` to a format")
+        case .jpeg:
             return try JPEGEncoder.encode(
                 image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding)
         case .png:

@@ -44,37 +44,18 @@ extension BucketDeclaration {
         let bucket = try root.object(knownKeys: [
             "name", "public", "fileSizeLimit", "allowedMimeTypes", "variants",
         ])
-        guard let name = bucket["name"] else {
-            throw .invalidTransform(
-                path: root.child("name"), expected: Self.nameRule, got: "nothing")
-        }
-        var allowedMimeTypes: [MimePattern] = []
-        for element in try bucket["allowedMimeTypes"]?.elements() ?? [] {
-            allowedMimeTypes.append(try Self.mimePattern(element))
-        }
+        let name = try bucket.required("name", expected: Self.nameRule)
+        let allowedMimeTypes = try bucket["allowedMimeTypes"]?.mimePatterns() ?? []
         self.init(
-            name: try Self.bucketName(name),
+            name: try name.bucketName(),
             isPublic: try bucket["public"]?.bool() ?? false,
-            fileSizeLimit: try bucket["fileSizeLimit"]?.integer(in: 1...Int.max),
+            fileSizeLimit: try bucket["fileSizeLimit"]?.fileSizeLimit(),
             allowedMimeTypes: allowedMimeTypes,
             variants: try bucket["variants"].map(Self.variants) ?? []
         )
     }
 
-    // MARK: - Bucket fields
-
-    private static func bucketName(_ field: DeclarationField) throws(VariantsError) -> String {
-        let name = try field.string()
-        guard isValidName(name) else { throw field.failure(expected: nameRule) }
-        return name
-    }
-
-    private static func mimePattern(_ field: DeclarationField) throws(VariantsError) -> MimePattern {
-        guard let pattern = MimePattern(declared: try field.string()) else {
-            throw field.failure(expected: MimePattern.rule)
-        }
-        return pattern
-    }
+    // MARK: - Variants
 
     private static func variants(_ field: DeclarationField) throws(VariantsError) -> [VariantSpec] {
         let members = try field.members()
@@ -84,9 +65,8 @@ extension BucketDeclaration {
         }
         var variants: [VariantSpec] = []
         for (name, settings) in members {
-            guard VariantSpec.isValidName(name) else {
-                throw field.failure(expected: VariantSpec.nameRule, got: JSONValue.quote(name))
-            }
+            // A variant's name is its key.
+            let name = try DeclarationField(path: field.path, value: .string(name)).variantName()
             variants.append(try variant(named: name, settings))
         }
         return variants
@@ -105,13 +85,10 @@ extension BucketDeclaration {
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
             "background", "withoutEnlargement", "animated", "progressive", "effort",
         ])
-        let side = 1...VariantSpec.maximumSide
-        var width = try settings["width"]?.integer(in: side, clamping: true)
-        var height = try settings["height"]?.integer(in: side, clamping: true)
+        var (width, height) = try settings.box(clamping: true, required: sideRequired)
         var fit = try settings["fit"]?.oneOf(Fit.self)
         var withoutEnlargement = try settings["withoutEnlargement"]?.bool() ?? true
         if width == nil && height == nil {
-            guard !sideRequired else { throw field.failure(expected: "width or height", got: "neither") }
             (width, height) = (VariantSpec.maximumSide, VariantSpec.maximumSide)
             (fit, withoutEnlargement) = (.inside, true)
         }
@@ -125,14 +102,14 @@ extension BucketDeclaration {
             format: try settings["format"]?.oneOf(OutputFormat.self) ?? .jpeg,
             quality: quality?.fixed,
             qualityTarget: quality?.target,
-            blur: try settings["blur"]?.number(in: VariantSpec.blurs) ?? 0,
-            sharpen: try settings["sharpen"]?.number(in: VariantSpec.sharpens) ?? 0,
-            rotation: try settings["rotate"].map(rotation) ?? .d0,
+            blur: try settings["blur"]?.blur() ?? 0,
+            sharpen: try settings["sharpen"]?.sharpen() ?? 0,
+            rotation: try settings["rotate"]?.rotation() ?? .d0,
             background: try settings["background"].map(colour) ?? .white,
             withoutEnlargement: withoutEnlargement,
             animated: try settings["animated"]?.bool() ?? true,
             progressive: try settings["progressive"]?.bool(),
-            effort: try settings["effort"]?.integer(in: VariantSpec.efforts)
+            effort: try settings["effort"]?.effort()
         )
     }
 
@@ -146,7 +123,7 @@ extension BucketDeclaration {
         let target: QualityTarget
         switch field.value {
         case .number:
-            return (try field.integer(in: VariantSpec.qualities), nil)
+            return (try field.fixedQuality(), nil)
         case .string("auto"):
             target = .auto
         case .object:
@@ -155,7 +132,7 @@ extension BucketDeclaration {
                 throw field.failure(
                     expected: "{\"ssimulacra2\": integer in \(scores.lowerBound)…\(scores.upperBound)}")
             }
-            target = .ssimulacra2(try score.integer(in: scores))
+            target = .ssimulacra2(try score.score())
         default:
             throw field.failure(
                 expected:
@@ -166,14 +143,6 @@ extension BucketDeclaration {
         return (nil, target)
     }
 
-    /// Quarter turns only for now: other angles would need a canvas and a fill colour.
-    private static func rotation(_ field: DeclarationField) throws(VariantsError) -> Rotation {
-        guard let degrees = try? field.integer(in: -360...360),
-            let rotation = Rotation(rawValue: (degrees % 360 + 360) % 360)
-        else { throw field.failure(expected: "multiple of 90 in -360…360") }
-        return rotation
-    }
-
     private static func colour(_ field: DeclarationField) throws(VariantsError) -> Colour {
         let rule = "colour as #rgb, #rrggbb, #rrggbbaa, [r, g, b] or [r, g, b, a]"
         var channels: [UInt8] = []
@@ -182,7 +151,7 @@ extension BucketDeclaration {
             let components = try field.elements()
             guard (3...4).contains(components.count) else { throw field.failure(expected: rule) }
             for component in components {
-                channels.append(UInt8(try component.integer(in: 0...255)))
+                channels.append(try component.channel())
             }
         case .string(let text) where text.hasPrefix("#"):
             let digits = text.dropFirst().compactMap { $0.isASCII ? $0.hexDigitValue.map(UInt8.init) : nil }

@@ -16,27 +16,20 @@ public struct BucketPolicy: Sendable, Equatable, Codable {
         self.allowedMimeTypes = allowedMimeTypes
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, fileSizeLimit, allowedMimeTypes
     }
 
     /// Held to the declaration's rules, so a policy read from a decoder child's job line is as valid as one
     /// parsed from a declaration.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let name = try container.decode(String.self, forKey: .name)
-        guard BucketDeclaration.isValidName(name) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .name, in: container, debugDescription: "expected \(BucketDeclaration.nameRule)")
+        self = try DeclarationField.decoding(decoder) { (field) throws(VariantsError) in
+            let policy = try field.object(knownKeys: CodingKeys.allCases.map(\.rawValue))
+            return BucketPolicy(
+                name: try policy.required("name", expected: BucketDeclaration.nameRule).bucketName(),
+                fileSizeLimit: try policy["fileSizeLimit"]?.fileSizeLimit(),
+                allowedMimeTypes: try policy.required("allowedMimeTypes", expected: "array").mimePatterns())
         }
-        let fileSizeLimit = try container.decodeIfPresent(Int.self, forKey: .fileSizeLimit)
-        guard (fileSizeLimit ?? 1) >= 1 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .fileSizeLimit, in: container, debugDescription: "expected a positive size")
-        }
-        self.init(
-            name: name, fileSizeLimit: fileSizeLimit,
-            allowedMimeTypes: try container.decode([MimePattern].self, forKey: .allowedMimeTypes))
     }
 
     /// Whether an upload with this `Content-Type` may go into the bucket.

@@ -1,5 +1,5 @@
 /// An sRGB colour with alpha, 8 bits a channel: the letterbox of `contain` and what alpha is flattened onto.
-public struct Colour: Sendable, Equatable, Hashable, Codable {
+public struct Colour: Sendable, Equatable, Hashable, Encodable {
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8
@@ -11,6 +11,17 @@ public struct Colour: Sendable, Equatable, Hashable, Codable {
         self.green = green
         self.blue = blue
         self.alpha = alpha
+    }
+
+    /// As a decoder child's job line writes it: `{"red", "green", "blue", "alpha"}`.
+    init(wire field: DeclarationField) throws(VariantsError) {
+        let channels = try field.object(knownKeys: ["red", "green", "blue", "alpha"])
+        func channel(_ key: String) throws(VariantsError) -> UInt8 {
+            try channels.required(key, expected: "integer in 0…255").channel()
+        }
+        self.init(
+            red: try channel("red"), green: try channel("green"), blue: try channel("blue"),
+            alpha: try channel("alpha"))
     }
 
     /// The default background, as in sharp's `flatten`.

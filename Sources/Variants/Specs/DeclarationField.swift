@@ -100,13 +100,23 @@ struct DeclarationField {
             if case .null = field.value { continue }
             fields[key] = field
         }
-        return DeclarationObject(fields: fields)
+        return DeclarationObject(field: self, fields: fields)
     }
 }
 
 /// The known members of a declaration object, looked up by key.
 struct DeclarationObject {
+    /// The object itself.
+    let field: DeclarationField
     let fields: [String: DeclarationField]
 
     subscript(key: String) -> DeclarationField? { fields[key] }
+
+    /// The member `key`, which must be there: what it must be is `expected`.
+    func required(_ key: String, expected: String) throws(VariantsError) -> DeclarationField {
+        guard let member = fields[key] else {
+            throw .invalidTransform(path: field.child(key), expected: expected, got: "nothing")
+        }
+        return member
+    }
 }

@@ -1,7 +1,7 @@
 /// One entry of a bucket's `allowedMimeTypes`: an exact type, every subtype of a type, or anything.
 ///
 /// Stored in lower case, since media types compare case-insensitively (RFC 2045 §5.1).
-public enum MimePattern: Sendable, Equatable, Hashable, CustomStringConvertible, Codable {
+public enum MimePattern: Sendable, Equatable, Hashable, CustomStringConvertible, Encodable {
     /// `*/*`.
     case any
     /// `image/*`: the associated value is the type, `image`.
@@ -29,15 +29,6 @@ public enum MimePattern: Sendable, Equatable, Hashable, CustomStringConvertible,
             self = .exact(type + "/" + subtype)
         default: return nil
         }
-    }
-
-    /// Read by the declaration's rule, so a pattern from a pipe is one a declaration could hold.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        guard let pattern = MimePattern(declared: try container.decode(String.self)) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.rule)")
-        }
-        self = pattern
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,6 +1,6 @@
 /// A variant's quality chosen by how the rendition looks rather than fixed: the lowest encoder quality whose
 /// rendition scores at least a SSIMULACRA2 target against its own lossless pixels (`Renderer`'s search).
-public enum QualityTarget: Sendable, Equatable, Hashable, Codable {
+public enum QualityTarget: Sendable, Equatable, Hashable, Encodable {
     /// The output format's documented target, `OutputFormat.defaultScoreTarget`.
     case auto
     /// At least this SSIMULACRA2 score, in `scores`.
@@ -22,20 +22,12 @@ public enum QualityTarget: Sendable, Equatable, Hashable, Codable {
 }
 
 extension QualityTarget {
-    /// `"auto"` or the score, held to `scores` as a declaration is.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let score = try? container.decode(Int.self) {
-            guard Self.scores.contains(score) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "expected a score in \(Self.scores)")
-            }
-            self = .ssimulacra2(score)
-        } else if try container.decode(String.self) == "auto" {
+    /// As a decoder child's job line writes it (`encode(to:)`): `"auto"` or the score.
+    init(wire field: DeclarationField) throws(VariantsError) {
+        if case .string("auto") = field.value {
             self = .auto
         } else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected \"auto\" or a score")
+            self = .ssimulacra2(try field.score())
         }
     }
 

@@ -4,11 +4,12 @@ extension VariantSpec {
     /// The store keys renditions by a hash of this text, so it must change exactly when the rendering
     /// would: defaults are filled in (`quality` for a fixed format, `fit`, `position`), equivalent spellings
     /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
-    /// left out — `animated` unless a WebP (or `original`, a WebP's own format) is asked for a still,
-    /// `progressive` unless a JPEG may be written, `effort` unless a WebP may be written, `fit` when one side
-    /// is declared, `position` unless cropping by `cover`, `background` unless letterboxing or possibly
-    /// flattening into JPEG, `quality` for PNG. `effort` at its default is left out too, so that a declared 4
-    /// keys as an undeclared one. A quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
+    /// left out: `animated`, `progressive`, `effort` and `quality` unless an encoder that may write the
+    /// rendition reads them (`FormatFacts.Encoder`: WebP's animation and effort, JPEG's scans, every lossy
+    /// format's quality; `animated` only when a still is asked for), `fit` when one side is declared,
+    /// `position` unless cropping by `cover`, `background` unless letterboxing or possibly flattening into a
+    /// format without alpha. `effort` at its default is left out too, so that a declared 4 keys as an
+    /// undeclared one. A quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
     /// undeclared side is `null`.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
@@ -27,27 +28,29 @@ extension VariantSpec {
         if boxed && fit == .cover {
             members.append(("position", JSONValue.quote(position.rawValue)))
         }
-        // `original` may be written in any type, so whatever any type would use counts.
-        let written = format.writtenType?.facts
-        if (boxed && fit == .contain) || !(written?.alpha ?? false) {
+        // `original` may be written in any type, so a setting any type's encoder reads counts.
+        let writers = format.writers
+        if (boxed && fit == .contain) || writers.contains(where: { !$0.alpha }) {
             members.append(("background", JSONValue.quote(background.hexString)))
         }
-        if !animated && (written?.animates ?? true) {
+        if !animated && writers.contains(where: \.animates) {
             members.append(("animated", "false"))
         }
-        if writesProgressive && (format == .jpeg || format == .original) {
+        if writesProgressive && writers.contains(where: { $0.encoder?.progressive == true }) {
             members.append(("progressive", "true"))
         }
-        if webpEffort != Self.defaultEffort && (format == .webp || format == .original) {
+        if webpEffort != Self.defaultEffort && writers.contains(where: { $0.encoder?.effort == true }) {
             members.append(("effort", String(webpEffort)))
         }
-        if let qualityTarget, format != .png {
+        // A lossless encoder has no default quality, and takes none.
+        let takesQuality = writers.contains { $0.encoder?.defaultQuality != nil }
+        if let qualityTarget, takesQuality {
             // A target reads as the score it resolves to, so `"auto"` and its score spelled out share a key;
             // only `original` keeps `"auto"`, its format being the source's.
             let score = qualityTarget.score(in: format)
             members.append(
                 ("quality", (score.map { QualityTarget.ssimulacra2($0) } ?? qualityTarget).declarationJSON))
-        } else if let quality = quality ?? format.defaultQuality, format != .png {
+        } else if let quality = quality ?? format.defaultQuality, takesQuality {
             members.append(("quality", String(quality)))
         }
         let sorted = members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }

@@ -81,7 +81,7 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     /// The largest box side a declaration can ask for; anything larger clamps to it.
     public static let maximumSide = 4096
 
-    // The rules every reader of a variant holds it to: the declaration parser and the wire decoder.
+    // The bounds of the settings' rules, which `DeclarationField+Settings` applies for every reader.
 
     static let nameRule = "variant name of 1…64 characters from A-Z a-z 0-9 _ -"
     static let qualities = 1...100

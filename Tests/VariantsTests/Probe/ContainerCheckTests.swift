@@ -55,16 +55,16 @@ import Testing
 
     @Test func pngChecksumsAreCheckedOnCriticalChunksOnly() throws {
         let png = try Samples.bytes("pictures/gradient-alpha.png")
-        #expect(!ContainerCheck.pngHasBadChecksum(png))
+        #expect(!ContainerCheck.hasBadChecksum(png, as: .png))
         let idat = try #require(
             png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual("IDAT".utf8) })
         var badPixels = png
         badPixels[idat + 6] ^= 0x01
-        #expect(ContainerCheck.pngHasBadChecksum(badPixels))
+        #expect(ContainerCheck.hasBadChecksum(badPixels, as: .png))
         // A tEXt chunk with a wrong CRC, inserted after IHDR: the decoder skips it, and so do we.
         let text: [UInt8] = [0, 0, 0, 4] + Array("tEXta\u{0}bc".utf8) + [0, 0, 0, 0]
         let withText = Array(png[..<33]) + text + Array(png[33...])
         #expect(!ContainerCheck.isTruncated(withText, as: .png))
-        #expect(!ContainerCheck.pngHasBadChecksum(withText))
+        #expect(!ContainerCheck.hasBadChecksum(withText, as: .png))
     }
 }
