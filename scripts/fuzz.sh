@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs each for a bounded time.
 #
-#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job jpeg (default: all)
+#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job events jpeg (default: all)
 #
 # Each Swift target compiles the pure-Swift sources it exercises straight into one fuzzer binary with swiftc (the
-# only C library involved is libcrypto, for the spec keys of a job's outputs); `jpeg` compiles our C decoder shim with the toolchain's clang and
+# only C library involved is libcrypto, for the spec keys of a job's outputs and long storage-event versions); `jpeg` compiles our C decoder shim with the toolchain's clang and
 # links Debian's libjpeg-turbo. A run starts from the committed corpus Fuzz/corpus/<target>/ and grows a
 # scratch corpus in .build/fuzz/<target>/corpus; with VARIANTD_FUZZ_KEEP=1, at the end the scratch inputs
 # that reach new coverage are merged into Fuzz/corpus/<target>/ (commit them; short CI runs leave the tree
@@ -16,11 +16,21 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 seconds=${1:-30}
 shift || true
-targets=("${@:-sniffer declaration thumbhash job jpeg}")
+targets=("${@:-sniffer declaration thumbhash job events jpeg}")
 read -r -a targets <<<"${targets[*]}"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name variantd -enable-upcoming-feature InternalImportsByDefault
        -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny)
 V=Sources/Variants
+
+# The pure part of the Variants module, for targets whose sources import it.
+variants() {
+  local out=$1
+  swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
+    -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
+    $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
+    $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Stores/RenditionFile.swift $V/Pipeline/RenditionOrder.swift \
+    $V/Stores/RenditionStore.swift $V/Bindings/Crypto/SHA256.swift $V/Bindings/Crypto/LibCrypto.swift -I Sources/CCrypto
+}
 
 build() {
   local target=$1 out=.build/fuzz/$1
@@ -39,15 +49,15 @@ build() {
       swiftc "${flags[@]}" -module-name FuzzThumbHash Sources/ThumbHash/*.swift Fuzz/ThumbHashFuzz.swift \
         -o "$out/fuzz" ;;
     job)
-      # The job types import Variants: build the pure part of it as that module first.
-      swiftc "${flags[@]}" -module-name Variants -emit-module -emit-module-path "$out/Variants.swiftmodule" \
-        -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
-        $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
-        $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Stores/RenditionFile.swift $V/Pipeline/RenditionOrder.swift \
-        $V/Stores/RenditionStore.swift $V/Bindings/Crypto/SHA256.swift $V/Bindings/Crypto/LibCrypto.swift -I Sources/CCrypto
+      variants "$out"
       swiftc "${flags[@]}" -module-name FuzzJob -I "$out" -I Sources/CCrypto -L "$out" -lVariants -lcrypto \
         Sources/VariantdCore/Pipeline/PipelineJob.swift Sources/VariantdCore/Wire/WireJSON.swift Fuzz/JobFuzz.swift \
         -o "$out/fuzz" ;;
+    events)
+      variants "$out"
+      swiftc "${flags[@]}" -module-name FuzzEvents -I "$out" -I Sources/CCrypto -L "$out" -lVariants -lcrypto \
+        Sources/VariantdCore/Events/{StorageEvent,FilerEvent,S3EventMessage,FormEncoding,StorageChange,StorageChange+Version}.swift \
+        Sources/VariantdCore/Wire/WireJSON.swift Fuzz/StorageEventFuzz.swift -o "$out/fuzz" ;;
     jpeg)
       # C, not Swift: our libjpeg-turbo decoder shim (not the jpegli encoder beside it), against the system's libjpeg.
       # (ld.gold warns that it cannot export ASan's local symbols: harmless, so kept out of the output.)
