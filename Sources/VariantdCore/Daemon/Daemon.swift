@@ -14,14 +14,15 @@ struct Daemon: Sendable {
             EventLog.event("landlock_unavailable", ["message": .string(warning)])
         }
         let environment = ProcessInfo.processInfo.environment
+        let root: StoreLocation
         let objects: any ObjectStore
         let sources: any RenderSources
         let registry: BucketRegistry
         let renditions: any RenditionCatalog
         do {
-            let location = try StoreLocation(configuration.objects)
-            objects = try location.objects(environment: environment)
-            sources = try location.renderSources(
+            root = try StoreLocation(configuration.objects)
+            objects = try root.objects(environment: environment)
+            sources = try root.renderSources(
                 environment: environment, maxBytes: Limits.default.maxInputBytes)
             registry = try BucketRegistry(directory: configuration.buckets)
             renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
@@ -55,6 +56,7 @@ struct Daemon: Sendable {
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
+            changes: ObjectChanges(queue: queue, root: root, registry: registry, metrics: metrics),
             errorHeaders: errorHeaders)
         let server = try HTTPServer(
             listen: configuration.listen, options: options(metrics), responder: router)
@@ -67,36 +69,31 @@ struct Daemon: Sendable {
         startup.end()
         let flusher = Task { await AccessLog.shared.flushing() }
         defer { flusher.cancel() }
-        let workers = StopFlag()
-        let working = work(queue, objects: objects, registry: registry, renditions: renditions, stop: workers)
+        let workers = work(queue, objects: objects, registry: registry, renditions: renditions)
         for await signal in signals {
             switch signal {
             case .reload:
                 reload(registry)
             case .terminate:
-                workers.request()
-                let status = await drain(server, admission: admission, pool: pool)
-                await working?.value
-                return status
+                return await drain(server, admission: admission, pool: pool, workers: workers)
             }
         }
         return .software
     }
 
     /// The daemon's own queue workers, when it runs any: they render what storage events, deletions and
-    /// asynchronous jobs committed, as `variantd work` does, and stop claiming once `stop` is requested.
+    /// asynchronous jobs committed, as `variantd work` does, until the daemon drains.
     private func work(
         _ queue: any JobQueue, objects: any ObjectStore, registry: BucketRegistry,
-        renditions: any RenditionCatalog, stop: StopFlag
-    ) -> Task<Void, Never>? {
+        renditions: any RenditionCatalog
+    ) -> DaemonWorkers? {
         guard configuration.workers > 0 else { return nil }
         var settings = Worker.Configuration(
             objects: objects, buckets: registry, renditions: renditions, slots: configuration.workers)
         settings.callback = configuration.callback
         settings.quarantine = configuration.quarantine
         settings.log = .daemon
-        let worker = Worker(queue: queue, configuration: settings, stop: stop)
-        return Task { await worker.run() }
+        return DaemonWorkers { stop in Worker(queue: queue, configuration: settings, stop: stop) }
     }
 
     /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s. One
@@ -116,19 +113,26 @@ struct Daemon: Sendable {
         }
     }
 
-    /// Stops accepting, lets admitted jobs finish within the grace period, and stops.
+    /// Stops accepting and claiming, lets admitted jobs and the workers' jobs in hand finish within the grace
+    /// period, and stops.
     ///
     /// Exits 0 when every job was answered; 1 when the grace period ended first (those jobs' children
-    /// finish or die on their own, and their unfinished files are removed when they die).
-    private func drain(_ server: HTTPServer, admission: Admission, pool: PipelinePool) async -> ExitStatus {
+    /// finish or die on their own, and their unfinished files are removed when they die; a worker's job goes
+    /// back to the queue when its lease expires).
+    private func drain(
+        _ server: HTTPServer, admission: Admission, pool: PipelinePool, workers: DaemonWorkers?
+    )
+        async -> ExitStatus
+    {
         let deadline = ContinuousClock.now + configuration.grace
         admission.drain()
         server.stopAccepting()
+        workers?.stop()
         EventLog.event("draining", ["inFlight": .integer(server.unanswered)])
-        while server.unanswered > 0, ContinuousClock.now < deadline {
+        while server.unanswered > 0 || workers?.isRunning == true, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        let unanswered = server.unanswered
+        let unanswered = server.unanswered + (workers?.isRunning == true ? 1 : 0)
         guard unanswered == 0 else {
             EventLog.event("stopped", ["unanswered": .integer(unanswered)])
             return .failure

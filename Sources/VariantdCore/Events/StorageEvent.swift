@@ -35,6 +35,8 @@ struct StorageEvent: Sendable, Equatable {
         private enum CodingKeys: String, CodingKey {
             case records = "Records"
             case eventType = "event_type"
+            /// `{"Event": "s3:TestEvent", …}`, which S3-compatible servers send to check a new target.
+            case test = "Event"
         }
 
         init(from decoder: any Decoder) throws {
@@ -45,6 +47,8 @@ struct StorageEvent: Sendable, Equatable {
             case (true, true):
                 throw VariantsError(
                     .invalidRequest, "a storage event has event_type (SeaweedFS) or Records (S3), not both")
+            case (false, false) where container.contains(.test):
+                event = StorageEvent(changes: [], ignored: 1)
             case (false, false):
                 throw VariantsError(
                     .invalidRequest,

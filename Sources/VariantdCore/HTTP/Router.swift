@@ -14,6 +14,8 @@ struct Router: HTTPResponder {
     let queue: any JobQueue
     /// On-demand renditions, `/v1/render/…`.
     let render: RenderService
+    /// Storage events and deletions, `/v1/events` and `/v1/objects/…`.
+    let changes: ObjectChanges
     let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
@@ -27,10 +29,16 @@ struct Router: HTTPResponder {
                 .text(metrics.render(gauges), contentType: PrometheusText.contentType))
         case ("POST", "/v1/jobs"):
             return submit(request)
+        case ("POST", "/v1/events"):
+            return authorized(request, changes.events)
+        case ("DELETE", _) where request.path.hasPrefix(ObjectChanges.deletePrefix):
+            return authorized(request, changes.deletion)
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix), ("POST", RenderRequest.postPath):
             return render.respond(to: request)
-        case (_, RenderRequest.postPath), (_, "/v1/jobs"):
+        case (_, RenderRequest.postPath), (_, "/v1/jobs"), (_, "/v1/events"):
             return .now(.methodNotAllowed(request.path, takes: "POST"))
+        case (_, _) where request.path.hasPrefix(ObjectChanges.deletePrefix):
+            return .now(.methodNotAllowed(request.path, takes: "DELETE"))
         case (_, _) where request.path.hasPrefix(RenderRequest.prefix),
             (_, "/livez"), (_, "/readyz"), (_, "/metrics"):
             return .now(.methodNotAllowed(request.path, takes: "GET"))
@@ -116,6 +124,18 @@ struct Router: HTTPResponder {
             }
         } catch {
             runner.finish(JobRecord(request: job, error: error))
+            return .now(.error(error, headers: errorHeaders.headers(error)))
+        }
+    }
+
+    /// Answers with `handle` once the request carries the secret; its refusals as the error JSON.
+    private func authorized(
+        _ request: HTTPRequest, _ handle: (HTTPRequest) throws(AnswerError) -> HTTPReply
+    ) -> HTTPReply {
+        do throws(AnswerError) {
+            try authorize(request)
+            return try handle(request)
+        } catch {
             return .now(.error(error, headers: errorHeaders.headers(error)))
         }
     }

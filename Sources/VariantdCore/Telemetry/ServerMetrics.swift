@@ -17,6 +17,8 @@ final class ServerMetrics: Sendable {
         var rendersMade = 0
         var rendersAnswering = 0
         var slowClients: [ClientDeadlines.Phase: Int] = [:]
+        var eventsQueued = 0
+        var eventsIgnored = 0
     }
 
     private struct JobKey: Hashable, Comparable {
@@ -66,6 +68,15 @@ final class ServerMetrics: Sendable {
     /// A connection closed over the head deadline or under the body rate.
     @Sendable func countSlowClient(_ phase: ClientDeadlines.Phase) {
         state.withLock { $0.slowClients[phase, default: 0] += 1 }
+    }
+
+    /// Objects named by storage events: those committed as jobs, and those outside the root, of no declared
+    /// bucket, or not objects at all (directories, the storage server's own files).
+    func countEvents(queued: Int, ignored: Int) {
+        state.withLock { state in
+            state.eventsQueued += queued
+            state.eventsIgnored += ignored
+        }
     }
 
     /// One render run in a decoder child for on-demand requests, however many requests shared it.
@@ -124,6 +135,14 @@ final class ServerMetrics: Sendable {
             ClientDeadlines.Phase.allCases.map { phase in
                 "variantd_slow_clients_total{phase=\"\(phase.rawValue)\"} \(state.slowClients[phase] ?? 0)"
             })
+        text.family(
+            "variantd_events_total", "counter",
+            "Objects named by storage events: queued as jobs, or ignored (outside --root, of no declared bucket, "
+                + "or not objects).",
+            [
+                "variantd_events_total{outcome=\"queued\"} \(state.eventsQueued)",
+                "variantd_events_total{outcome=\"ignored\"} \(state.eventsIgnored)",
+            ])
         var single: [(name: String, type: String, help: String, value: Int)] = [
             (
                 "variantd_renders_total", "counter",

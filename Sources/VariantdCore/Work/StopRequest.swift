@@ -10,7 +10,7 @@ extension InterruptSignal: StopRequest {
     var isRequested: Bool { received != nil }
 }
 
-/// A stop requested by the program itself.
+/// A flag the program raises itself, once: a stop it asks for, or the end of work it waits on.
 final class StopFlag: StopRequest {
     private let requested = Atomic<Bool>(false)
 

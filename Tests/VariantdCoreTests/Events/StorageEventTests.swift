@@ -188,7 +188,7 @@ import Variants
 
     @Test func aBodyThatIsNotJSONOrNeitherShapeIsRefused() {
         for body in [
-            "", "{", "not json", #"{"event_type":"create""#, "[]", "{}", #"{"Event":"s3:TestEvent"}"#,
+            "", "{", "not json", #"{"event_type":"create""#, "[]", "{}",
             #"{"Records":{}}"#, #"{"Records":[],"event_type":"create"}"#,
             #"{"event_type":1,"key":"/buckets/a/b","message":{}}"#,
         ] {
@@ -199,5 +199,12 @@ import Variants
         #expect(refusal(#"{"Records":{}}"#).map(\.message) == "Records: expected an array")
         #expect(refusal(#"{"event_type":1}"#).map(\.message) == "event_type: expected a string")
         #expect(refusal("{}").map { $0.message.hasPrefix("a storage event is a SeaweedFS") } == true)
+    }
+
+    /// The test event an S3-compatible server sends to a new target changes nothing and is not refused.
+    @Test func aTestEventIsIgnored() throws {
+        let event = try StorageEvent(
+            body: Array(#"{"Service":"Amazon S3","Event":"s3:TestEvent","Bucket":"pics"}"#.utf8))
+        #expect(event.changes.isEmpty && event.ignored == 1)
     }
 }

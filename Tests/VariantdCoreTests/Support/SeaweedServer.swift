@@ -31,13 +31,36 @@ final class SeaweedServer: @unchecked Sendable {
     let directory: String
     /// The S3 gateway's port; the other components' ports are fixed at creation too.
     let s3Port: Int
+    /// The filer's HTTP port, which takes the moves S3 has no call for.
+    var filerPort: Int { ports[4] }
     private let ports: [Int]
+    /// Where `notification.toml` is, when the filer posts its events to a webhook.
+    private let configuration: String?
     private let lock = NSLock()
     private var process: SpawnedProcess?
 
-    private init(binary: String) throws {
+    /// A server whose filer posts every event to `webhook` with the bearer token given, as an operator's
+    /// `notification.toml` has it, when one is given.
+    init(binary: String, webhook: (endpoint: String, token: String)? = nil) throws {
         directory = try TestPaths.temporaryDirectory().path
         ports = try LoopbackPorts.free(8)
+        if let webhook {
+            let folder = "\(directory)/configuration"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let toml = """
+                [notification.webhook]
+                enabled = true
+                endpoint = "\(webhook.endpoint)"
+                bearer_token = "\(webhook.token)"
+                backoff_seconds = 1
+                max_backoff_seconds = 2
+
+                """
+            try toml.write(toFile: folder + "/notification.toml", atomically: true, encoding: .utf8)
+            configuration = folder
+        } else {
+            configuration = nil
+        }
         s3Port = ports[6]
         let identities = """
             {"identities":[{"name":"variantd","credentials":[{"accessKey":"\(Self.accessKey)",\
@@ -85,15 +108,16 @@ final class SeaweedServer: @unchecked Sendable {
     /// (10 to 20 s with its jitter), keeps an outage test's store down for about 2 s rather than 20.
     func start() throws {
         guard let binary = Self.binary else { return }
-        let arguments = [
-            "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)/data",
-            "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
-            "-volume.port.grpc=\(ports[3])", "-filer", "-filer.port=\(ports[4])",
-            "-filer.port.grpc=\(ports[5])", "-s3", "-s3.port=\(s3Port)", "-s3.port.grpc=\(ports[7])",
-            "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.config=\(directory)/identities.json",
-            "-master.volumeSizeLimitMB=64", "-master.electionTimeout=1s", "-volume.max=0",
-            "-volume.preStopSeconds=0", "-metricsPort=0",
-        ]
+        let arguments =
+            (configuration.map { ["-config_dir=\($0)"] } ?? []) + [
+                "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)/data",
+                "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
+                "-volume.port.grpc=\(ports[3])", "-filer", "-filer.port=\(ports[4])",
+                "-filer.port.grpc=\(ports[5])", "-s3", "-s3.port=\(s3Port)", "-s3.port.grpc=\(ports[7])",
+                "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.config=\(directory)/identities.json",
+                "-master.volumeSizeLimitMB=64", "-master.electionTimeout=1s", "-volume.max=0",
+                "-volume.preStopSeconds=0", "-metricsPort=0",
+            ]
         let started = try SpawnedProcess.logging(
             binary, arguments: arguments, to: "\(directory)/weed.log", appending: true)
         lock.withLock { process = started }
@@ -148,7 +172,8 @@ final class SeaweedServer: @unchecked Sendable {
         _ = killed?.waitForExit()
     }
 
-    private func stop() {
+    /// Kills the server and removes its files.
+    func stop() {
         kill()
         try? FileManager.default.removeItem(atPath: directory)
     }
