@@ -10,6 +10,7 @@ enum Program {
         ServeCommand.self,
         WorkCommand.self,
         EnqueueCommand.self,
+        ForgetCommand.self,
         JobsCommand.self,
         BenchCommand.self,
         ChartCommand.self,
