@@ -74,10 +74,11 @@ struct Router: HTTPResponder {
             let form = try AnswerError.catching { () throws(VariantsError) in try JobRequest.Form(head) }
             guard form == .upload else { return .read }
             try authorize(head)
-            let declaration = try AnswerError.catching { () throws(VariantsError) in
-                try bucket(of: try JobRequest(query: head.query, body: .empty))
+            let (declaration, upload) = try AnswerError.catching { () throws(VariantsError) in
+                let upload = try JobRequest(query: head.query, body: .empty)
+                return (try bucket(of: upload), upload)
             }
-            return .readUpTo(Self.uploadLimit(declaration))
+            return .readUpTo(min(Self.uploadLimit(declaration), upload.ceilings.maxBytes ?? .max))
         } catch {
             runner.finish(JobRecord(request: nil, error: error))
             return .answer(.error(error, headers: errorHeaders.headers(error)))
@@ -105,8 +106,10 @@ struct Router: HTTPResponder {
                     try JobRequest(query: request.query, body: request.body)
                 }
                 job = admitted
-                let limit = Self.uploadLimit(
-                    try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted) })
+                let limit = min(
+                    Self.uploadLimit(
+                        try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted) }),
+                    admitted.ceilings.maxBytes ?? .max)
                 try request.checkBodyKept(tooLarge: "the object is over the limit of \(limit) bytes")
             }
             job = admitted
@@ -115,12 +118,14 @@ struct Router: HTTPResponder {
                     try enqueue(admitted, version: request.query["version"] ?? "")
                 }
             }
-            let declaration = try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted)
+            let (declaration, policy) = try AnswerError.catching { () throws(VariantsError) in
+                let declaration = try bucket(of: admitted)
+                return (declaration, try declaration.policy.narrowed(by: admitted.ceilings))
             }
             try enter()
             return .later {
                 defer { admission.leave() }
-                return await runner.run(admitted, bucket: declaration)
+                return await runner.run(admitted, bucket: declaration, policy: policy)
             }
         } catch {
             runner.finish(JobRecord(request: job, error: error))
@@ -160,6 +165,11 @@ struct Router: HTTPResponder {
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
     /// it with their own bucket declarations, so an inline policy cannot travel with it.
     private func enqueue(_ job: JobRequest, version: String) throws(VariantsError) -> HTTPReply {
+        guard job.ceilings == .none else {
+            throw VariantsError(
+                .invalidRequest,
+                "async=1 holds a job to its bucket's policy only; drop maxBytes and allowedTypes")
+        }
         guard job.inlineBucket == nil else {
             throw VariantsError(
                 .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")
