@@ -21,6 +21,7 @@ enum Program {
         ThumbHashBenchCommand.self,
         QueueBenchCommand.self,
         QuarantineCommand.self,
+        GCCommand.self,
         DecoderChildCommand.self,
         BenchWorkerCommand.self,
     ])
