@@ -149,6 +149,24 @@ import Variants
         for key in stores.youngOrphan + stores.hidden { #expect(stores.exists(key), "\(key)") }
     }
 
+    /// The rendition store and the state file inside the walked folder are not sources.
+    @Test func aStoreInsideTheRootIsNotWalked() async throws {
+        let stores = try await PlantedStores()
+        defer { try? FileManager.default.removeItem(at: stores.root) }
+        let arguments = [
+            "gc", "--root", stores.root.path, "--out", stores.root.path + "/out", "--data-dir",
+            stores.root.path + "/data", "--json",
+        ]
+        let first = try await VariantdProcess.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try summary(first)["sourcesHashed"] as? Int == 2)
+        #expect(try summary(first)["removed"] as? Int == 2)
+        let second = try await VariantdProcess.run(arguments)
+        #expect(try summary(second)["sourcesReused"] as? Int == 2)
+        #expect(try summary(second)["sourcesHashed"] as? Int == 0)
+        for key in stores.live + stores.youngOrphan { #expect(stores.exists(key), "\(key)") }
+    }
+
     @Test func aStoreThatCannotBeReachedRemovesNothing() async throws {
         let stores = try await PlantedStores()
         defer { try? FileManager.default.removeItem(at: stores.root) }
@@ -158,6 +176,27 @@ import Variants
         ])
         #expect(run.status == 75)
         #expect(run.stderr.contains("cannot be reached"), "\(run.stderr)")
+        for key in stores.live + stores.oldOrphan + stores.youngOrphan {
+            #expect(stores.exists(key), "\(key)")
+        }
+    }
+
+    @Test func objectStorageThatDoesNotAnswerIsATemporaryFailure() async throws {
+        let stores = try await PlantedStores()
+        defer { try? FileManager.default.removeItem(at: stores.root) }
+        let closed = try LoopbackPorts.free(1)[0]
+        let run = try await VariantdProcess.run(
+            [
+                "gc", "--root", "s3://somebucket/in", "--out", stores.root.path + "/out", "--grace", "0s",
+                "--data-dir", stores.root.path + "/data",
+            ],
+            environment: [
+                "AWS_ACCESS_KEY_ID": "AKIAEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
+                "AWS_REGION": "us-east-1",
+                "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:\(closed)",
+            ])
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(run.stderr.contains("object storage"), "\(run.stderr)")
         for key in stores.live + stores.oldOrphan + stores.youngOrphan {
             #expect(stores.exists(key), "\(key)")
         }
