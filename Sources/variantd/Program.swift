@@ -11,6 +11,7 @@ enum Program {
         WorkCommand.self,
         EnqueueCommand.self,
         ForgetCommand.self,
+        GCCommand.self,
         JobsCommand.self,
         BenchCommand.self,
         ChartCommand.self,
@@ -21,7 +22,6 @@ enum Program {
         ThumbHashBenchCommand.self,
         QueueBenchCommand.self,
         QuarantineCommand.self,
-        GCCommand.self,
         DecoderChildCommand.self,
         BenchWorkerCommand.self,
     ])
