@@ -59,7 +59,9 @@ struct RenditionSweep {
                     }
                     do {
                         try FileManager.default.removeItem(atPath: path)
-                    } catch  where (error as? CocoaError)?.code == .fileNoSuchFile {
+                    } catch
+                        where [.fileNoSuchFile, .fileReadNoSuchFile].contains((error as? CocoaError)?.code)
+                    {
                         continue
                     } catch {
                         throw GCError(.ioError, "\(path) cannot be removed: \(error)")
