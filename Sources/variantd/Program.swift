@@ -11,6 +11,7 @@ enum Program {
         WorkCommand.self,
         EnqueueCommand.self,
         ForgetCommand.self,
+        UsageCommand.self,
         GCCommand.self,
         JobsCommand.self,
         BenchCommand.self,

@@ -57,6 +57,7 @@ struct Daemon: Sendable {
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
             changes: ObjectChanges(queue: queue, root: root, registry: registry, metrics: metrics),
+            accounts: AccountsEndpoint(queue: queue),
             errorHeaders: errorHeaders)
         let server = try HTTPServer(
             listen: configuration.listen, options: options(metrics), responder: router)

@@ -16,6 +16,8 @@ struct Router: HTTPResponder {
     let render: RenderService
     /// Storage events and deletions, `/v1/events` and `/v1/objects/…`.
     let changes: ObjectChanges
+    /// Accounts' transform allowances and usage, `/v1/accounts/…`.
+    let accounts: AccountsEndpoint
     let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
@@ -33,6 +35,8 @@ struct Router: HTTPResponder {
             return authorized(request, changes.events)
         case ("DELETE", _) where request.path.hasPrefix(ObjectChanges.deletePrefix):
             return authorized(request, changes.deletion)
+        case (_, _) where request.path.hasPrefix(AccountsEndpoint.prefix):
+            return authorized(request, accounts.respond)
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix), ("POST", RenderRequest.postPath):
             return render.respond(to: request)
         case (_, RenderRequest.postPath), (_, "/v1/jobs"), (_, "/v1/events"):
