@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a bucket holds its uploads to: their largest size, the media types it takes and whether it refuses
-/// programs. A job for an upload
-/// carries it; an on-demand render of an object already stored carries none, since the object was let in.
+/// programs. A job for an upload carries it; an on-demand render of an object already stored carries none,
+/// since the object was let in.
 public struct BucketPolicy: Sendable, Equatable, Codable {
     /// The bucket's name, which refusals quote.
     public let name: String
