@@ -12,6 +12,9 @@ extension BucketDeclaration {
         }
         let types = allowedMimeTypes.map { JSONValue.quote($0.description) }
         members.append(#""allowedMimeTypes":["# + types.joined(separator: ",") + "]")
+        if blockExecutables {
+            members.append(#""blockExecutables":true"#)
+        }
         let variants = variants.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
         members.append(#""variants":{"# + variants.joined(separator: ",") + "}")
         return "{" + members.joined(separator: ",") + "}"
