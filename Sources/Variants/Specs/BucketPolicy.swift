@@ -14,7 +14,7 @@ public struct BucketPolicy: Sendable, Equatable, Codable {
     /// whatever their declared type.
     public let blockExecutables: Bool
 
-    init(name: String, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern], blockExecutables: Bool = false) {
+    init(name: String, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern], blockExecutables: Bool) {
         self.name = name
         self.fileSizeLimit = fileSizeLimit
         self.allowedMimeTypes = allowedMimeTypes

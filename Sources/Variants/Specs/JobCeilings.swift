@@ -57,7 +57,7 @@ extension BucketPolicy {
         }
         return BucketPolicy(
             name: name, fileSizeLimit: ceilings.maxBytes ?? fileSizeLimit,
-            allowedMimeTypes: ceilings.allowedTypes ?? allowedMimeTypes)
+            allowedMimeTypes: ceilings.allowedTypes ?? allowedMimeTypes, blockExecutables: blockExecutables)
     }
 }
 

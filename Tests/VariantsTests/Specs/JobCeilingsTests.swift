@@ -16,6 +16,8 @@ import Testing
         #expect(narrower.fileSizeLimit == 999 && narrower.allowedMimeTypes == [.exact("image/png")])
         #expect(narrower.allows(contentType: "image/png") && !narrower.allows(contentType: "image/jpeg"))
         #expect(try images.narrowed(by: .none) == images)
+        let blocking = try BucketDeclaration(parsing: #"{"name": "b", "blockExecutables": true}"#.utf8).policy
+        #expect(try blocking.narrowed(by: JobCeilings(maxBytes: 10)).blockExecutables, "kept")
         #expect(
             try everything.narrowed(by: try JobCeilings(maxBytes: 1 << 40, allowedTypes: ["*/*"]))
                 .fileSizeLimit
