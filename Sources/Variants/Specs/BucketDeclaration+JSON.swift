@@ -7,6 +7,9 @@ extension BucketDeclaration {
         if isPublic {
             members.append(#""public":true"#)
         }
+        if account != name {
+            members.append(#""account":"# + JSONValue.quote(account))
+        }
         if let fileSizeLimit {
             members.append(#""fileSizeLimit":"# + String(fileSizeLimit))
         }

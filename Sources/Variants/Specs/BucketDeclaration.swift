@@ -16,6 +16,9 @@ public struct BucketDeclaration: Sendable, Equatable {
     public let name: String
     /// Whether on-demand renditions of the bucket's pictures are served without a credential.
     public let isPublic: Bool
+    /// The account the bucket belongs to, whose monthly transform allowance its on-demand transforms count
+    /// against; the bucket's own name unless declared.
+    public let account: String
     /// The largest upload in bytes; `nil` for no limit of the bucket's own.
     public let fileSizeLimit: Int?
     /// The media types the bucket accepts, as declared; empty accepts every type.
@@ -26,11 +29,12 @@ public struct BucketDeclaration: Sendable, Equatable {
     public let variants: [VariantSpec]
 
     init(
-        name: String, isPublic: Bool = false, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern],
-        blockExecutables: Bool = false, variants: [VariantSpec]
+        name: String, isPublic: Bool = false, account: String? = nil, fileSizeLimit: Int?,
+        allowedMimeTypes: [MimePattern], blockExecutables: Bool = false, variants: [VariantSpec]
     ) {
         self.name = name
         self.isPublic = isPublic
+        self.account = account ?? name
         self.fileSizeLimit = fileSizeLimit
         self.allowedMimeTypes = allowedMimeTypes
         self.blockExecutables = blockExecutables

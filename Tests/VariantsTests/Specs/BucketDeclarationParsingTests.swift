@@ -337,7 +337,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
         ),
         (
             #"{"name": "b", "private": true}"#,
-            "private: expected one of the keys name, public, fileSizeLimit, allowedMimeTypes, blockExecutables, "
+            "private: expected one of the keys name, public, account, fileSizeLimit, allowedMimeTypes, blockExecutables, "
                 + "variants, got unknown key"
         ),
         (
