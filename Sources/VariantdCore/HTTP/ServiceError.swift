@@ -8,6 +8,9 @@ struct ServiceError: Error, Sendable, Equatable, Encodable {
         case unauthorized
         /// A private bucket's rendition without the secret or a valid signed URL.
         case forbidden
+        /// A new transform past the month's allowance of an account whose overage is refused; transforms
+        /// counted this month, declared variants and the plain picture are still served.
+        case planFeatureLocked = "plan_feature_locked"
         /// Every render slot and the wait queue are full, the daemon is draining, or the job queue or the
         /// object store (`store_unavailable`) cannot be reached now: nothing is wrong with the input; retry
         /// after `Retry-After`.
@@ -24,7 +27,7 @@ struct ServiceError: Error, Sendable, Equatable, Encodable {
         var statusCode: Int {
             switch self {
             case .unauthorized: 401
-            case .forbidden: 403
+            case .forbidden, .planFeatureLocked: 403
             case .methodNotAllowed: 405
             case .uriTooLong: 414
             case .rangeNotSatisfiable: 416

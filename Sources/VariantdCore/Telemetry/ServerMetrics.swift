@@ -19,6 +19,8 @@ final class ServerMetrics: Sendable {
         var slowClients: [ClientDeadlines.Phase: Int] = [:]
         var eventsQueued = 0
         var eventsIgnored = 0
+        var transforms: [String: Int] = [:]
+        var transformsRefused: [String: Int] = [:]
     }
 
     private struct JobKey: Hashable, Comparable {
@@ -76,6 +78,17 @@ final class ServerMetrics: Sendable {
         state.withLock { state in
             state.eventsQueued += queued
             state.eventsIgnored += ignored
+        }
+    }
+
+    /// A new transform counted against an account's allowance this month, or refused past it.
+    func countTransform(account: String, refused: Bool) {
+        state.withLock { state in
+            if refused {
+                state.transformsRefused[account, default: 0] += 1
+            } else {
+                state.transforms[account, default: 0] += 1
+            }
         }
     }
 
@@ -143,6 +156,18 @@ final class ServerMetrics: Sendable {
                 "variantd_events_total{outcome=\"queued\"} \(state.eventsQueued)",
                 "variantd_events_total{outcome=\"ignored\"} \(state.eventsIgnored)",
             ])
+        text.family(
+            "variantd_transforms_total", "counter",
+            "New transforms counted against an account's monthly allowance by this daemon.",
+            state.transforms.keys.sorted().map {
+                "variantd_transforms_total{account=\"\($0)\"} \(state.transforms[$0]!)"
+            })
+        text.family(
+            "variantd_transforms_refused_total", "counter",
+            "New transforms refused past an account's monthly allowance (plan_feature_locked).",
+            state.transformsRefused.keys.sorted().map {
+                "variantd_transforms_refused_total{account=\"\($0)\"} \(state.transformsRefused[$0]!)"
+            })
         var single: [(name: String, type: String, help: String, value: Int)] = [
             (
                 "variantd_renders_total", "counter",
