@@ -9,8 +9,9 @@ import Variants
 /// and a file libmicrohttpd sends from a descriptor held open (`OpenRenditions`), all on the I/O thread;
 /// with object storage the same while the source's identity is trusted (`BucketSources`) and the rendition
 /// is in the local `RenditionCache`, and otherwise a HEAD of the source and a GET of the rendition, off it.
-/// Never a decode or a render slot. A miss hands the pool what it found out (the source's checksum, its bytes or the file held open,
-/// the renditions listed), so the source is read and hashed once and the spec key computed once.
+/// Never a decode or a render slot. A miss hands the pool what it found out (the source's checksum, its
+/// bytes or the file held open, the renditions listed), so the source is read and hashed once and the spec
+/// key computed once.
 struct RenderService: Sendable {
     let sources: any RenderSources
     let renditions: any RenditionCatalog
