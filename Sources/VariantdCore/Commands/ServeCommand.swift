@@ -65,8 +65,9 @@ package struct ServeCommand: Subcommand {
           -h, --help              Show help information.
 
         ENDPOINTS: POST /v1/jobs[?async=1], GET|HEAD /v1/render/<bucket>/<path>?<options> and
-                   POST /v1/render (docs/Render.md), GET /livez, GET /readyz, GET /metrics
-                   (see docs/Serve.md).
+                   POST /v1/render (docs/Render.md), POST /v1/events and
+                   DELETE /v1/objects/<bucket>/<path> (docs/Lifecycle.md), GET /livez, GET /readyz,
+                   GET /metrics (see docs/Serve.md).
         SIGNALS: SIGTERM or SIGINT drains (exit 0 when every job was answered), SIGHUP reloads --buckets.
         Logs: one JSON line per job and per lifecycle event on stderr.
         """

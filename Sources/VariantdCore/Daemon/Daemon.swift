@@ -72,6 +72,7 @@ struct Daemon: Sendable {
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
             changes: ObjectChanges(
                 queue: queue, root: root, sources: sources, registry: registry, metrics: metrics),
+            accounts: AccountsEndpoint(queue: queue),
             errorHeaders: errorHeaders)
         let server = try HTTPServer(
             listen: configuration.listen, options: options(metrics), responder: router)

@@ -16,6 +16,8 @@ struct Router: HTTPResponder {
     let render: RenderService
     /// Storage events and deletions, `/v1/events` and `/v1/objects/…`.
     let changes: ObjectChanges
+    /// Accounts' transform allowances and usage, `/v1/accounts/…`.
+    let accounts: AccountsEndpoint
     let errorHeaders: ErrorHeaders
 
     func respond(to request: HTTPRequest) -> HTTPReply {
@@ -33,6 +35,8 @@ struct Router: HTTPResponder {
             return authorized(request, changes.events)
         case ("DELETE", _) where request.path.hasPrefix(ObjectChanges.deletePrefix):
             return authorized(request, changes.deletion)
+        case (_, _) where request.path.hasPrefix(AccountsEndpoint.prefix):
+            return authorized(request, accounts.respond)
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix), ("POST", RenderRequest.postPath):
             return render.respond(to: request)
         case (_, RenderRequest.postPath), (_, "/v1/jobs"), (_, "/v1/events"):
@@ -75,10 +79,11 @@ struct Router: HTTPResponder {
             let form = try AnswerError.catching { () throws(VariantsError) in try JobRequest.Form(head) }
             guard form == .upload else { return .read }
             try authorize(head)
-            let declaration = try AnswerError.catching { () throws(VariantsError) in
-                try bucket(of: try JobRequest(query: head.query, body: .empty))
+            let (declaration, upload) = try AnswerError.catching { () throws(VariantsError) in
+                let upload = try JobRequest(query: head.query, body: .empty)
+                return (try bucket(of: upload), upload)
             }
-            return .readUpTo(Self.uploadLimit(declaration))
+            return .readUpTo(min(Self.uploadLimit(declaration), upload.ceilings.maxBytes ?? .max))
         } catch {
             runner.finish(JobRecord(request: nil, error: error))
             return .answer(.error(error, headers: errorHeaders.headers(error)))
@@ -106,8 +111,10 @@ struct Router: HTTPResponder {
                     try JobRequest(query: request.query, body: request.body)
                 }
                 job = admitted
-                let limit = Self.uploadLimit(
-                    try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted) })
+                let limit = min(
+                    Self.uploadLimit(
+                        try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted) }),
+                    admitted.ceilings.maxBytes ?? .max)
                 try request.checkBodyKept(tooLarge: "the object is over the limit of \(limit) bytes")
             }
             job = admitted
@@ -116,12 +123,14 @@ struct Router: HTTPResponder {
                     try enqueue(admitted, version: request.query["version"] ?? "")
                 }
             }
-            let declaration = try AnswerError.catching { () throws(VariantsError) in try bucket(of: admitted)
+            let (declaration, policy) = try AnswerError.catching { () throws(VariantsError) in
+                let declaration = try bucket(of: admitted)
+                return (declaration, try declaration.policy.narrowed(by: admitted.ceilings))
             }
             try enter()
             return .later {
                 defer { admission.leave() }
-                return await runner.run(admitted, bucket: declaration)
+                return await runner.run(admitted, bucket: declaration, policy: policy)
             }
         } catch {
             runner.finish(JobRecord(request: job, error: error))
@@ -161,6 +170,11 @@ struct Router: HTTPResponder {
     /// Commits the job to the durable queue and answers 202 once it is committed; the queue's workers render
     /// it with their own bucket declarations, so an inline policy cannot travel with it.
     private func enqueue(_ job: JobRequest, version: String) throws(VariantsError) -> HTTPReply {
+        guard job.ceilings == .none else {
+            throw VariantsError(
+                .invalidRequest,
+                "async=1 holds a job to its bucket's policy only; drop maxBytes and allowedTypes")
+        }
         guard job.inlineBucket == nil else {
             throw VariantsError(
                 .invalidRequest, "async=1 renders with the workers' bucket declarations; drop bucketPolicy")

@@ -7,7 +7,7 @@ public import Variants
 /// Delivery is at least once; completion is at most once. A claim hands out a lease with a fencing token,
 /// and every later change is conditional on that token, so a worker that lost its lease (it hung, or its
 /// lease expired and another worker claimed the job) can never finish the job.
-public protocol JobQueue: ObjectIndex {
+public protocol JobQueue: ObjectIndex, TransformAllowance {
     /// Adds a job, or finds the one already available or running for the same (bucket, path, version).
     /// Returns only after the job is committed durably.
     func enqueue(_ job: NewJob) async throws(QueueError) -> Enqueued

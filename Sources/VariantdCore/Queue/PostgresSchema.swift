@@ -84,6 +84,27 @@ enum PostgresSchema {
             CREATE INDEX variantd_objects_by_checksum ON variantd_objects (checksum);
             """
         ),
+        (
+            4,
+            // Accounts' monthly transform allowances and the transforms counted against them
+            // (`TransformAllowance`).
+            """
+            CREATE TABLE variantd_accounts (
+                name text PRIMARY KEY CHECK (name <> ''),
+                transforms_per_month bigint NOT NULL CHECK (transforms_per_month >= 0),
+                overage text NOT NULL CHECK (overage IN ('allowed', 'refused')),
+                updated_at timestamptz NOT NULL DEFAULT now()
+            );
+            CREATE TABLE variantd_transforms (
+                account text NOT NULL,
+                month text NOT NULL CHECK (length(month) = 7),
+                bucket text NOT NULL,
+                transform text NOT NULL,
+                counted_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (account, month, bucket, transform)
+            );
+            """
+        ),
     ]
 
     /// A time column as the epoch milliseconds `Timestamp` holds (rounded from the stored microseconds).

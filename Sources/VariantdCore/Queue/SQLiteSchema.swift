@@ -71,5 +71,26 @@ enum SQLiteSchema {
             CREATE INDEX variantd_objects_by_checksum ON variantd_objects (checksum);
             """
         ),
+        (
+            4,
+            // Accounts' monthly transform allowances and the transforms counted against them
+            // (`TransformAllowance`).
+            """
+            CREATE TABLE variantd_accounts (
+                name TEXT PRIMARY KEY CHECK (name <> ''),
+                transforms_per_month INTEGER NOT NULL CHECK (transforms_per_month >= 0),
+                overage TEXT NOT NULL CHECK (overage IN ('allowed', 'refused')),
+                updated_at INTEGER NOT NULL DEFAULT \(nowMilliseconds)
+            );
+            CREATE TABLE variantd_transforms (
+                account TEXT NOT NULL,
+                month TEXT NOT NULL CHECK (length(month) = 7),
+                bucket TEXT NOT NULL,
+                transform TEXT NOT NULL,
+                counted_at INTEGER NOT NULL DEFAULT \(nowMilliseconds),
+                PRIMARY KEY (account, month, bucket, transform)
+            );
+            """
+        ),
     ]
 }

@@ -52,7 +52,8 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         }
     }
 
-    /// Why a picture is unreadable, decided by which step failed, never by a C library's message text.
+    /// Why a picture is unreadable, decided by which step failed, never by a C library's message text; and, of
+    /// the types a bucket refuses, the one refused for what it is rather than for its name on a list.
     public enum Reason: String, Sendable, Codable, CaseIterable {
         /// The container ends before the data it declares (checked on the bytes, before decoding).
         case truncated
@@ -76,6 +77,8 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case decoderTimeout = "decoder_timeout"
         /// The file killed decoders before and is refused on sight.
         case quarantined
+        /// A program, by its bytes or its name, in a bucket that blocks executables (`415`).
+        case executable
     }
 
     public var code: Code

@@ -70,4 +70,6 @@ struct FormatFacts: Sendable {
     var alpha = false
     /// Its animated pictures are read frame by frame, and a rendition written in it can play every frame.
     var animates = false
+    /// Its bytes are a program: never a picture, and refused by a bucket that blocks executables.
+    var executable = false
 }

@@ -43,6 +43,24 @@ extension MediaType {
         case .json: FormatFacts(extensions: ["json"])
         case .text: FormatFacts(extensions: ["txt"])
         case .csv: FormatFacts(extensions: ["csv"])
+        case .elf:
+            FormatFacts(
+                extensions: ["elf", "so"],
+                aliases: ["application/x-sharedlib", "application/x-pie-executable", "application/x-elf"],
+                executable: true)
+        case .portableExecutable:
+            FormatFacts(
+                extensions: ["exe", "dll", "scr", "sys", "cpl", "efi"],
+                aliases: ["application/x-msdownload", "application/x-dosexec"], executable: true)
+        case .machO: FormatFacts(extensions: ["dylib"], executable: true)
+        case .wasm: FormatFacts(extensions: ["wasm"], executable: true)
+        case .javaClass:
+            FormatFacts(extensions: ["class"], aliases: ["application/x-java-applet"], executable: true)
+        case .dex: FormatFacts(extensions: ["dex"], aliases: ["application/x-dex"], executable: true)
+        case .script:
+            FormatFacts(
+                extensions: ["sh", "bash", "zsh", "ksh", "csh"],
+                aliases: ["application/x-sh", "application/x-shellscript", "text/x-sh"], executable: true)
         case .isoMedia, .octetStream: FormatFacts()
         }
     }

@@ -38,10 +38,7 @@ public struct Pipeline: Sendable {
                 sniffed: sniffed, declared: request.declaredContentType, fileName: request.path)
             return (type, sniffed)
         }
-        if let policy = order.policy, !policy.allows(contentType: type.mimeType) {
-            throw VariantsError(
-                .unsupportedMediaType, "bucket '\(policy.name)' does not take \(type.mimeType)")
-        }
+        try order.policy?.admit(type, path: request.path)
         var metadata = CompletionMetadata(
             bucket: request.bucket, path: request.path, size: bytes.count, contentType: type.mimeType,
             checksumSha256: checksum)

@@ -10,7 +10,7 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
     /// hashes them when it is not set.
     public private(set) var checksum: String?
     /// Nil refuses nothing by policy: the object was let in already.
-    public let policy: BucketPolicy?
+    public private(set) var policy: BucketPolicy?
     /// Sorted by name. Those not wanted still shape the decode and the resize ladder, so a rendition made
     /// alone has the bytes it has when the whole set is made.
     public let outputs: [RenditionOutput]
@@ -42,6 +42,13 @@ public struct RenditionOrder: Sendable, Codable, Equatable {
             }
             : [RenditionOutput(wanted.spec, specKey: wanted.specKey, wanted: true)]
         placeholder = false
+    }
+
+    /// The same order for an upload held to `policy`, its bucket's narrowed by the job's ceilings.
+    public func holding(to policy: BucketPolicy) -> RenditionOrder {
+        var order = self
+        order.policy = policy
+        return order
     }
 
     /// The same order for bytes whose checksum is now known.

@@ -27,6 +27,19 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     case json = "application/json"
     case text = "text/plain"
     case csv = "text/csv"
+    // Programs: reported, never decoded; a bucket that blocks executables refuses them.
+    /// Every ELF file (executables, position-independent ones and shared libraries alike: a PIE program is an
+    /// ELF shared object, so the object type cannot tell a program from a library).
+    case elf = "application/x-executable"
+    case portableExecutable = "application/vnd.microsoft.portable-executable"
+    /// Thin and universal (fat) Mach-O files.
+    case machO = "application/x-mach-binary"
+    case wasm = "application/wasm"
+    case javaClass = "application/java-vm"
+    /// Not registered with IANA; the name file-type libraries give Dalvik executables.
+    case dex = "application/vnd.android.dex"
+    /// A `#!` script, whatever interpreter it names.
+    case script = "text/x-shellscript"
     case octetStream = "application/octet-stream"
 
     public var mimeType: String { rawValue }
@@ -37,8 +50,11 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     /// A picture type this service turns into pixels; HEIF-family sequences decode their still primary image.
     public var isDecodable: Bool { facts.decoder != nil }
 
-    /// Text whose finer type only a name or a declaration can tell.
-    var isText: Bool { self == .text || self == .csv || self == .json }
+    /// Text whose finer type only a name or a declaration can tell (a shell script without `#!`).
+    var isText: Bool { self == .text || self == .csv || self == .json || self == .script }
+
+    /// A program some machine or virtual machine runs, which a bucket may refuse (`blockExecutables`).
+    public var isExecutable: Bool { facts.executable }
 
     /// The type a file name's extension suggests, when the bytes cannot say.
     public init?(fileExtension: String) {

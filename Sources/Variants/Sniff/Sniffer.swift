@@ -10,6 +10,7 @@ public enum Sniffer {
         for (type, signature) in signatures where bytes.starts(with: signature) {
             return type
         }
+        if let type = programType(bytes) { return type }
         if bytes.count >= 12, bytes.starts(with: ascii("RIFF")),
             bytes.dropFirst(8).starts(with: ascii("WEBP"))
         {

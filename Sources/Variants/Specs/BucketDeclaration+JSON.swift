@@ -7,11 +7,17 @@ extension BucketDeclaration {
         if isPublic {
             members.append(#""public":true"#)
         }
+        if account != name {
+            members.append(#""account":"# + JSONValue.quote(account))
+        }
         if let fileSizeLimit {
             members.append(#""fileSizeLimit":"# + String(fileSizeLimit))
         }
         let types = allowedMimeTypes.map { JSONValue.quote($0.description) }
         members.append(#""allowedMimeTypes":["# + types.joined(separator: ",") + "]")
+        if blockExecutables {
+            members.append(#""blockExecutables":true"#)
+        }
         let variants = variants.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
         members.append(#""variants":{"# + variants.joined(separator: ",") + "}")
         return "{" + members.joined(separator: ",") + "}"

@@ -1,8 +1,8 @@
 extension BucketDeclaration {
     /// Reads a bucket declaration, checking every rule once so that nothing downstream has to.
     ///
-    /// The declaration is a JSON object with `name`, and optionally `fileSizeLimit`, `allowedMimeTypes` and
-    /// `variants` (an object of variant name to settings); `docs/BucketDeclaration.md` lists every field.
+    /// The declaration is a JSON object with `name`, and optionally `public`, `account`, `fileSizeLimit`,
+    /// `allowedMimeTypes`, `blockExecutables` and `variants` (an object of variant name to settings); `docs/BucketDeclaration.md` lists every field.
     /// Unknown keys and keys given twice are errors, so a typo cannot silently fall back to a default;
     /// `null` reads as an absent optional field.
     ///
@@ -42,15 +42,17 @@ extension BucketDeclaration {
 
     private init(_ root: DeclarationField) throws(VariantsError) {
         let bucket = try root.object(knownKeys: [
-            "name", "public", "fileSizeLimit", "allowedMimeTypes", "variants",
+            "name", "public", "account", "fileSizeLimit", "allowedMimeTypes", "blockExecutables", "variants",
         ])
         let name = try bucket.required("name", expected: Self.nameRule)
         let allowedMimeTypes = try bucket["allowedMimeTypes"]?.mimePatterns() ?? []
         self.init(
             name: try name.bucketName(),
             isPublic: try bucket["public"]?.bool() ?? false,
+            account: try bucket["account"]?.bucketName(),
             fileSizeLimit: try bucket["fileSizeLimit"]?.fileSizeLimit(),
             allowedMimeTypes: allowedMimeTypes,
+            blockExecutables: try bucket["blockExecutables"]?.bool() ?? false,
             variants: try bucket["variants"].map(Self.variants) ?? []
         )
     }

@@ -16,21 +16,28 @@ public struct BucketDeclaration: Sendable, Equatable {
     public let name: String
     /// Whether on-demand renditions of the bucket's pictures are served without a credential.
     public let isPublic: Bool
+    /// The account the bucket belongs to, whose monthly transform allowance its on-demand transforms count
+    /// against; the bucket's own name unless declared.
+    public let account: String
     /// The largest upload in bytes; `nil` for no limit of the bucket's own.
     public let fileSizeLimit: Int?
     /// The media types the bucket accepts, as declared; empty accepts every type.
     public let allowedMimeTypes: [MimePattern]
+    /// Whether programs are refused, by their bytes or their names, whatever their declared type.
+    public let blockExecutables: Bool
     /// Sorted by name, so iteration, logs and metadata come out the same way every time.
     public let variants: [VariantSpec]
 
     init(
-        name: String, isPublic: Bool = false, fileSizeLimit: Int?, allowedMimeTypes: [MimePattern],
-        variants: [VariantSpec]
+        name: String, isPublic: Bool = false, account: String? = nil, fileSizeLimit: Int?,
+        allowedMimeTypes: [MimePattern], blockExecutables: Bool = false, variants: [VariantSpec]
     ) {
         self.name = name
         self.isPublic = isPublic
+        self.account = account ?? name
         self.fileSizeLimit = fileSizeLimit
         self.allowedMimeTypes = allowedMimeTypes
+        self.blockExecutables = blockExecutables
         self.variants = variants.sorted { $0.name < $1.name }
     }
 
@@ -70,6 +77,8 @@ public struct BucketDeclaration: Sendable, Equatable {
 
     /// What the bucket holds its uploads to.
     public var policy: BucketPolicy {
-        BucketPolicy(name: name, fileSizeLimit: fileSizeLimit, allowedMimeTypes: allowedMimeTypes)
+        BucketPolicy(
+            name: name, fileSizeLimit: fileSizeLimit, allowedMimeTypes: allowedMimeTypes,
+            blockExecutables: blockExecutables)
     }
 }

@@ -13,3 +13,13 @@ import Testing
         #expect(throws: UsageError.self) { try AgeArgument.parse(text, option: "--retain") }
     }
 }
+
+@Suite struct GraceArgumentTests {
+    @Test func noneAtAllIsAnAgeWhereAllowed() throws {
+        #expect(try AgeArgument.parse("0s", option: "--grace", allowingZero: true) == .zero)
+        #expect(throws: UsageError.self) { try AgeArgument.parse("0s", option: "--retain") }
+        #expect(throws: UsageError.self) {
+            try AgeArgument.parse("+5s", option: "--grace", allowingZero: true)
+        }
+    }
+}

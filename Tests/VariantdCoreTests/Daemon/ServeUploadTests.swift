@@ -199,4 +199,37 @@ import Variants
         #expect(reply.json["contentType"] as? String == "application/octet-stream")
         try expectNoSpool(daemon, fixture)
     }
+
+    /// `maxBytes` and `allowedTypes` hold one upload below its bucket's policy, at their boundaries, and a
+    /// value wider than the bucket's is refused as a bad request.
+    @Test func aJobsCeilingsNarrowItsBucketsPolicy() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try start(fixture)
+        let bytes = try [UInt8](
+            Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg")))
+        func send(_ extra: String, id: String) throws -> DaemonProcess.Reply {
+            try daemon.send(
+                "POST", Self.query(path: "c.jpg", id: id) + extra, body: bytes, contentType: Self.upload)
+        }
+        let under = try send("&maxBytes=\(bytes.count - 1)", id: "under")
+        #expect(under.status == 413 && under.error == "payload_too_large", "\(under.text)")
+        #expect(try send("&maxBytes=\(bytes.count)", id: "at").status == 200)
+        let png = try send("&allowedTypes=image/png,image/webp", id: "png")
+        #expect(png.status == 415 && png.error == "unsupported_media_type", "\(png.text)")
+        #expect(try send("&allowedTypes=image/png,image/jpeg", id: "jpeg").status == 200)
+        let wider = try send("&maxBytes=\(10_485_761)", id: "wider")
+        #expect(wider.status == 400 && wider.error == "invalid_request", "\(wider.text)")
+        let otherType = try send("&allowedTypes=application/pdf", id: "pdf")
+        #expect(otherType.status == 400 && otherType.error == "invalid_request", "\(otherType.text)")
+
+        // The same ceilings on a job naming a stored object, enforced by the decoder child.
+        var job = ServeFixture.job("up/gradient.jpg")
+        job["maxBytes"] = bytes.count - 1
+        let stored = try daemon.job(job)
+        #expect(stored.status == 413 && stored.error == "payload_too_large", "\(stored.text)")
+        job["maxBytes"] = bytes.count
+        job["allowedTypes"] = ["image/jpeg"]
+        #expect(try daemon.job(job).status == 200)
+    }
 }

@@ -33,6 +33,17 @@ import Testing
         #expect(again == order)
         #expect(again.outputs.map(\.spec.canonicalJSON) == bucket.variants.map(\.canonicalJSON))
         #expect(again.policy == bucket.policy)
+        #expect(again.policy?.blockExecutables == true)
+    }
+
+    /// A policy without the field blocks nothing, as a declaration without it does.
+    @Test func aPolicyWithoutTheExecutablesRuleBlocksNone() throws {
+        let order = try decode([
+            "object": ["bucket": "b", "path": "p.exe"],
+            "policy": ["name": "b", "allowedMimeTypes": [String]()],
+            "outputs": [Any](), "placeholder": false,
+        ])
+        #expect(order.policy?.blockExecutables == false)
     }
 
     @Test func theWireHoldsValuesNotDeclarationText() throws {
@@ -98,6 +109,10 @@ import Testing
         (
             "size limit of 0",
             { $0["policy"] = ["name": "b", "fileSizeLimit": 0, "allowedMimeTypes": [String]()] }
+        ),
+        (
+            "executables blocked by a string",
+            { $0["policy"] = ["name": "b", "allowedMimeTypes": [String](), "blockExecutables": "yes"] }
         ),
         ("checksum that is a path", { $0["checksum"] = "../../etc" }),
         (

@@ -264,8 +264,12 @@ private func variant(_ settings: String) throws -> VariantSpec {
         let nulls = #"{"name": "b", "fileSizeLimit": null, "allowedMimeTypes": null, "variants": null}"#
         let spec = try BucketDeclaration(parsing: nulls.utf8)
         #expect(spec == BucketDeclaration(name: "b", fileSizeLimit: nil, allowedMimeTypes: [], variants: []))
-        #expect(!spec.isPublic)
+        #expect(!spec.isPublic && !spec.blockExecutables && !spec.policy.blockExecutables)
         #expect(try BucketDeclaration(parsing: #"{"name": "b", "public": true}"#.utf8).isPublic)
+        let blocking = try BucketDeclaration(parsing: #"{"name": "b", "blockExecutables": true}"#.utf8)
+        #expect(blocking.blockExecutables && blocking.policy.blockExecutables)
+        let open = try BucketDeclaration(parsing: #"{"name": "b", "blockExecutables": false}"#.utf8)
+        #expect(!open.policy.blockExecutables)
     }
 
     @Test(arguments: [
@@ -333,12 +337,16 @@ private func variant(_ settings: String) throws -> VariantSpec {
         ),
         (
             #"{"name": "b", "private": true}"#,
-            "private: expected one of the keys name, public, fileSizeLimit, allowedMimeTypes, variants, "
-                + "got unknown key"
+            "private: expected one of the keys name, public, account, fileSizeLimit, allowedMimeTypes, blockExecutables, "
+                + "variants, got unknown key"
         ),
         (
             #"{"name": "b", "public": "yes"}"#,
             #"public: expected true or false, got "yes""#
+        ),
+        (
+            #"{"name": "b", "blockExecutables": 1}"#,
+            "blockExecutables: expected true or false, got 1"
         ),
         (#"{"name": "b", "name": "c"}"#, #"name: expected each key once, got a second "name""#),
         (#"{"name": "b", "variants": []}"#, "variants: expected object, got []"),
@@ -400,6 +408,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
     @Test func parsesEverythingSampleCoveringEverySetting() throws {
         let spec = try BucketDeclaration(parsing: Samples.bucket("everything.json"))
         #expect(spec.variants.count <= 10)
+        #expect(spec.blockExecutables)
         #expect(Set(spec.variants.map(\.fit)) == Set(Fit.allCases))
         #expect(Set(spec.variants.map(\.format)) == Set(OutputFormat.allCases))
         #expect(

@@ -4,7 +4,9 @@ extension BucketDeclaration {
     /// A declaration in which every setting is away from its default in some variant, so that a setting
     /// added later and forgotten by a written form fails a round trip.
     static let everySetting = #"""
-        {"name": "b", "fileSizeLimit": 7, "allowedMimeTypes": ["image/png", "video/*"], "variants": {
+        {"name": "b", "account": "acme", "fileSizeLimit": 7, "allowedMimeTypes": ["image/png", "video/*"],
+         "blockExecutables": true,
+         "variants": {
           "a": {"width": 5000, "height": 10, "fit": "contain", "background": [1, 2, 3, 4], "format": "original",
                 "progressive": true},
           "b": {"height": 33, "position": "attention", "rotate": -90, "blur": 0.5, "sharpen": 2,

@@ -6,10 +6,11 @@ import Variants
 ///
 /// Two forms, told apart by `Content-Type`:
 /// - `application/json` (or none): `{ "id", "bucket", "path", "source", "declaredContentType"?,
-///   "bucketPolicy"? }`; unknown keys and keys given twice are refused, so a misspelt optional field is not
-///   silently ignored.
+///   "bucketPolicy"?, "maxBytes"?, "allowedTypes"? }`; unknown keys and keys given twice are refused, so a
+///   misspelt optional field is not silently ignored.
 /// - `application/octet-stream`: the object's bytes as the body, for a storage server that shares no disk
-///   with us, and `id`, `bucket`, `path`, `declaredContentType`? as query parameters; others are refused.
+///   with us, and `id`, `bucket`, `path`, `declaredContentType`?, `maxBytes`?, `allowedTypes`? (comma
+///   separated) as query parameters; others are refused.
 struct JobRequest: Sendable {
     /// The caller's job id, echoed in the log line: 1…128 of `A-Z a-z 0-9 . _ : -`.
     let id: String
@@ -17,6 +18,8 @@ struct JobRequest: Sendable {
     let source: Source
     /// The bucket's declaration given inline, parsed; nil looks the bucket up by name.
     let inlineBucket: BucketDeclaration?
+    /// Limits this upload is held to below its bucket's.
+    let ceilings: JobCeilings
 
     /// Where the object's bytes are.
     enum Source: Sendable {
@@ -54,14 +57,17 @@ struct JobRequest: Sendable {
     }
 
     /// The query parameters of an upload.
-    private static let uploadParameters: Set = ["id", "bucket", "path", "declaredContentType"]
+    private static let uploadParameters: Set = [
+        "id", "bucket", "path", "declaredContentType", "maxBytes", "allowedTypes",
+    ]
 
     /// An upload: the fields from the query, the bytes from the body.
     init(query: [String: String], body: RequestBody) throws(VariantsError) {
         if let unknown = query.keys.sorted().first(where: { !Self.uploadParameters.contains($0) }) {
             throw VariantsError(
                 .invalidRequest,
-                "unknown query parameter '\(unknown)': an upload takes id, bucket, path and declaredContentType"
+                "unknown query parameter '\(unknown)': an upload takes id, bucket, path, declaredContentType, "
+                    + "maxBytes and allowedTypes"
             )
         }
         for name in ["id", "bucket", "path"] where query[name] == nil {
@@ -73,6 +79,16 @@ struct JobRequest: Sendable {
             declaredContentType: query["declaredContentType"])
         source = .uploaded(body)
         inlineBucket = nil
+        var maxBytes: Int?
+        if let text = query["maxBytes"] {
+            guard let value = Int(text) else {
+                throw VariantsError(.invalidRequest, "maxBytes: expected a whole number, got \"\(text)\"")
+            }
+            maxBytes = value
+        }
+        ceilings = try JobCeilings(
+            maxBytes: maxBytes,
+            allowedTypes: query["allowedTypes"].map { $0.split(separator: ",").map(String.init) })
     }
 
     /// A JSON job naming a stored object.
@@ -91,6 +107,7 @@ struct JobRequest: Sendable {
             declaredContentType: fields.declaredContentType)
         try objects.check(fields.source)
         source = .stored(fields.source)
+        ceilings = try JobCeilings(maxBytes: fields.maxBytes, allowedTypes: fields.allowedTypes)
         inlineBucket = try BucketDeclaration.inline(member: "bucketPolicy", of: body)
         if let inlineBucket, inlineBucket.name != fields.bucket {
             throw VariantsError(
@@ -118,9 +135,11 @@ struct JobRequest: Sendable {
         var path: String
         var source: String
         var declaredContentType: String?
+        var maxBytes: Int?
+        var allowedTypes: [String]?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case id, bucket, path, source, declaredContentType, bucketPolicy
+            case id, bucket, path, source, declaredContentType, bucketPolicy, maxBytes, allowedTypes
         }
 
         init(from decoder: any Decoder) throws {
@@ -131,6 +150,8 @@ struct JobRequest: Sendable {
             path = try container.decode(String.self, forKey: .path)
             source = try container.decode(String.self, forKey: .source)
             declaredContentType = try container.decodeIfPresent(String.self, forKey: .declaredContentType)
+            maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes)
+            allowedTypes = try container.decodeIfPresent([String].self, forKey: .allowedTypes)
         }
     }
 }

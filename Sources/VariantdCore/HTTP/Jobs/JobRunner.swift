@@ -6,14 +6,16 @@ struct JobRunner: Sendable {
     let pool: PipelinePool
     let metrics: ServerMetrics
 
-    func run(_ job: JobRequest, bucket: BucketDeclaration) async -> HTTPResponse {
+    /// - Parameter policy: The bucket's, narrowed by the job's ceilings.
+    func run(_ job: JobRequest, bucket: BucketDeclaration, policy: BucketPolicy) async -> HTTPResponse {
         let started = ContinuousClock.now
         let source: RenditionSource =
             switch job.source {
             case .stored(let key): .stored(key)
             case .uploaded(let body): .inHand(body)
             }
-        let answer = await pool.fulfil(RenditionOrder(job.object, bucket: bucket), from: source)
+        let answer = await pool.fulfil(
+            RenditionOrder(job.object, bucket: bucket).holding(to: policy), from: source)
         metrics.setDecoderCrashes(await pool.crashes)
         let (whole, fraction) = started.duration(to: .now).components
         finish(JobRecord(request: job, answer: answer, seconds: Double(whole) + Double(fraction) * 1e-18))

@@ -5,6 +5,9 @@ import Variants
 package struct S3Object: Sendable, Equatable {
     package var key: String
     var size: Int
+    /// As the listing gives them: what tells one version of the object from another without a HEAD.
+    var etag: String? = nil
+    var lastModified: String? = nil
 }
 
 /// A client for one S3-compatible store: HEAD, GET, PUT and ListObjectsV2, each retried as `S3Retry`
@@ -148,7 +151,10 @@ package final class S3Client: Sendable {
                 throw S3Error(
                     .invalidResponse, "s3://\(bucket)/\(prefix)", "a listing entry without Key or Size")
             }
-            objects.append(S3Object(key: key, size: size))
+            objects.append(
+                S3Object(
+                    key: key, size: size, etag: entry.value("ETag"), lastModified: entry.value("LastModified")
+                ))
         }
         let truncated = document.value("IsTruncated") == "true"
         let next = truncated ? document.value("NextContinuationToken") : nil
