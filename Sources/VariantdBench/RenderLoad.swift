@@ -7,8 +7,8 @@ import Variants
 /// output format, then cache hits driven by `wrk` at 1, 16 and 64 connections, the daemon and Debian's
 /// nginx (one worker, the same rendition file from the same disk) each pinned to one core in the same run,
 /// wrk on another; then, as users run them, both on every core at their defaults (nginx a worker per core)
-/// beside wrk. With `store`, the picture and its renditions live in object storage, and the table adds
-/// what a miss and a hit cost the store.
+/// beside wrk. With `store`, the picture and its renditions live in object storage, and the tables add
+/// what a miss and a hit cost the store, and its hits beside a folder daemon's (`StoreHitComparison`).
 struct RenderLoad: Sendable {
     /// The picture every transform is made from.
     var source: String
@@ -38,7 +38,7 @@ struct RenderLoad: Sendable {
 
     /// A picture stored for hits: the daemon's URL of its rendition, and that rendition as a file of the
     /// daemon's folder for nginx to send.
-    private struct Hit {
+    struct Hit {
         var url: String
         var rendition: String
         var size: Int
@@ -90,14 +90,23 @@ struct RenderLoad: Sendable {
                     connections: connections, variantd: .median(of: variantd),
                     nginx: nginxRounds.isEmpty ? nil : .median(of: nginxRounds)))
         }
+        var beside: [StoreHitComparison.Row] = []
+        if store != nil {
+            var folder = self
+            folder.store = nil
+            beside = try await StoreHitComparison(folder: folder, core: cores?.server, client: cores?.client)
+                .run(storeHit: hit.url, seconds: seconds)
+        }
         _ = daemon.stop()
         if cores != nil { rows.append(try await unpinnedRow()) }
-        return Self.table(
+        let table = Self.table(
             misses: misses, hits: rows, renditionBytes: hit.size, pinned: cores != nil,
             store: store == nil ? nil : (missPhase, hitPhase))
+        return beside.isEmpty
+            ? table : table + "\n\n" + StoreHitComparison.table(beside, pinned: cores != nil)
     }
 
-    private func startDaemon(core: Int?) throws -> BenchDaemon {
+    func startDaemon(core: Int?) throws -> BenchDaemon {
         try BenchDaemon(
             slots: slots, buckets: [Self.bucket: #"{"name": "\#(Self.bucket)", "public": true}"#], core: core,
             store: store)
@@ -105,7 +114,7 @@ struct RenderLoad: Sendable {
 
     /// The hit's rendition made once, and found as a file of the daemon's folder; from object storage,
     /// nginx serves a copy of the same bytes from it.
-    private func prepareHit(on daemon: BenchDaemon, at target: String) async throws -> Hit {
+    func prepareHit(on daemon: BenchDaemon, at target: String) async throws -> Hit {
         let url = target + "?" + Self.hitQuery
         guard await Self.get(url).status == 200 else {
             throw BenchDaemon.Failure(description: "\(url) did not answer 200")
@@ -152,7 +161,7 @@ struct RenderLoad: Sendable {
     }
 
     /// One second of warm-up before a server's first round, then `seconds` timed.
-    private static func drive(
+    static func drive(
         _ server: String, _ url: String, connections: Int, for seconds: Int, core: Int? = nil, round: Int = 1
     ) throws -> WrkRun.Result {
         Console.error(

@@ -61,7 +61,8 @@ package struct BenchCommand: Subcommand {
                                   daemon at its defaults and nginx with a worker per core (bash
                                   scripts/bench-setup.sh installs both).
                                   With --store: the picture and its renditions in object storage, and
-                                  the store's HEAD, GET, PUT, LIST and bytes received per miss and hit.
+                                  the store's HEAD, GET, PUT, LIST and bytes received per miss and hit,
+                                  then its hits beside a folder daemon's at 1 and 16 connections.
           --render-seconds <n>    Seconds wrk drives each round of --render hits (default 5).
           --serve-soak <jobs>     Then post this many jobs of Samples/pictures (10000 for the memory
                                   check), sampling memory every 1000; exit 1 when the daemon's RSS grows

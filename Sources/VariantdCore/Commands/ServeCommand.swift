@@ -53,6 +53,15 @@ package struct ServeCommand: Subcommand {
                                   (VARIANTD_URL_KEY_FILE; without it only the secret opens them).
           --max-age <seconds>     Cache-Control max-age of public buckets' renditions
                                   (VARIANTD_MAX_AGE; default 86400).
+          --rendition-cache <dir> Where renditions read from an s3:// --out are kept on local disk, so
+                                  hits need not ask the store (VARIANTD_RENDITION_CACHE; default
+                                  <data-dir>/rendition-cache).
+          --rendition-cache-size <bytes>
+                                  The cache's budget, least recently used out first; 0 keeps none
+                                  (VARIANTD_RENDITION_CACHE_SIZE; default 1073741824).
+          --source-ttl <seconds>  How long an s3:// --root object's identity is trusted without asking
+                                  the store again; a storage event for it ends that at once; 0 asks
+                                  on every request (VARIANTD_SOURCE_TTL; default 5).
           -h, --help              Show help information.
 
         ENDPOINTS: POST /v1/jobs[?async=1], GET|HEAD /v1/render/<bucket>/<path>?<options> and

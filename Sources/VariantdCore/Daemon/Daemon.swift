@@ -18,16 +18,30 @@ struct Daemon: Sendable {
         let objects: any ObjectStore
         let sources: any RenderSources
         let registry: BucketRegistry
-        let renditions: any RenditionCatalog
+        var renditions: any RenditionCatalog
+        let out: StoreLocation
         do {
             root = try StoreLocation(configuration.objects)
             objects = try root.objects(environment: environment)
             sources = try root.renderSources(
-                environment: environment, maxBytes: Limits.default.maxInputBytes)
+                environment: environment, maxBytes: Limits.default.maxInputBytes,
+                window: configuration.sourceTTL)
             registry = try BucketRegistry(directory: configuration.buckets)
-            renditions = try StoreLocation(configuration.renditions).renditions(environment: environment)
+            out = try StoreLocation(configuration.renditions)
+            renditions = try out.renditions(environment: environment)
         } catch {
             throw StartupError(error.message)
+        }
+        var cache: RenditionCache?
+        if case .bucket = out, configuration.renditionCacheBytes > 0 {
+            do {
+                let kept = try RenditionCache(
+                    directory: configuration.renditionCache, budget: configuration.renditionCacheBytes)
+                renditions = CachedRenditions(store: renditions, cache: kept)
+                cache = kept
+            } catch {
+                throw StartupError(error.message)
+            }
         }
         let queue: any JobQueue
         do {
@@ -52,11 +66,12 @@ struct Daemon: Sendable {
         let render = RenderService(
             sources: sources, renditions: renditions, registry: registry, admission: admission,
             metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
-            maxAge: configuration.maxAge, headers: errorHeaders.headers)
+            maxAge: configuration.maxAge, cache: cache, headers: errorHeaders.headers)
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
-            changes: ObjectChanges(queue: queue, root: root, registry: registry, metrics: metrics),
+            changes: ObjectChanges(
+                queue: queue, root: root, sources: sources, registry: registry, metrics: metrics),
             accounts: AccountsEndpoint(queue: queue),
             errorHeaders: errorHeaders)
         let server = try HTTPServer(

@@ -42,6 +42,13 @@ struct ServeConfiguration: Sendable {
     var urlKey: URLKey?
     /// Seconds public buckets' renditions may be cached (`Cache-Control: public, max-age=`).
     var maxAge: Int
+    /// The folder where renditions read from object storage are kept, so hits need not ask the store.
+    var renditionCache: String
+    /// Bytes the rendition cache may hold; 0 keeps none.
+    var renditionCacheBytes: Int
+    /// How long an object's identity read from the store is trusted without asking again; zero asks on
+    /// every request.
+    var sourceTTL: Duration
 
     static let defaultListen = "127.0.0.1:8089"
     /// Shorter secrets are refused: they could be guessed over a long-lived loopback connection.
@@ -79,6 +86,9 @@ struct ServeConfiguration: Sendable {
             try source.integer("--min-body-rate", in: 0...(1 << 30)) ?? deadlines.minBodyRate
         urlKey = try source.string("--url-key-file").map { path throws(UsageError) in try URLKey(file: path) }
         maxAge = try source.integer("--max-age", in: 0...31_536_000) ?? 86_400
+        renditionCache = try source.string("--rendition-cache") ?? dataDirectory + "/rendition-cache"
+        renditionCacheBytes = try source.integer("--rendition-cache-size", in: 0...(1 << 50)) ?? (1 << 30)
+        sourceTTL = .seconds(try source.integer("--source-ttl", in: 0...86_400) ?? 5)
         secret = try Self.secret(file: try source.string("--secret-file"), environment: environment)
         _ = try source.arguments.positionals()
         if listen.isTCP && secret == nil {

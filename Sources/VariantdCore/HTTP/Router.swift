@@ -54,7 +54,8 @@ struct Router: HTTPResponder {
     private var gauges: ServerMetrics.Gauges {
         ServerMetrics.Gauges(
             admission: admission.snapshot, slots: admission.slots, waitingCapacity: admission.waitingCapacity,
-            buckets: registry.count, residentBytes: ProcessMemory.residentBytes)
+            buckets: registry.count, residentBytes: ProcessMemory.residentBytes,
+            renditionCache: render.cache?.snapshot)
     }
 
     private func readiness() -> HTTPResponse {

@@ -35,13 +35,16 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
     }
 
     /// The source objects at this location as render requests find their checksums; objects larger than
-    /// `maxBytes` are refused.
-    func renderSources(environment: [String: String], maxBytes: Int) throws(UsageError) -> any RenderSources {
+    /// `maxBytes` are refused; an object's identity is trusted for `window` after the store gave it.
+    func renderSources(environment: [String: String], maxBytes: Int, window: Duration = .zero)
+        throws(UsageError) -> any RenderSources
+    {
         switch self {
         case .folder(let path): FolderSources(try ObjectFolder(path))
         case .bucket(let location):
             BucketSources(
-                S3ObjectStore(client: try Self.client(environment), location: location), maxBytes: maxBytes)
+                S3ObjectStore(client: try Self.client(environment), location: location), maxBytes: maxBytes,
+                window: window)
         }
     }
 

@@ -39,6 +39,8 @@ final class ServerMetrics: Sendable {
         var waitingCapacity: Int
         var buckets: Int
         var residentBytes: Int?
+        /// The rendition cache's figures, when renditions are in object storage.
+        var renditionCache: RenditionCache.Snapshot?
     }
 
     func record(_ job: JobRecord) {
@@ -212,6 +214,7 @@ final class ServerMetrics: Sendable {
         for metric in single {
             text.single(metric.name, metric.type, metric.help, metric.value)
         }
+        if let cache = gauges.renditionCache { text.renditionCache(cache) }
         text.objectStorage(.shared)
         return text.text
     }

@@ -5,11 +5,13 @@ import Variants
 /// looks at the object as it is then — renders it when it is there, forgets it when it is gone — so an
 /// event is a hint, not a fact: one that arrives late, twice or out of order does no harm. The answer comes
 /// once the jobs are committed, so a crash after it loses nothing; a delivery repeated with the same
-/// version is one job.
+/// version is one job. The identity of each object named stops being trusted at once
+/// (`RenderSources.forgetIdentity(of:)`), so this daemon's next request for it asks the store.
 struct ObjectChanges: Sendable {
     let queue: any JobQueue
     /// The daemon's `--root`, which events are mapped onto.
     let root: StoreLocation
+    let sources: any RenderSources
     let registry: BucketRegistry
     let metrics: ServerMetrics
 
@@ -24,8 +26,9 @@ struct ObjectChanges: Sendable {
         var jobs: [NewJob] = []
         var ignored = event.ignored
         for change in event.changes {
-            guard let source = change.source(under: root), let job = job(source, version: change.version)
-            else {
+            let source = change.source(under: root)
+            if let source { sources.forgetIdentity(of: source) }
+            guard let source, let job = job(source, version: change.version) else {
                 ignored += 1
                 continue
             }
@@ -47,6 +50,7 @@ struct ObjectChanges: Sendable {
             guard let (bucket, _) = StorageChange.split(source), registry.bucket(named: bucket) != nil else {
                 throw VariantsError(.notFound, "no declared bucket holds '\(source)'")
             }
+            sources.forgetIdentity(of: source)
             guard let job = self.job(source, version: "deleted:" + String(Timestamp.now.milliseconds)) else {
                 throw VariantsError(.invalidRequest, "'\(source)' is not <bucket>/<path>")
             }

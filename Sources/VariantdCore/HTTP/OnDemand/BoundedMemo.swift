@@ -25,4 +25,8 @@ final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             entries[key] = value
         }
     }
+
+    func forget(_ key: Key) {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
 }

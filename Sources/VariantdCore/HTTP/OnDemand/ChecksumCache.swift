@@ -21,6 +21,10 @@ final class ChecksumCache<Identity: Equatable & Sendable>: Sendable {
     func remember(_ checksum: String, of name: String, identity: Identity) {
         entries.remember((identity, checksum), for: name)
     }
+
+    func forget(_ name: String) {
+        entries.forget(name)
+    }
 }
 
 extension ChecksumCache where Identity == FileIdentity {

@@ -38,6 +38,9 @@ struct FolderSources: RenderSources {
         return HashedSource(checksum: checksum, bytes: .pinned(pinned, checksum: checksum))
     }
 
+    /// Nothing to end: every hit `stat`s the file, which sees a change as soon as it is made.
+    func forgetIdentity(of source: String) {}
+
     func bytes(of source: String, checksum: String) -> RenditionSource.Bytes {
         if let pinned = PinnedFile(path: folder.path + "/" + source),
             checksums.checksum(of: Self.name(of: source), identity: pinned.identity) == checksum

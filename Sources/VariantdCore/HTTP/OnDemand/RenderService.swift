@@ -7,9 +7,11 @@ import Variants
 ///
 /// With folders, a hit costs a `stat` of the source (its checksum is remembered while its identity holds)
 /// and a file libmicrohttpd sends from a descriptor held open (`OpenRenditions`), all on the I/O thread;
-/// with object storage, a HEAD of the source and a GET of the rendition, off it. Never a decode or a render
-/// slot. A miss hands the pool what it found out (the source's checksum, its bytes or the file held open,
-/// the renditions listed), so the source is read and hashed once and the spec key computed once.
+/// with object storage the same while the source's identity is trusted (`BucketSources`) and the rendition
+/// is in the local `RenditionCache`, and otherwise a HEAD of the source and a GET of the rendition, off it.
+/// Never a decode or a render slot. A miss hands the pool what it found out (the source's checksum, its
+/// bytes or the file held open, the renditions listed), so the source is read and hashed once and the spec
+/// key computed once.
 struct RenderService: Sendable {
     let sources: any RenderSources
     let renditions: any RenditionCatalog
@@ -20,6 +22,8 @@ struct RenderService: Sendable {
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
+    /// Local copies of renditions kept in object storage; nil when they are in a folder.
+    let cache: RenditionCache?
     let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let transforms = TransformMemo()
     /// Requests already read, by target: a hit's URL is asked again and again, and reading it was a tenth of
@@ -37,6 +41,7 @@ struct RenderService: Sendable {
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: PipelinePool, access: RenderAccess, maxAge: Int,
+        cache: RenditionCache? = nil,
         headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
         self.sources = sources
@@ -47,6 +52,7 @@ struct RenderService: Sendable {
         self.pool = pool
         self.access = access
         self.maxAge = maxAge
+        self.cache = cache
         self.headers = headers
     }
 
@@ -138,14 +144,23 @@ struct RenderService: Sendable {
         return render
     }
 
-    /// A hit that waits on nothing but the source's `stat`: the source's checksum and the rendition's key
-    /// remembered, the source still the file it was, and the rendition held open (or opened, its identity
-    /// read from the descriptor it is then sent from, and its checksum remembered for that identity).
+    /// A hit that waits on nothing but the source's `stat` (or nothing, while an object's identity is
+    /// trusted): the source's checksum and the rendition's key remembered, the source still the file it was,
+    /// and the rendition held open (or opened, its identity read from the descriptor it is then sent from,
+    /// and its checksum remembered for that identity, or kept by the cache with the copy).
     private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant) -> StoredRendition? {
         guard let checksum = sources.rememberedChecksum(of: checked.render.source),
-            let key = found.key(sourceChecksum: checksum, specKey: checked.specKey),
-            let path = renditions.file(of: key)
+            let key = found.key(sourceChecksum: checksum, specKey: checked.specKey)
         else { return nil }
+        let path: String
+        var copy: RenditionCache.Entry?
+        if let file = renditions.file(of: key) {
+            path = file
+        } else if let cached = cache?.entry(key) {
+            (path, copy) = (cached.path, cached)
+        } else {
+            return nil
+        }
         let entry: OpenRenditions.Entry
         if let open = openRenditions.entry(at: path, now: now) {
             entry = open
@@ -153,6 +168,7 @@ struct RenderService: Sendable {
             guard let descriptor = try? FileDescriptor.open(path, .reading) else { return nil }
             guard let identity = FileIdentity(descriptor: descriptor),
                 let etag = renditionFiles.checksum(of: path, identity: identity)
+                    ?? (copy?.identity == identity ? copy?.checksum : nil)
             else {
                 descriptor.close()
                 return nil
@@ -253,8 +269,13 @@ struct RenderService: Sendable {
         return .missing(Set(listing.keys))
     }
 
-    /// The rendition under `key` ready to send, remembered for the next hit; nil when it is not there. Blocks.
+    /// The rendition under `key` ready to send, remembered for the next hit; nil when it is not there. From
+    /// the cache's copy when it keeps one; a rendition downloaded is kept there. Blocks.
     private func stored(_ key: String) throws(VariantsError) -> StoredRendition? {
+        if let copy = cache?.open(key) {
+            found.remember(key)
+            return copy
+        }
         let stored: StoredRendition
         switch try renditions.body(of: key) {
         case .file(let path):
@@ -272,6 +293,7 @@ struct RenderService: Sendable {
         case nil:
             return nil
         }
+        cache?.keep(stored)
         found.remember(key)
         return stored
     }
@@ -312,10 +334,11 @@ struct RenderService: Sendable {
             if let path = renditions.file(of: rendition.key), let identity = FileIdentity(path: path) {
                 renditionFiles.remember(rendition.checksumSha256, of: path, identity: identity)
             }
-            return .success(
-                StoredRendition(
-                    key: rendition.key, checksum: rendition.checksumSha256, size: file.bytes.count,
-                    body: .bytes(file.bytes)))
+            let made = StoredRendition(
+                key: rendition.key, checksum: rendition.checksumSha256, size: file.bytes.count,
+                body: .bytes(file.bytes))
+            if let cache { _ = await Blocking.run { cache.keep(made) } }
+            return .success(made)
         }
     }
 

@@ -20,4 +20,8 @@ protocol RenderSources: Sendable {
     /// The bytes to render a source from whose checksum was remembered: the file held open while its
     /// identity still vouches for `checksum`, or else the stored object, which the pool reads and hashes.
     func bytes(of source: String, checksum: String) -> RenditionSource.Bytes
+
+    /// Ends whatever trust in the source's last identity spares a request asking the store, because a
+    /// storage event said the object changed.
+    func forgetIdentity(of source: String)
 }

@@ -6,9 +6,9 @@ import Foundation
 
 /// The few POSIX file calls Foundation does not offer with the guarantees we need: a file placed under a
 /// name only where none is, in one step, and durable writes (file and directory fsync).
-enum FileSystem {
+package enum FileSystem {
     /// Writes `bytes` to a new file and flushes it to disk.
-    static func writeDurably(_ bytes: [UInt8], to path: String) throws(BackendError) {
+    package static func writeDurably(_ bytes: [UInt8], to path: String) throws(BackendError) {
         let file = try FileDescriptor.open(path, .creatingNew)
         defer { file.close() }
         do {
@@ -30,7 +30,7 @@ enum FileSystem {
     }
 
     /// Renames `source` to `destination` in one step; false when there is nothing at `source`.
-    static func move(_ source: String, to destination: String) throws(BackendError) -> Bool {
+    package static func move(_ source: String, to destination: String) throws(BackendError) -> Bool {
         if rename(source, destination) == 0 { return true }
         guard errno == ENOENT else { throw .posix("rename", source) }
         return false

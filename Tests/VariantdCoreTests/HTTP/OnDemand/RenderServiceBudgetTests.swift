@@ -177,6 +177,8 @@ import Variants
             if case .pinned = bytes { reads.add(1, ordering: .relaxed) }
             return bytes
         }
+
+        func forgetIdentity(of source: String) { inner.forgetIdentity(of: source) }
     }
 
     final class CountingObjects: ObjectStore {
