@@ -66,7 +66,9 @@ struct Daemon: Sendable {
         let render = RenderService(
             sources: sources, renditions: renditions, registry: registry, admission: admission,
             metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
-            maxAge: configuration.maxAge, cache: cache, headers: errorHeaders.headers)
+            maxAge: configuration.maxAge, cache: cache,
+            meter: TransformMeter(allowance: queue, metrics: metrics),
+            headers: errorHeaders.headers)
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,

@@ -24,6 +24,8 @@ struct RenderService: Sendable {
     let maxAge: Int
     /// Local copies of renditions kept in object storage; nil when they are in a folder.
     let cache: RenditionCache?
+    /// Counts transforms against accounts' monthly allowances; nil counts nothing.
+    let meter: TransformMeter?
     let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let transforms = TransformMemo()
     /// Requests already read, by target: a hit's URL is asked again and again, and reading it was a tenth of
@@ -41,9 +43,10 @@ struct RenderService: Sendable {
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: PipelinePool, access: RenderAccess, maxAge: Int,
-        cache: RenditionCache? = nil,
+        cache: RenditionCache? = nil, meter: TransformMeter? = nil,
         headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
+        self.meter = meter
         self.sources = sources
         self.renditions = renditions
         self.registry = registry
@@ -69,7 +72,7 @@ struct RenderService: Sendable {
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
-        if let found = remembered(checked, now: started) {
+        if isCounted(checked), let found = remembered(checked, now: started) {
             record.outcome = .hit
             let response = reply(found, to: request, checked, record: &record)
             return .now(finish(response, record: record, started: started))
@@ -97,7 +100,16 @@ struct RenderService: Sendable {
         /// The bucket's declared variants, which shape the render of a spec it declares.
         var declared: [RenditionOutput]
         var isPublic: Bool
+        /// The transform as it counts against its account's allowance; nil for a declared variant.
+        var metered: TransformMeter.Transform?
         var specKey: String { output.specKey }
+    }
+
+    /// Whether the request needs no count before it is answered: a declared variant, or a transform this
+    /// daemon knows counted this month.
+    private func isCounted(_ checked: CheckedRequest) -> Bool {
+        guard let meter, let metered = checked.metered else { return true }
+        return meter.isCounted(metered)
     }
 
     private func read(_ request: HTTPRequest, record: inout RenderRecord) throws(AnswerError)
@@ -128,9 +140,15 @@ struct RenderService: Sendable {
         return try AnswerError.catching { () throws(VariantsError) in
             let (output, variesWithAccept, isDeclared) = try transform(
                 render, bucket: bucket, accept: request.headers["accept"])
+            let metered =
+                isDeclared
+                ? nil
+                : TransformMeter.Transform(
+                    account: bucket?.declaration.account ?? render.bucket, bucket: render.bucket,
+                    object: render.path, specKey: output.specKey)
             return CheckedRequest(
                 render: render, output: output, variesWithAccept: variesWithAccept, isDeclared: isDeclared,
-                declared: bucket?.outputs ?? [], isPublic: isPublic)
+                declared: bucket?.outputs ?? [], isPublic: isPublic, metered: metered)
         }
     }
 
@@ -193,6 +211,8 @@ struct RenderService: Sendable {
             return (source, try lookUp(source.checksum, checked.specKey))
         }
         let (source, lookup) = try AnswerError.catching { () throws(VariantsError) in try looked.get() }
+        // Counted once the object is known to exist, whether the rendition is stored or not.
+        if let meter, let metered = checked.metered { try await meter.count(metered) }
         let checksum = source.checksum
         let stored: StoredRendition
         switch lookup {
