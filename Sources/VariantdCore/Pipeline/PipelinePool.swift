@@ -108,20 +108,18 @@ public actor PipelinePool {
                 .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: object.timings)
         }
-        let configuration = configuration
-        var answer = await run(object, in: slot)
-        var attempts = 1
-        while answer.error?.isDecoderFailure == true {
-            crashes += 1
-            if case .failure(let error) = answer.outcome {
-                quarantine?.recordFailure(
-                    object.checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+        // A second opinion in a fresh child, at once: a decoder's fault can depend on load.
+        let attempts = RetrySchedule(tries: configuration.attemptsPerObject, first: .zero, cap: .zero)
+        return await attempts.run {
+            let answer = await run(object, in: slot)
+            guard case .failure(let error) = answer.outcome, error.isDecoderFailure else {
+                return .done(answer)
             }
-            guard attempts < configuration.attemptsPerObject else { break }
-            attempts += 1
-            answer = await run(object, in: slot)
+            crashes += 1
+            quarantine?.recordFailure(
+                object.checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+            return .retry(answer)
         }
-        return answer
     }
 
     /// Runs the object in the slot's child; cancelling the calling task (the queue worker's lease was lost)

@@ -53,8 +53,10 @@ struct RetrySchedule: Sendable, Equatable {
     }
 
     /// Calls `body` until it is done, the tries are spent or the task is cancelled while waiting; answers the
-    /// last value `body` gave.
-    func run<Value>(_ body: () async -> Step<Value>) async -> Value {
+    /// last value `body` gave. It runs in the caller's isolation, so an actor's `body` may change its state.
+    func run<Value>(isolation: isolated (any Actor)? = #isolation, _ body: () async -> Step<Value>) async
+        -> Value
+    {
         var attempt = 1
         while true {
             switch await body() {
