@@ -11,26 +11,6 @@ import Variants
 
 /// `variantd work` as a process: signed, retried callbacks, and a clean exit on SIGTERM.
 @Suite struct WorkCommandTests {
-    /// A loopback HTTP receiver (Python's standard library) answering 503 to the first POST and 200
-    /// after, appending every request as a JSON line to `log`.
-    private static let receiver = """
-        import http.server, json, sys
-        log = sys.argv[1]
-        seen = [0]
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers['Content-Length']))
-                with open(log, 'a') as out:
-                    out.write(json.dumps({'headers': dict(self.headers), 'body': body.decode()}) + '\\n')
-                seen[0] += 1
-                self.send_response(503 if seen[0] == 1 else 200)
-                self.end_headers()
-            def log_message(self, *args):
-                pass
-        server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
-        print(server.server_address[1], flush=True)
-        server.serve_forever()
-        """
 
     @Test(
         .enabled(
@@ -40,7 +20,7 @@ import Variants
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("requests.jsonl").path
-        let receiver = try ScriptedServer(Self.receiver, arguments: [log])
+        let receiver = try ScriptedServer(ScriptedServer.receiver(failingFirst: true), arguments: [log])
         defer { receiver.stop() }
         let port = receiver.port
         let secretFile = directory.appendingPathComponent("secret").path

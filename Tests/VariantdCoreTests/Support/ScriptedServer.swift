@@ -24,6 +24,30 @@ final class ScriptedServer {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A loopback HTTP receiver (Python's standard library) appending every POST as a JSON line
+    /// `{"headers", "body"}` to the file its argument names; answering 503 to the first when
+    /// `failingFirst`, 200 otherwise.
+    static func receiver(failingFirst: Bool) -> String {
+        """
+        import http.server, json, sys
+        log = sys.argv[1]
+        seen = [0]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers['Content-Length']))
+                with open(log, 'a') as out:
+                    out.write(json.dumps({'headers': dict(self.headers), 'body': body.decode()}) + '\\n')
+                seen[0] += 1
+                self.send_response(503 if \(failingFirst ? "True" : "False") and seen[0] == 1 else 200)
+                self.end_headers()
+            def log_message(self, *args):
+                pass
+        server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+    }
+
     /// A client's configuration for this server as an S3 endpoint over `scheme`, trying four times 10–20 ms
     /// apart, so that a test of retries takes milliseconds.
     func s3Configuration(scheme: String = "http", secret: String = "a-secret") throws -> S3Configuration {

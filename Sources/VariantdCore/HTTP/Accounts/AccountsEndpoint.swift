@@ -97,16 +97,9 @@ struct AccountsEndpoint: Sendable {
                 overage = try container.decode(Account.Overage.self, forKey: .overage)
             }
         }
-        let fields: Fields
-        do {
-            fields = try WireJSON.decode(Fields.self, from: body)
-        } catch let error as VariantsError {
-            throw error
-        } catch {
-            throw VariantsError(
-                .invalidRequest,
-                #"an account is {"transformsPerMonth": integer ≥ 0, "overage": "allowed" | "refused"}"#)
-        }
+        let fields = try WireJSON.request(
+            Fields.self, from: body,
+            subject: #"an account, {"transformsPerMonth": integer ≥ 0, "overage": "allowed" | "refused"},"#)
         guard fields.transformsPerMonth >= 0 else {
             throw VariantsError(.invalidRequest, "transformsPerMonth: expected an integer ≥ 0")
         }

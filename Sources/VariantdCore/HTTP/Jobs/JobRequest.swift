@@ -93,14 +93,7 @@ struct JobRequest: Sendable {
 
     /// A JSON job naming a stored object.
     init(body: [UInt8], objects: any ObjectStore) throws(VariantsError) {
-        let fields: Fields
-        do {
-            fields = try WireJSON.decode(Fields.self, from: body)
-        } catch let error as VariantsError {
-            throw error
-        } catch {
-            throw VariantsError(.invalidRequest, "the job is not valid JSON of the expected shape: \(error)")
-        }
+        let fields = try WireJSON.request(Fields.self, from: body, subject: "the job")
         id = fields.id
         object = try Self.object(
             id: fields.id, bucket: fields.bucket, path: fields.path,

@@ -66,14 +66,7 @@ struct RenderRequest: Sendable {
 
     /// Reads a `POST /v1/render` body; `source` follows the job's rules, and a key given twice is refused.
     init(body: [UInt8], target: String) throws(VariantsError) {
-        let fields: Fields
-        do {
-            fields = try WireJSON.decode(Fields.self, from: body)
-        } catch let error as VariantsError {
-            throw error
-        } catch {
-            throw VariantsError(.invalidRequest, "the body is not JSON of the expected shape: \(error)")
-        }
+        let fields = try WireJSON.request(Fields.self, from: body, subject: "the body")
         try Transform.refuseRepeatedKeys(in: body)
         try Self.check(bucket: fields.bucket, path: fields.path)
         try ObjectFolder.checkRelative(fields.source)
