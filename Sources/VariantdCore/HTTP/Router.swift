@@ -55,12 +55,18 @@ struct Router: HTTPResponder {
         ServerMetrics.Gauges(
             admission: admission.snapshot, slots: admission.slots, waitingCapacity: admission.waitingCapacity,
             buckets: registry.count, residentBytes: ProcessMemory.residentBytes,
-            renditionCache: render.cache?.snapshot)
+            renditionCache: render.cache?.snapshot, hostSuspect: render.pool.suspicion.isSuspect())
     }
 
     private func readiness() -> HTTPResponse {
         let snapshot = admission.snapshot
         let body = ["running": snapshot.running, "queued": snapshot.queued]
+        // Decoder children dying on many different files: a load balancer should send uploads elsewhere.
+        if render.pool.suspicion.isSuspect() {
+            return .json(
+                body.mapValues(JSONScalar.integer).merging(["status": .string("host_suspect")]) { $1 },
+                status: 503)
+        }
         guard admission.isReady else {
             return .json(
                 body.mapValues(JSONScalar.integer).merging(

@@ -77,6 +77,8 @@ public actor PipelinePool {
     private let quarantine: Quarantine?
     /// Children that died or were killed, for metrics.
     public private(set) var crashes = 0
+    /// Whether children die on too many different files for the files to be blamed.
+    nonisolated let suspicion = HostSuspicion()
 
     /// A pool that reads sources from `objects` and keeps renditions in `renditions`; with nil it keeps
     /// none, and its answers still carry the renditions made.
@@ -116,9 +118,29 @@ public actor PipelinePool {
                 return .done(answer)
             }
             crashes += 1
-            quarantine?.recordFailure(
-                object.checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
-            return .retry(answer)
+            // A child killed from outside looks like a crash; an overrun is the file's (or the deadline's).
+            let verdict: HostSuspicion.Verdict =
+                error.reason == .decoderCrash ? suspicion.recordDeath(of: object.checksum) : .file
+            switch verdict {
+            case .file:
+                quarantine?.recordFailure(
+                    object.checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+                return .retry(answer)
+            case .host(let doubted):
+                for checksum in doubted { _ = try? quarantine?.release(checksum) }
+                if !doubted.isEmpty {
+                    Console.error(
+                        "variantd: decoder children died on \(doubted.count) different files within "
+                            + "\(HostSuspicion.window): the host is suspect (memory limits, a signal from outside, "
+                            + "a system call the filter refuses), so no file is quarantined for it")
+                }
+                var answer = answer
+                answer.error = VariantsError(
+                    .internalError,
+                    "decoder children are dying on many different files; the host, not this file, is suspect "
+                        + "(\(error.message))")
+                return .done(answer)
+            }
         }
     }
 

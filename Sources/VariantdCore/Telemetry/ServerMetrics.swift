@@ -41,6 +41,8 @@ final class ServerMetrics: Sendable {
         var residentBytes: Int?
         /// The rendition cache's figures, when renditions are in object storage.
         var renditionCache: RenditionCache.Snapshot?
+        /// Decoder children are dying on many different files (`HostSuspicion`).
+        var hostSuspect = false
     }
 
     func record(_ job: JobRecord) {
@@ -202,6 +204,12 @@ final class ServerMetrics: Sendable {
             (
                 "variantd_draining", "gauge", "1 after SIGTERM, while jobs in flight finish.",
                 gauges.admission.draining ? 1 : 0
+            ),
+            (
+                "variantd_decoder_host_suspect", "gauge",
+                "1 while decoder children die on many different files: the host, not the files, is suspect, "
+                    + "and no file is quarantined.",
+                gauges.hostSuspect ? 1 : 0
             ),
         ]
         if let resident = gauges.residentBytes {

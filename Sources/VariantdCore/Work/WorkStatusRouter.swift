@@ -28,9 +28,11 @@ struct WorkStatusRouter: HTTPResponder {
         }
     }
 
-    /// Ready while claiming and the queue answers; `503` once stopping or when the queue is unreachable.
+    /// Ready while claiming and the queue answers; `503` once stopping, when the queue is unreachable, or
+    /// while decoder children die on too many different files for the files to be blamed.
     private func readiness() async -> HTTPResponse {
         guard !stop.isRequested else { return .json(["status": "draining"], status: 503) }
+        guard !pool.suspicion.isSuspect() else { return .json(["status": "host_suspect"], status: 503) }
         guard let jobs = try? await queue.stateCounts() else {
             return .json(["status": "queue_unreachable"], status: 503)
         }

@@ -157,6 +157,31 @@ import Variants
         #expect(await pool.crashes == 4)
     }
 
+    /// Children killed on three different files within a minute (an OOM killer, an operator's kill, a
+    /// library making a call the filter refuses): the host is suspected, the files' quarantine entries are
+    /// released, and the answer blames the host, not the file.
+    @Test func deathsOnManyDifferentFilesSuspectTheHostNotTheFiles() async throws {
+        let (path, directory) = try script("read line; kill -KILL $$")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
+        let pictures = ["gradient.jpg", "gradient.gif", "gradient.webp"].map {
+            TestPaths.samples.appendingPathComponent("pictures/" + $0).path
+        }
+        for picture in pictures.prefix(2) {
+            let answer = await pool.fulfil(file: picture)
+            #expect(answer.error?.reason == .decoderCrash, "\(String(describing: answer.error))")
+            #expect(await pool.fulfil(file: picture).error?.reason == .quarantined, "two deaths: quarantined")
+        }
+        #expect(!pool.suspicion.isSuspect())
+
+        let third = await pool.fulfil(file: pictures[2])
+        #expect(third.error?.code == .internalError, "\(String(describing: third.error))")
+        #expect(third.error?.message.contains("the host, not this file, is suspect") == true)
+        #expect(pool.suspicion.isSuspect())
+        let again = await pool.fulfil(file: pictures[0])
+        #expect(again.error?.code == .internalError, "released from the quarantine, and still not blamed")
+    }
+
     /// The queue's pool makes one attempt per claim and the queue allows a job two crashes: one death (a
     /// load-dependent one, or a stop that reached the child) must leave the file to its second claim, not
     /// quarantine it on sight and make the job unreadable after a single crash.
