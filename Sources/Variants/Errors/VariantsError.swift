@@ -15,6 +15,9 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// The object or rendition store cannot be reached now: nothing is wrong with the input; retry later.
         case storeUnavailable = "store_unavailable"
         case internalError = "internal_error"
+        /// The rendition store has no room (a full disk, a spent quota): nothing is wrong with the input, and
+        /// the same request succeeds once space is back.
+        case insufficientStorage = "insufficient_storage"
 
         /// The HTTP status the daemon answers with.
         public var statusCode: Int {
@@ -27,6 +30,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .notFound: 404
             case .storeUnavailable: 503
             case .internalError: 500
+            case .insufficientStorage: 507
             }
         }
 
@@ -46,7 +50,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// Whether the same input can succeed on a later attempt (the queue retries only these).
         public var isTransient: Bool {
             switch self {
-            case .internalError, .storeUnavailable: true
+            case .internalError, .storeUnavailable, .insufficientStorage: true
             default: false
             }
         }

@@ -58,6 +58,9 @@ public struct RenditionFolder: RenditionStore {
             }
         } catch {
             for path in written { try? FileManager.default.removeItem(atPath: path) }
+            if let failure = error as? BackendError, SystemCallError.isOutOfSpace(failure.errorNumber) {
+                throw VariantsError(.insufficientStorage, "the rendition store has no room: \(failure)")
+            }
             throw VariantsError(.internalError, "a rendition could not be written: \(error)")
         }
     }
@@ -77,7 +80,10 @@ public struct RenditionFolder: RenditionStore {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw BackendError(call: "mkdir", message: "\(path): \(error)")
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw BackendError(
+                call: "mkdir", message: "\(path): \(error)",
+                errorNumber: underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying?.code ?? 0) : nil)
         }
     }
 }

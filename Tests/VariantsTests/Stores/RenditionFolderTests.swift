@@ -74,4 +74,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: alive))
     }
+
+    /// A full file system, as a size-limited tmpfs makes one: the write is `507 insufficient_storage`, not
+    /// an internal error, leaves no file behind, and succeeds once there is room again.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func aFullDiskIsInsufficientStorageAndLeavesNothing() throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=256k", "tmpfs", root]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "tmpfs could not be mounted")
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            unmount.arguments = [root]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        let store = try RenditionFolder(root: root)
+        let key = RenditionKey.make(
+            sourceChecksum: checksum, specKey: "0123456789abcdef", fileExtension: "webp")
+        let large = RenditionFile(key: key, bytes: [UInt8](repeating: 7, count: 512 << 10))
+        let error = try #require(throws: VariantsError.self) { try store.write([large]) }
+        #expect(error.code == .insufficientStorage && error.statusCode == 507, "\(error)")
+        #expect(error.code.isTransient)
+        #expect(store.existing(key) == nil)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/.tmp").isEmpty, "no partial file")
+
+        let small = RenditionFile(key: key, bytes: [UInt8](repeating: 7, count: 16 << 10))
+        try store.write([small])
+        #expect(store.existing(key) == small.bytes)
+    }
 }

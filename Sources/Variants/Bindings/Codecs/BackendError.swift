@@ -4,17 +4,20 @@
 package struct BackendError: Error, Sendable, CustomStringConvertible {
     package var call: String
     package var message: String
+    /// The `errno` of a POSIX call that failed; nil for a library's own failure.
+    package var errorNumber: Int32?
 
-    package init(call: String, message: String) {
+    package init(call: String, message: String, errorNumber: Int32? = nil) {
         self.call = call
         self.message = message
+        self.errorNumber = errorNumber
     }
 
     package var description: String { "\(call): \(message)" }
 
     /// A POSIX call that failed, named by its call.
     package init(_ failure: SystemCallError) {
-        self.init(call: failure.call, message: failure.detail)
+        self.init(call: failure.call, message: failure.detail, errorNumber: failure.code)
     }
 
     /// The failure `errno` names, read right after the POSIX call that failed, about `subject` (a path).

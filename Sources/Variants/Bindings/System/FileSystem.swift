@@ -15,7 +15,8 @@ package enum FileSystem {
             try file.write(bytes)
             try file.synchronize()
         } catch {
-            throw BackendError(call: error.call, message: "\(path): \(error.message)")
+            throw BackendError(
+                call: error.call, message: "\(path): \(error.message)", errorNumber: error.errorNumber)
         }
     }
 

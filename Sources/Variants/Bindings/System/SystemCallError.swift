@@ -25,4 +25,9 @@ package struct SystemCallError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     package var description: String { "\(call): \(detail)" }
+
+    /// Whether the file system had no room: the disk is full or the writer's quota spent.
+    package static func isOutOfSpace(_ code: Int32?) -> Bool {
+        code == ENOSPC || code == EDQUOT
+    }
 }
