@@ -55,7 +55,7 @@ struct Router: HTTPResponder {
         ServerMetrics.Gauges(
             admission: admission.snapshot, slots: admission.slots, waitingCapacity: admission.waitingCapacity,
             buckets: registry.count, residentBytes: ProcessMemory.residentBytes,
-            renditionCache: render.cache?.snapshot)
+            renditionCache: render.cache?.snapshot, onDemand: render.budget?.snapshot)
     }
 
     private func readiness() -> HTTPResponse {
