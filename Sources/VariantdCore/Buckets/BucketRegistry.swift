@@ -25,6 +25,11 @@ final class BucketRegistry: Sendable {
 
     var count: Int { state.withLock { $0.buckets.count } }
 
+    /// The spec keys of every variant any bucket declares, as the declarations now stand.
+    var declaredSpecKeys: Set<String> {
+        state.withLock { Set($0.buckets.values.flatMap { $0.outputs.map(\.specKey) }) }
+    }
+
     /// Reads the directory again; on any error the previous declarations all stay in force.
     func reload() throws(UsageError) -> Int {
         guard let directory else { return 0 }

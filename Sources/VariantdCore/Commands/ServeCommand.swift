@@ -59,6 +59,10 @@ package struct ServeCommand: Subcommand {
           --rendition-cache-size <bytes>
                                   The cache's budget, least recently used out first; 0 keeps none
                                   (VARIANTD_RENDITION_CACHE_SIZE; default 1073741824).
+          --on-demand-budget <bytes>
+                                  Bytes the renditions of transforms may take in the rendition store,
+                                  least recently used removed first; declared variants are never
+                                  removed; 0 bounds nothing (VARIANTD_ON_DEMAND_BUDGET; default 0).
           --source-ttl <seconds>  How long an s3:// --root object's identity is trusted without asking
                                   the store again; a storage event for it ends that at once; 0 asks
                                   on every request (VARIANTD_SOURCE_TTL; default 5).

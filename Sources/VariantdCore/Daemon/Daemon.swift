@@ -63,11 +63,12 @@ struct Daemon: Sendable {
             objects: objects, renditions: renditions)
         let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
         let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
+        let budget = onDemandBudget(renditions, registry: registry, out: out)
         let render = RenderService(
             sources: sources, renditions: renditions, registry: registry, admission: admission,
             metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
             maxAge: configuration.maxAge, cache: cache,
-            meter: TransformMeter(allowance: queue, metrics: metrics),
+            meter: TransformMeter(allowance: queue, metrics: metrics), budget: budget,
             headers: errorHeaders.headers)
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
@@ -112,6 +113,27 @@ struct Daemon: Sendable {
         settings.quarantine = configuration.quarantine
         settings.log = .daemon
         return DaemonWorkers { stop in Worker(queue: queue, configuration: settings, stop: stop) }
+    }
+
+    /// The bound on transforms' renditions, when one is set; a folder's renditions made before the daemon
+    /// started are found in the background. Those in object storage count once this daemon sends them.
+    private func onDemandBudget(
+        _ renditions: any RenditionCatalog, registry: BucketRegistry, out: StoreLocation
+    )
+        -> OnDemandBudget?
+    {
+        guard configuration.onDemandBudget > 0 else { return nil }
+        let budget = OnDemandBudget(
+            budget: configuration.onDemandBudget, catalog: renditions, registry: registry)
+        if case .folder(let root) = out {
+            DispatchQueue.global(qos: .utility).async {
+                let found = budget.recordStored(inFolder: root)
+                EventLog.event(
+                    "on_demand_found",
+                    ["renditions": .integer(found), "bytes": .integer(budget.snapshot.bytes)])
+            }
+        }
+        return budget
     }
 
     /// Connections beyond the jobs that may be admitted are left for health checks, metrics and 503s. One

@@ -46,6 +46,8 @@ struct ServeConfiguration: Sendable {
     var renditionCache: String
     /// Bytes the rendition cache may hold; 0 keeps none.
     var renditionCacheBytes: Int
+    /// Bytes the renditions of transforms may take in the rendition store; 0 bounds nothing.
+    var onDemandBudget: Int
     /// How long an object's identity read from the store is trusted without asking again; zero asks on
     /// every request.
     var sourceTTL: Duration
@@ -88,6 +90,7 @@ struct ServeConfiguration: Sendable {
         maxAge = try source.integer("--max-age", in: 0...31_536_000) ?? 86_400
         renditionCache = try source.string("--rendition-cache") ?? dataDirectory + "/rendition-cache"
         renditionCacheBytes = try source.integer("--rendition-cache-size", in: 0...(1 << 50)) ?? (1 << 30)
+        onDemandBudget = try source.integer("--on-demand-budget", in: 0...(1 << 50)) ?? 0
         sourceTTL = .seconds(try source.integer("--source-ttl", in: 0...86_400) ?? 5)
         secret = try Self.secret(file: try source.string("--secret-file"), environment: environment)
         _ = try source.arguments.positionals()

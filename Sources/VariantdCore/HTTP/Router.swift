@@ -55,7 +55,8 @@ struct Router: HTTPResponder {
         ServerMetrics.Gauges(
             admission: admission.snapshot, slots: admission.slots, waitingCapacity: admission.waitingCapacity,
             buckets: registry.count, residentBytes: ProcessMemory.residentBytes,
-            renditionCache: render.cache?.snapshot, hostSuspect: render.pool.suspicion.isSuspect())
+            renditionCache: render.cache?.snapshot, onDemand: render.budget?.snapshot,
+            hostSuspect: render.pool.suspicion.isSuspect())
     }
 
     private func readiness() -> HTTPResponse {

@@ -32,4 +32,10 @@ struct CachedRenditions: RenditionCatalog {
         cache.forget(sourceChecksum: checksum)
         return try store.forget(sourceChecksum: checksum)
     }
+
+    /// The copy first, for the same reason.
+    func remove(key: String) throws(VariantsError) {
+        cache.forget(key: key)
+        try store.remove(key: key)
+    }
 }

@@ -178,6 +178,15 @@ final class RenditionCache: Sendable {
         return count
     }
 
+    /// Drops the copy of one rendition, if one is kept.
+    func forget(key: String) {
+        state.withLock { state in
+            guard let entry = state.entries.removeValue(forKey: key) else { return }
+            state.bytes -= entry.size
+            unlink(entry.path)
+        }
+    }
+
     /// Lets go of a copy found missing or changed, if the index still holds that one.
     private func drop(_ key: String, _ entry: Entry) {
         state.withLock { state in

@@ -60,6 +60,15 @@ extension S3RenditionStore: RenditionCatalog {
         return names.count
     }
 
+    /// One DeleteObject, which S3 answers alike whether the key was there or not.
+    func remove(key: String) throws(VariantsError) {
+        do {
+            try client.delete(bucket: location.bucket, key: location.key(key))
+        } catch {
+            throw error.variantsError
+        }
+    }
+
     /// The last path part of every key listed under `prefix` (relative to the location).
     private func names(under prefix: String) throws(VariantsError) -> [String] {
         var names: [String] = []

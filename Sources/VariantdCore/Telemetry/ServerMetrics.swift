@@ -41,6 +41,8 @@ final class ServerMetrics: Sendable {
         var residentBytes: Int?
         /// The rendition cache's figures, when renditions are in object storage.
         var renditionCache: RenditionCache.Snapshot?
+        /// The on-demand budget's figures, when one is set.
+        var onDemand: OnDemandBudget.Snapshot? = nil
         /// Decoder children are dying on many different files (`HostSuspicion`).
         var hostSuspect = false
     }
@@ -223,6 +225,16 @@ final class ServerMetrics: Sendable {
             text.single(metric.name, metric.type, metric.help, metric.value)
         }
         if let cache = gauges.renditionCache { text.renditionCache(cache) }
+        if let onDemand = gauges.onDemand {
+            text.single(
+                "variantd_on_demand_bytes", "gauge",
+                "Bytes of transforms' renditions in the rendition store known to this daemon "
+                    + "(--on-demand-budget).", onDemand.bytes)
+            text.single(
+                "variantd_on_demand_evictions_total", "counter",
+                "Transforms' renditions removed from the rendition store, least recently used first, to keep "
+                    + "them within --on-demand-budget.", onDemand.evictions)
+        }
         text.objectStorage(.shared)
         return text.text
     }

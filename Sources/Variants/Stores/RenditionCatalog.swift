@@ -26,6 +26,11 @@ public protocol RenditionCatalog: RenditionStore {
     ///
     /// - Throws: as `listing`; `500 internal_error` when a file cannot be removed.
     func forget(sourceChecksum checksum: String) throws(VariantsError) -> Int
+
+    /// Removes one rendition; one already gone is no error, since another process may have removed it.
+    ///
+    /// - Throws: as `listing`; `500 internal_error` when the file cannot be removed.
+    func remove(key: String) throws(VariantsError)
 }
 
 /// A stored rendition ready to be sent.

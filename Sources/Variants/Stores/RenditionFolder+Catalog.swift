@@ -28,6 +28,16 @@ extension RenditionFolder: RenditionCatalog {
         return count
     }
 
+    public func remove(key: String) throws(VariantsError) {
+        let path = root + "/" + key
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            throw VariantsError(.internalError, "the rendition \(key) cannot be removed: \(error)")
+        }
+    }
+
     /// The files of one source's folder, without hidden ones.
     private func names(ofSource checksum: String) -> [String] {
         let folder = root + "/" + RenditionKey.directory(ofSource: checksum)

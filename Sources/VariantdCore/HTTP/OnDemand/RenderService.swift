@@ -26,6 +26,8 @@ struct RenderService: Sendable {
     let cache: RenditionCache?
     /// Counts transforms against accounts' monthly allowances; nil counts nothing.
     let meter: TransformMeter?
+    /// Bounds the bytes of transforms' renditions; nil bounds nothing.
+    let budget: OnDemandBudget?
     let headers: @Sendable (AnswerError) -> [(name: String, value: String)]
     private let transforms = TransformMemo()
     /// Requests already read, by target: a hit's URL is asked again and again, and reading it was a tenth of
@@ -43,10 +45,11 @@ struct RenderService: Sendable {
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: PipelinePool, access: RenderAccess, maxAge: Int,
-        cache: RenditionCache? = nil, meter: TransformMeter? = nil,
+        cache: RenditionCache? = nil, meter: TransformMeter? = nil, budget: OnDemandBudget? = nil,
         headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
         self.meter = meter
+        self.budget = budget
         self.sources = sources
         self.renditions = renditions
         self.registry = registry
@@ -74,6 +77,7 @@ struct RenderService: Sendable {
         }
         if isCounted(checked), let found = remembered(checked, now: started) {
             record.outcome = .hit
+            if !checked.isDeclared { budget?.record(found.key, size: found.size) }
             let response = reply(found, to: request, checked, record: &record)
             return .now(finish(response, record: record, started: started))
         }
@@ -229,6 +233,7 @@ struct RenderService: Sendable {
             stored = try result.get()
             record.outcome = joined ? .shared : .miss
         }
+        if !checked.isDeclared { budget?.record(stored.key, size: stored.size) }
         return reply(stored, to: request, checked, record: &record)
     }
 

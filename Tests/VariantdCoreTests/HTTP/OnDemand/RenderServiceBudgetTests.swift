@@ -221,6 +221,8 @@ import Variants
             try inner.forget(sourceChecksum: checksum)
         }
 
+        func remove(key: String) throws(VariantsError) { try inner.remove(key: key) }
+
         func body(of key: String) -> RenditionBody? {
             bodies.add(1, ordering: .relaxed)
             return inner.body(of: key)
