@@ -1,7 +1,7 @@
 import Foundation
 
 /// A calendar month in UTC, `YYYY-MM`: what a transform allowance is counted per.
-struct Month: Sendable, Equatable, CustomStringConvertible {
+struct Month: Sendable, Hashable, CustomStringConvertible {
     let year: Int
     let month: Int
 
@@ -22,6 +22,14 @@ struct Month: Sendable, Equatable, CustomStringConvertible {
         else { return nil }
         self.year = year
         self.month = month
+    }
+
+    /// The first instant of the next month, UTC.
+    var end: Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let next = month == 12 ? (year + 1, 1) : (year, month + 1)
+        return calendar.date(from: DateComponents(year: next.0, month: next.1, day: 1)) ?? .distantFuture
     }
 
     var description: String {

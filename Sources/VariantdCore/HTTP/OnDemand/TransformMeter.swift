@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Variants
 
 /// Counts on-demand transforms against their bucket's account's monthly allowance (`TransformAllowance`),
@@ -11,7 +12,14 @@ final class TransformMeter: Sendable {
     private let clock: @Sendable () -> Date
     /// Transforms counted, by month, account and transform; when full it starts over, which costs one
     /// database look-up per transform.
-    private let counted = BoundedMemo<String, Bool>(capacity: 65_536)
+    private let counted = BoundedMemo<Key, Bool>(capacity: 65_536)
+    /// The month now, and the instant it ends: a hit compares one number instead of building a calendar.
+    private let current = Mutex<(month: Month, ends: TimeInterval)?>(nil)
+
+    private struct Key: Hashable, Sendable {
+        var month: Month
+        var transform: Transform
+    }
 
     init(
         allowance: any TransformAllowance, metrics: ServerMetrics,
@@ -24,7 +32,7 @@ final class TransformMeter: Sendable {
 
     /// Whether the transform is known counted this month, from memory alone.
     func isCounted(_ transform: Transform) -> Bool {
-        counted[key(transform, month: Month(clock()))] != nil
+        counted[Key(month: month(), transform: transform)] != nil
     }
 
     /// Counts the transform unless it was counted this month.
@@ -32,8 +40,8 @@ final class TransformMeter: Sendable {
     /// - Throws: `403 plan_feature_locked` past the allowance with overage refused; `503 transform_busy`
     ///   when the database cannot answer (a transform is never served uncounted).
     func count(_ transform: Transform) async throws(AnswerError) {
-        let month = Month(clock())
-        let key = key(transform, month: month)
+        let month = month()
+        let key = Key(month: month, transform: transform)
         if counted[key] != nil { return }
         let result: TransformCount
         do {
@@ -62,7 +70,7 @@ final class TransformMeter: Sendable {
     }
 
     /// One transform of one object, as counted.
-    struct Transform: Sendable {
+    struct Transform: Sendable, Hashable {
         var account: String
         var bucket: String
         /// The object's path in its bucket.
@@ -70,7 +78,15 @@ final class TransformMeter: Sendable {
         var specKey: String
     }
 
-    private func key(_ transform: Transform, month: Month) -> String {
-        "\(month) \(transform.account) \(transform.bucket)/\(transform.object)?\(transform.specKey)"
+    /// The month the clock is in, worked out again only once it has ended.
+    private func month() -> Month {
+        let now = clock()
+        let seconds = now.timeIntervalSince1970
+        return current.withLock { current in
+            if let current, seconds < current.ends { return current.month }
+            let month = Month(now)
+            current = (month, month.end.timeIntervalSince1970)
+            return month
+        }
     }
 }
