@@ -28,7 +28,7 @@ struct ObjectChanges: Sendable {
         for change in event.changes {
             let source = change.source(under: root)
             if let source { sources.forgetIdentity(of: source) }
-            guard let source, let job = job(source, version: change.version) else {
+            guard let source, let job = try? job(source, version: change.version) else {
                 ignored += 1
                 continue
             }
@@ -47,24 +47,22 @@ struct ObjectChanges: Sendable {
         let job = try AnswerError.catching { () throws(VariantsError) -> NewJob in
             try request.checkNoNUL()
             try ObjectFolder.checkRelative(source)
-            guard let (bucket, _) = StorageChange.split(source), registry.bucket(named: bucket) != nil else {
-                throw VariantsError(.notFound, "no declared bucket holds '\(source)'")
-            }
+            let job = try self.job(source, version: "deleted:" + String(Timestamp.now.milliseconds))
             sources.forgetIdentity(of: source)
-            guard let job = self.job(source, version: "deleted:" + String(Timestamp.now.milliseconds)) else {
-                throw VariantsError(.invalidRequest, "'\(source)' is not <bucket>/<path>")
-            }
             return job
         }
         return commit([job]) { _ in ["queued": .integer(1)] }
     }
 
-    /// The job that looks at `source` (`<bucket>/<path>` under the root), for a bucket with a declaration.
-    private func job(_ source: String, version: String) -> NewJob? {
+    /// The job that looks at `source` (`<bucket>/<path>` under the root).
+    ///
+    /// - Throws: `404 not_found` when no declared bucket holds it; `400 invalid_request` for a name a job
+    ///   cannot take.
+    private func job(_ source: String, version: String) throws(VariantsError) -> NewJob {
         guard let (bucket, path) = StorageChange.split(source), registry.bucket(named: bucket) != nil else {
-            return nil
+            throw VariantsError(.notFound, "no declared bucket holds '\(source)'")
         }
-        return try? NewJob(
+        return try NewJob(
             request: ObjectRequest(bucket: bucket, path: path), version: version, source: source)
     }
 
