@@ -35,14 +35,14 @@ struct Daemon: Sendable {
         var cache: RenditionCache?
         if case .bucket = out, configuration.renditionCacheBytes > 0 {
             do {
-                let kept = try RenditionCache(
+                cache = try RenditionCache(
                     directory: configuration.renditionCache, budget: configuration.renditionCacheBytes)
-                renditions = CachedRenditions(store: renditions, cache: kept)
-                cache = kept
             } catch {
                 throw StartupError(error.message)
             }
         }
+        let index = RenditionIndex()
+        renditions = IndexedRenditions(store: renditions, index: index, cache: cache)
         let queue: any JobQueue
         do {
             queue = try await configuration.queue.open(connections: configuration.workers + 2)
@@ -63,11 +63,11 @@ struct Daemon: Sendable {
             objects: objects, renditions: renditions)
         let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
         let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
-        let budget = onDemandBudget(renditions, registry: registry, out: out)
+        let budget = onDemandBudget(renditions, index: index, registry: registry, out: out)
         let render = RenderService(
             sources: sources, renditions: renditions, registry: registry, admission: admission,
             metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
-            maxAge: configuration.maxAge, cache: cache,
+            maxAge: configuration.maxAge, index: index, cache: cache,
             meter: TransformMeter(allowance: queue, metrics: metrics), budget: budget,
             headers: errorHeaders.headers)
         let router = Router(
@@ -118,13 +118,14 @@ struct Daemon: Sendable {
     /// The bound on transforms' renditions, when one is set; a folder's renditions made before the daemon
     /// started are found in the background. Those in object storage count once this daemon sends them.
     private func onDemandBudget(
-        _ renditions: any RenditionCatalog, registry: BucketRegistry, out: StoreLocation
+        _ renditions: any RenditionCatalog, index: RenditionIndex, registry: BucketRegistry,
+        out: StoreLocation
     )
         -> OnDemandBudget?
     {
         guard configuration.onDemandBudget > 0 else { return nil }
         let budget = OnDemandBudget(
-            budget: configuration.onDemandBudget, catalog: renditions, registry: registry)
+            budget: configuration.onDemandBudget, index: index, catalog: renditions, registry: registry)
         if case .folder(let root) = out {
             DispatchQueue.global(qos: .utility).async {
                 let found = budget.recordStored(inFolder: root)

@@ -22,6 +22,8 @@ struct RenderService: Sendable {
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
+    /// What is stored for each source, as this daemon knows it.
+    let index: RenditionIndex
     /// Local copies of renditions kept in object storage; nil when they are in a folder.
     let cache: RenditionCache?
     /// Counts transforms against accounts' monthly allowances; nil counts nothing.
@@ -35,19 +37,18 @@ struct RenderService: Sendable {
     /// megabytes.
     private let readTargets = BoundedMemo<String, RenderRequest>(capacity: 4096)
     static let rememberedTargetBytes = 1024
-    /// Checksums of rendition files: made by the child for those rendered here, so no hit hashes a file.
-    private let renditionFiles = ChecksumCache<FileIdentity>()
     private let openRenditions = OpenRenditions()
-    private let found = FoundRenditions()
     private let flights = RenderFlights()
 
     init(
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: PipelinePool, access: RenderAccess, maxAge: Int,
-        cache: RenditionCache? = nil, meter: TransformMeter? = nil, budget: OnDemandBudget? = nil,
+        index: RenditionIndex = RenditionIndex(), cache: RenditionCache? = nil, meter: TransformMeter? = nil,
+        budget: OnDemandBudget? = nil,
         headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
+        self.index = index
         self.meter = meter
         self.budget = budget
         self.sources = sources
@@ -75,9 +76,9 @@ struct RenderService: Sendable {
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
-        if isCounted(checked), let found = remembered(checked, now: started) {
+        if isCounted(checked), let (source, found) = remembered(checked, now: started) {
             record.outcome = .hit
-            if !checked.isDeclared { budget?.record(found.key, size: found.size) }
+            count(found, ofSource: source, checked)
             let response = reply(found, to: request, checked, record: &record)
             return .now(finish(response, record: record, started: started))
         }
@@ -170,10 +171,15 @@ struct RenderService: Sendable {
     /// trusted): the source's checksum and the rendition's key remembered, the source still the file it was,
     /// and the rendition held open (or opened, its identity read from the descriptor it is then sent from,
     /// and its checksum remembered for that identity, or kept by the cache with the copy).
-    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant) -> StoredRendition? {
+    ///
+    /// - Returns: the source's checksum and the rendition.
+    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant)
+        -> (String, StoredRendition)?
+    {
         guard let checksum = sources.rememberedChecksum(of: checked.render.source),
-            let key = found.key(sourceChecksum: checksum, specKey: checked.specKey)
+            let known = index.rendition(ofSource: checksum, specKey: checked.specKey)
         else { return nil }
+        let key = known.key
         let path: String
         var copy: RenditionCache.Entry?
         if let file = renditions.file(of: key) {
@@ -189,8 +195,8 @@ struct RenderService: Sendable {
         } else {
             guard let descriptor = try? FileDescriptor.open(path, .reading) else { return nil }
             guard let identity = FileIdentity(descriptor: descriptor),
-                let etag = renditionFiles.checksum(of: path, identity: identity)
-                    ?? (copy?.identity == identity ? copy?.checksum : nil)
+                let etag = known.identity == identity
+                    ? known.checksum : (copy?.identity == identity ? copy?.checksum : nil)
             else {
                 descriptor.close()
                 return nil
@@ -199,8 +205,17 @@ struct RenderService: Sendable {
             entry = OpenRenditions.Entry(file: file, identity: identity, checksum: etag, checked: now)
             openRenditions.keep(entry, at: path)
         }
-        return StoredRendition(
-            key: key, checksum: entry.checksum, size: entry.file.count, body: .spooled(entry.file))
+        return (
+            checksum,
+            StoredRendition(
+                key: key, checksum: entry.checksum, size: entry.file.count, body: .spooled(entry.file))
+        )
+    }
+
+    /// Counts a transform's rendition, sent or made, against the on-demand budget.
+    private func count(_ rendition: StoredRendition, ofSource checksum: String, _ checked: CheckedRequest) {
+        guard !checked.isDeclared, let budget else { return }
+        budget.record(ofSource: checksum, specKey: checked.specKey, key: rendition.key, size: rendition.size)
     }
 
     /// The slow path: the source hashed when its identity changed, its renditions listed once, and the
@@ -233,7 +248,7 @@ struct RenderService: Sendable {
             stored = try result.get()
             record.outcome = joined ? .shared : .miss
         }
-        if !checked.isDeclared { budget?.record(stored.key, size: stored.size) }
+        count(stored, ofSource: checksum, checked)
         return reply(stored, to: request, checked, record: &record)
     }
 
@@ -283,13 +298,15 @@ struct RenderService: Sendable {
         }
     }
 
-    /// The stored rendition under the key found before, or else the one the store lists; the listing, a
-    /// source's one per miss, also counts its transforms for the cap. Blocks.
+    /// The stored rendition under the key the index knows, or else the one the store lists; the listing, a
+    /// source's one per miss, is learnt by the index and counts its transforms for the cap. Blocks.
     private func lookUp(_ checksum: String, _ specKey: String) throws(VariantsError) -> Lookup {
-        if let key = found.key(sourceChecksum: checksum, specKey: specKey), let stored = try stored(key) {
-            return .found(stored)
+        if let known = index.rendition(ofSource: checksum, specKey: specKey) {
+            if let stored = try stored(known.key) { return .found(stored) }
+            index.remove(known.key)
         }
         let listing = try renditions.listing(ofSource: checksum)
+        for key in listing.values { index.remember(key) }
         if let key = listing[specKey], let stored = try stored(key) { return .found(stored) }
         return .missing(Set(listing.keys))
     }
@@ -298,13 +315,13 @@ struct RenderService: Sendable {
     /// the cache's copy when it keeps one; a rendition downloaded is kept there. Blocks.
     private func stored(_ key: String) throws(VariantsError) -> StoredRendition? {
         if let copy = cache?.open(key) {
-            found.remember(key)
+            index.remember(key)
             return copy
         }
         let stored: StoredRendition
         switch try renditions.body(of: key) {
         case .file(let path):
-            guard let checksum = renditionFiles.checksum(ofFile: path),
+            guard let checksum = index.checksum(of: key, file: path),
                 let identity = FileIdentity(path: path)
             else { return nil }
             stored = StoredRendition(
@@ -319,7 +336,7 @@ struct RenderService: Sendable {
             return nil
         }
         cache?.keep(stored)
-        found.remember(key)
+        index.remember(key)
         return stored
     }
 
@@ -355,10 +372,10 @@ struct RenderService: Sendable {
                 return .failure(
                     .pipeline(VariantsError(.internalError, "the decoder answered no rendition")))
             }
-            found.remember(rendition.key)
-            if let path = renditions.file(of: rendition.key), let identity = FileIdentity(path: path) {
-                renditionFiles.remember(rendition.checksumSha256, of: path, identity: identity)
-            }
+            let path = renditions.file(of: rendition.key)
+            index.remember(
+                rendition.key, checksum: path == nil ? nil : rendition.checksumSha256,
+                identity: path.flatMap { FileIdentity(path: $0) })
             let made = StoredRendition(
                 key: rendition.key, checksum: rendition.checksumSha256, size: file.bytes.count,
                 body: .bytes(file.bytes))
