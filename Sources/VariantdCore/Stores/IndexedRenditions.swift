@@ -1,8 +1,8 @@
 import Variants
 
-/// The daemon's rendition store as its hits see it: everything is asked of the store, and what is removed
-/// from it is let go of first in the `RenditionIndex` and in the local copies of object storage, so a
-/// rendition the store no longer has is not found in memory or served from disk either.
+/// The daemon's rendition store as its hits see it: everything is asked of the store, and the renditions of
+/// a source forgotten are let go of first in the `RenditionIndex` and in the local copies of object storage,
+/// so a rendition the store no longer has is not found in memory or served from disk either.
 struct IndexedRenditions: RenditionCatalog {
     let store: any RenditionCatalog
     let index: RenditionIndex
@@ -35,8 +35,9 @@ struct IndexedRenditions: RenditionCatalog {
         return try store.forget(sourceChecksum: checksum)
     }
 
+    /// The copy first, then the store's; the index is left to the caller, which counted the rendition there
+    /// (`OnDemandBudget`).
     func remove(key: String) throws(VariantsError) {
-        index.remove(key)
         cache?.forget(key: key)
         try store.remove(key: key)
     }
