@@ -97,14 +97,9 @@ final class RenditionIndex: Sendable {
         return state.withLock { state in
             let stamp = max(now, state.lastStamp + 1)
             state.lastStamp = stamp
-            if let known = state.sources[checksum]?[specKey], known.key == key {
-                Self.count(&state, known.use, Use(size: size, stamp: stamp))
-                state.sources[checksum]![specKey]!.use = Use(size: size, stamp: stamp)
-            } else {
-                Self.insert(
-                    &state, Rendition(key: key, use: Use(size: size, stamp: stamp)), source: checksum,
-                    specKey: specKey, capacity: capacity)
-            }
+            Self.count(
+                &state, Use(size: size, stamp: stamp), of: key, source: checksum, specKey: specKey,
+                capacity: capacity)
             return state.countedBytes
         }
     }
@@ -117,16 +112,10 @@ final class RenditionIndex: Sendable {
     func found(_ key: String, size: Int, stamp: Int64) -> Int {
         guard let (source, specKey) = Self.parts(of: key) else { return counted.bytes }
         return state.withLock { state in
-            let known = state.sources[source]?[specKey]
-            if known?.use == nil {
-                if known != nil {
-                    Self.count(&state, nil, Use(size: size, stamp: stamp))
-                    state.sources[source]![specKey]!.use = Use(size: size, stamp: stamp)
-                } else {
-                    Self.insert(
-                        &state, Rendition(key: key, use: Use(size: size, stamp: stamp)), source: source,
-                        specKey: specKey, capacity: capacity)
-                }
+            if state.sources[source]?[specKey]?.use == nil {
+                Self.count(
+                    &state, Use(size: size, stamp: stamp), of: key, source: source, specKey: specKey,
+                    capacity: capacity)
             }
             return state.countedBytes
         }
@@ -192,6 +181,19 @@ final class RenditionIndex: Sendable {
                     Self.insert(&state, rendition, source: source, specKey: specKey, capacity: capacity)
                 }
             }
+        }
+    }
+
+    /// Counts `use` for the rendition under `key`, known or not.
+    private static func count(
+        _ state: inout State, _ use: Use, of key: String, source: String, specKey: String, capacity: Int
+    ) {
+        if let known = state.sources[source]?[specKey], known.key == key {
+            count(&state, known.use, use)
+            state.sources[source]![specKey]!.use = use
+        } else {
+            insert(
+                &state, Rendition(key: key, use: use), source: source, specKey: specKey, capacity: capacity)
         }
     }
 
