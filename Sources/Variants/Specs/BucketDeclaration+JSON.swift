@@ -20,6 +20,12 @@ extension BucketDeclaration {
         }
         let variants = variants.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
         members.append(#""variants":{"# + variants.joined(separator: ",") + "}")
+        switch transforms.rule {
+        case .any: break
+        case .declaredOnly: members.append(#""transforms":"declared""#)
+        case .widths(let widths):
+            members.append(#""widths":["# + widths.map(String.init).joined(separator: ",") + "]")
+        }
         return "{" + members.joined(separator: ",") + "}"
     }
 }

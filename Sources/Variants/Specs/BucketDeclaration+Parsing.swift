@@ -2,7 +2,8 @@ extension BucketDeclaration {
     /// Reads a bucket declaration, checking every rule once so that nothing downstream has to.
     ///
     /// The declaration is a JSON object with `name`, and optionally `public`, `account`, `fileSizeLimit`,
-    /// `allowedMimeTypes`, `blockExecutables` and `variants` (an object of variant name to settings); `docs/BucketDeclaration.md` lists every field.
+    /// `allowedMimeTypes`, `blockExecutables`, `variants` (an object of variant name to settings),
+    /// `transforms` and `widths`; `docs/BucketDeclaration.md` lists every field.
     /// Unknown keys and keys given twice are errors, so a typo cannot silently fall back to a default;
     /// `null` reads as an absent optional field.
     ///
@@ -43,6 +44,7 @@ extension BucketDeclaration {
     private init(_ root: DeclarationField) throws(VariantsError) {
         let bucket = try root.object(knownKeys: [
             "name", "public", "account", "fileSizeLimit", "allowedMimeTypes", "blockExecutables", "variants",
+            "transforms", "widths",
         ])
         let name = try bucket.required("name", expected: Self.nameRule)
         let allowedMimeTypes = try bucket["allowedMimeTypes"]?.mimePatterns() ?? []
@@ -53,7 +55,8 @@ extension BucketDeclaration {
             fileSizeLimit: try bucket["fileSizeLimit"]?.fileSizeLimit(),
             allowedMimeTypes: allowedMimeTypes,
             blockExecutables: try bucket["blockExecutables"]?.bool() ?? false,
-            variants: try bucket["variants"].map(Self.variants) ?? []
+            variants: try bucket["variants"].map(Self.variants) ?? [],
+            transforms: try bucket.transformScope()
         )
     }
 

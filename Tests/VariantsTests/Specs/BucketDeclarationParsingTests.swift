@@ -338,7 +338,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
         (
             #"{"name": "b", "private": true}"#,
             "private: expected one of the keys name, public, account, fileSizeLimit, allowedMimeTypes, blockExecutables, "
-                + "variants, got unknown key"
+                + "variants, transforms, widths, got unknown key"
         ),
         (
             #"{"name": "b", "public": "yes"}"#,

@@ -277,18 +277,24 @@ struct RenderService: Sendable {
     }
 
     /// The rendition the options, or the declared variant, ask for; `isDeclared` exempts it from the
-    /// per-picture cap.
+    /// per-picture cap. Options the bucket's `TransformScope` does not take are refused here, before the
+    /// source is looked at.
     private func transform(
         _ render: RenderRequest, bucket: RegisteredBucket?, accept: String?
     ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool, isDeclared: Bool) {
+        let scope = bucket?.declaration.transforms ?? .any
         switch render.asked {
         case .options(let options):
+            try scope.admitOptions(bucket: render.bucket)
             let (output, variesWithAccept) = try transforms.output(options, accept: accept)
+            try scope.admit(output.spec, bucket: render.bucket)
             return (output, variesWithAccept, false)
         case .body(let body):
+            try scope.admitOptions(bucket: render.bucket)
             guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
+            try scope.admit(transform.spec, bucket: render.bucket)
             return (RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept, false)
         case .variant(let name):
             guard let output = bucket?.output(named: name) else {
@@ -439,7 +445,9 @@ struct RenderService: Sendable {
         case .service: true
         case .pipeline(let error):
             switch error.code {
-            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants: true
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants, .transformsDeclaredOnly,
+                .widthNotDeclared:
+                true
             default: false
             }
         }
