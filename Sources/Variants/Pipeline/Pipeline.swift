@@ -20,7 +20,8 @@ public struct Pipeline: Sendable {
     }
 
     /// Fulfils an order from the object's bytes: refuses what its bucket's policy refuses, measures the
-    /// picture, makes the renditions the order makes, and computes the ThumbHash if it is wanted.
+    /// picture, makes the renditions the order makes, and computes the ThumbHash and the dominant colour if
+    /// the placeholder is wanted.
     public func run(_ order: RenditionOrder, bytes: [UInt8], timings: inout StageTimings)
         throws(VariantsError)
         -> CompletionMetadata
@@ -72,13 +73,15 @@ public struct Pipeline: Sendable {
                 timings: &timings)
         }
         guard order.placeholder else { return metadata }
-        metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
+        let placeholder = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
                 return try ThumbHashRendition.encode(from: ladder)
             } catch {
                 throw VariantsError(.internalError, "the placeholder could not be computed (\(error))")
             }
         }
+        metadata.thumbhash = placeholder.thumbhash
+        metadata.dominantColour = placeholder.dominantColour
         return metadata
     }
 

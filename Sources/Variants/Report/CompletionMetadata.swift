@@ -20,6 +20,8 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     public var toneMapped: String?
     /// Base64 ThumbHash placeholder.
     public var thumbhash: String?
+    /// `#rrggbb`: the colour most of the picture is, from the ThumbHash's rendition (`DominantColour`).
+    public var dominantColour: String?
     /// Variant name → the path the storage API hands to clients: `/v1/files/<bucket>/<path>?variant=<name>`.
     public var variants: [String: String]?
     /// Variant name → the rendition written for it.
