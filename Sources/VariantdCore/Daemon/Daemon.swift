@@ -73,6 +73,7 @@ struct Daemon: Sendable {
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
+            info: InfoService(render: render),
             changes: ObjectChanges(
                 queue: queue, root: root, sources: sources, registry: registry, metrics: metrics),
             accounts: AccountsEndpoint(queue: queue),
