@@ -15,6 +15,7 @@ struct InfoService: Sendable {
     /// Completion metadata by source checksum, for pictures and non-pictures alike (a non-picture is
     /// refused from it without a decode). Each entry is a few hundred bytes.
     private let measured = BoundedMemo<String, CompletionMetadata>(capacity: 4096)
+    private let flights = InfoFlights()
 
     init(render: RenderService) {
         self.render = render
@@ -67,27 +68,31 @@ struct InfoService: Sendable {
     }
 
     /// The metadata of the object's current bytes: remembered by their checksum, or measured by a decoder
-    /// child through the render slots' admission.
+    /// child through the render slots' admission, once for all the requests for those bytes meanwhile.
     private func measure(_ object: RenderRequest) async throws(AnswerError) -> CompletionMetadata {
         let sources = render.sources
-        let looked = await Blocking.run { () throws(VariantsError) in try sources.checksum(of: object.source)
+        let looked = await Blocking.run { () throws(VariantsError) in
+            try sources.checksum(of: object.source)
         }
         let hashed = try AnswerError.catching { () throws(VariantsError) in try looked.get() }
         if let metadata = measured[hashed.checksum] { return metadata }
-        if let refusal = render.admission.enter() { throw .service(refusal.error) }
-        defer { render.admission.leave() }
-        let order = RenditionOrder(ObjectRequest(bucket: object.bucket, path: object.path), bucket: nil)
-        let bytes = hashed.bytes ?? sources.bytes(of: object.source, checksum: hashed.checksum)
-        let answer = await render.pool.fulfil(order, from: RenditionSource(bytes, listed: []))
-        render.metrics.countInfoMeasured()
-        render.metrics.setDecoderCrashes(await render.pool.crashes)
-        switch answer.outcome {
-        case .failure(let error):
-            throw AnswerError(error)
-        case .success(let metadata):
-            measured.remember(metadata, for: metadata.checksumSha256)
-            return metadata
+        let result = await flights.measure(hashed.checksum) {
+            if let refusal = render.admission.enter() { return .failure(.service(refusal.error)) }
+            defer { render.admission.leave() }
+            let order = RenditionOrder(ObjectRequest(bucket: object.bucket, path: object.path), bucket: nil)
+            let bytes = hashed.bytes ?? sources.bytes(of: object.source, checksum: hashed.checksum)
+            let answer = await render.pool.fulfil(order, from: RenditionSource(bytes, listed: []))
+            render.metrics.countInfoMeasured()
+            render.metrics.setDecoderCrashes(await render.pool.crashes)
+            switch answer.outcome {
+            case .failure(let error):
+                return .failure(AnswerError(error))
+            case .success(let metadata):
+                measured.remember(metadata, for: metadata.checksumSha256)
+                return .success(metadata)
+            }
         }
+        return try result.get()
     }
 
     /// The metadata under the name asked; a non-picture is refused as a render refuses it.

@@ -99,11 +99,14 @@ import Variants
     }
 
     /// Over HTTP: a private bucket's info takes the secret or a signed URL, as its renditions do; the same
-    /// bytes under another name are not measured again.
+    /// bytes under another name, or asked by several requests at once, are measured once.
     @Test func privateBucketsTakeTheSecretOrASignedURL() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         try fixture.addRenderBuckets()
+        try FileManager.default.copyItem(
+            at: TestPaths.samples.appendingPathComponent("pictures/gradient.webp"),
+            to: fixture.root.appendingPathComponent("pics/2026/gradient.webp"))
         let keyPath = try fixture.writeURLKey()
         let daemon = try fixture.start(["--url-key-file", keyPath])
         let target = "/v1/info/vault/2026/hopper.avif"
@@ -134,6 +137,12 @@ import Variants
         #expect(vault.status == 200 && vault.json["bucket"] as? String == "vault")
         #expect(vault.json["checksumSha256"] as? String == gradient.json["checksumSha256"] as? String)
         #expect(try daemon.metric(line: "variantd_info_measured_total") == 3)
+
+        // Requests for the same new bytes arriving together wait for one measurement.
+        let calls = try (0..<4).map { _ in try daemon.startRender("/v1/info/pics/2026/gradient.webp") }
+        let answers = calls.map { $0.finish() }
+        #expect(answers.allSatisfy { $0.status == 200 && $0.body == answers[0].body })
+        #expect(try daemon.metric(line: "variantd_info_measured_total") == 4)
     }
 }
 
