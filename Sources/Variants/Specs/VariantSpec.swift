@@ -16,10 +16,10 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     public let format: OutputFormat
     /// As declared, in 1…100; `nil` means the output format's `defaultQuality`, or a search for
     /// `qualityTarget` when there is one.
-    public let quality: Int?
+    public internal(set) var quality: Int?
     /// `quality: "auto"` or `{"ssimulacra2": N}`: the quality is searched for per rendition; never set
     /// together with `quality`.
-    public let qualityTarget: QualityTarget?
+    public internal(set) var qualityTarget: QualityTarget?
     /// Gaussian blur sigma in 0…20; 0 is none.
     public let blur: Double
     /// Sharpening sigma in 0…10; 0 is none.

@@ -98,7 +98,10 @@ struct RenderService: Sendable {
         var render: RenderRequest
         /// The rendition asked for, with its spec key.
         var output: RenditionOutput
-        var variesWithAccept: Bool
+        /// The answer's `Vary`: the request headers the rendition was chosen by.
+        var vary: String?
+        /// A transform asked for by URL, whose answer sends `Accept-CH` for the page's later requests.
+        var offersHints: Bool
         /// A declared variant: counted by the per-picture cap, never refused by it.
         var isDeclared: Bool
         /// The bucket's declared variants, which shape the render of a spec it declares.
@@ -142,8 +145,9 @@ struct RenderService: Sendable {
             throw .service(error)
         }
         return try AnswerError.catching { () throws(VariantsError) in
-            let (output, variesWithAccept, isDeclared) = try transform(
-                render, bucket: bucket, accept: request.headers["accept"])
+            let (output, vary, isDeclared) = try transform(render, bucket: bucket, headers: request.headers)
+            var offersHints = false
+            if case .options = render.asked { offersHints = true }
             let metered =
                 isDeclared
                 ? nil
@@ -151,7 +155,8 @@ struct RenderService: Sendable {
                     account: bucket?.declaration.account ?? render.bucket, bucket: render.bucket,
                     object: render.path, specKey: output.specKey)
             return CheckedRequest(
-                render: render, output: output, variesWithAccept: variesWithAccept, isDeclared: isDeclared,
+                render: render, output: output, vary: vary, offersHints: offersHints,
+                isDeclared: isDeclared,
                 declared: bucket?.outputs ?? [], isPublic: isPublic, metered: metered)
         }
     }
@@ -264,22 +269,28 @@ struct RenderService: Sendable {
     /// The rendition the options, or the declared variant, ask for; `isDeclared` exempts it from the
     /// per-picture cap.
     private func transform(
-        _ render: RenderRequest, bucket: RegisteredBucket?, accept: String?
-    ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool, isDeclared: Bool) {
+        _ render: RenderRequest, bucket: RegisteredBucket?, headers: [String: String]
+    ) throws(VariantsError) -> (output: RenditionOutput, vary: String?, isDeclared: Bool) {
         switch render.asked {
         case .options(let options):
-            let (output, variesWithAccept) = try transforms.output(options, accept: accept)
-            return (output, variesWithAccept, false)
+            let (output, vary) = try transforms.output(options, headers: headers)
+            return (output, vary, false)
         case .body(let body):
-            guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
+            guard
+                let transform = try Transform.inline(
+                    member: "transforms", of: body, accept: headers["accept"])
+            else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
-            return (RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept, false)
+            return (
+                RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept ? "Accept" : nil,
+                false
+            )
         case .variant(let name):
             guard let output = bucket?.output(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
             }
-            return (output, false, true)
+            return (output, nil, true)
         }
     }
 
@@ -375,7 +386,8 @@ struct RenderService: Sendable {
         var headers: [(name: String, value: String)] = [
             ("ETag", tag), ("Cache-Control", checked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
-        if checked.variesWithAccept { headers.append(("Vary", "Accept")) }
+        if let vary = checked.vary { headers.append(("Vary", vary)) }
+        if checked.offersHints { headers.append(("Accept-CH", ClientHints.accepted)) }
         // A 304 is given the rendition too: libmicrohttpd never sends a 304's body but states its length,
         // which must be the 200's (RFC 9110 §8.6), not the 0 of an empty one.
         var status = 200
