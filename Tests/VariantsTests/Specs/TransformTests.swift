@@ -109,6 +109,42 @@ import Testing
         #expect(try !Transform(query: query("width=10&format=webp"), accept: accept).variesWithAccept)
     }
 
+    @Test(arguments: [
+        ("width=auto&dpr=auto", ClientHints(width: "600", devicePixelRatio: "2"), "width=600"),
+        (
+            "width=auto&height=100&dpr=auto", ClientHints(width: "600", devicePixelRatio: "2"),
+            "width=600&height=200"
+        ),
+        ("width=auto&dpr=auto", ClientHints(viewportWidth: "300", devicePixelRatio: "2"), "width=600"),
+        ("width=auto&dpr=auto", ClientHints(width: "599.2", devicePixelRatio: "9"), "width=600"),
+        ("width=300&dpr=auto", ClientHints(devicePixelRatio: "0.5"), "width=300"),
+        ("width=300&dpr=auto", ClientHints(devicePixelRatio: "1.5"), "width=450"),
+        ("width=auto&height=50", ClientHints(width: "garbage"), "height=50"),
+        ("width=auto&dpr=auto", ClientHints(), "format=jpeg"),
+        ("width=auto", ClientHints(width: "300", devicePixelRatio: "2"), "width=300"),
+        ("width=300&format=webp", ClientHints(saveData: true), "width=300&format=webp&quality=60"),
+        ("width=300&quality=15", ClientHints(saveData: true), "width=300&quality=1"),
+        ("width=300&format=png", ClientHints(saveData: true), "width=300&format=png"),
+        (
+            "width=300&format=webp&quality=auto", ClientHints(saveData: true),
+            "width=300&format=webp&quality={\"ssimulacra2\":65}"
+        ),
+    ])
+    func hintsResolveToNumbers(text: String, hints: ClientHints, same: String) throws {
+        let hinted = try Transform(query: query(text), accept: nil, hints: hints).spec
+        #expect(RenditionKey.specKey(of: hinted) == (try key(same)), "\(hinted.canonicalJSON)")
+    }
+
+    @Test func hintsReadAreNamed() throws {
+        #expect(
+            try Transform(query: query("width=auto"), accept: nil).hintHeaders == ClientHints.widthHeaders)
+        #expect(try Transform(query: query("dpr=auto&width=3"), accept: nil).hintHeaders == ["Sec-CH-DPR"])
+        #expect(try Transform(query: query("dpr=2&width=3"), accept: nil).hintHeaders.isEmpty)
+        #expect(throws: VariantsError(.invalidTransform, #"height: expected integer ≥ 1, got "auto""#)) {
+            try Transform(query: query("height=auto"), accept: nil, hints: ClientHints(width: "5"))
+        }
+    }
+
     @Test func jsonObjectReadsLikeTheQuery() throws {
         let body = #"{"path": "a", "transforms": {"format": "webp", "width": 600}}"#
         let json = try #require(try Transform.inline(member: "transforms", of: body.utf8))
