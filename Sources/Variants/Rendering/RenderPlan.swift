@@ -1,10 +1,11 @@
 /// The geometry and format decisions for rendering one variant from one source, made without touching pixels.
 ///
-/// The backend executes it in order: cut out `trim`, rotate by `rotation`, resize to `resizeWidth`×`resizeHeight`, mirror when
-/// `mirrored`, apply `framing`, flatten onto `flattenOnto` if set, then encode as `format` at `quality` (`progressive` JPEG). Fits follow sharp's
-/// documented semantics, including its centring (crops round the offset up, letterboxes round it down).
-/// With `withoutEnlargement`, nothing is scaled above 1: `cover` then crops min(box, resized) on each axis
-/// and `contain` still letterboxes into the full box, as sharp's embed does.
+/// The backend executes it in order: cut out `trim`, rotate by `rotation`, resize to
+/// `resizeWidth`×`resizeHeight`, mirror when `mirrored`, apply `framing`, flatten onto `flattenOnto` if set,
+/// then encode as `format` at `quality` (`progressive` JPEG). Fits follow sharp's documented semantics,
+/// including its centring (crops round the offset up, letterboxes round it down). With `withoutEnlargement`,
+/// nothing is scaled above 1: `cover` then crops min(box, resized) on each axis and `contain` still
+/// letterboxes into the full box, as sharp's embed does.
 public struct RenderPlan: Sendable, Equatable {
     /// What turns the resized image into the output.
     public enum Framing: Sendable, Equatable {
@@ -18,7 +19,7 @@ public struct RenderPlan: Sendable, Equatable {
         case embed(width: Int, height: Int, x: Int, y: Int, background: Colour)
     }
 
-    /// A rectangle of the displayed source.
+    /// A rectangle of the decode, in its pixels.
     public struct Region: Sendable, Equatable {
         public var x: Int
         public var y: Int
@@ -83,7 +84,8 @@ public struct RenderPlan: Sendable, Equatable {
     /// - Parameters:
     ///   - sourceWidth: The width after EXIF orientation, at least 1.
     ///   - sourceHeight: The height after EXIF orientation, at least 1.
-    ///   - trim: What is left of the source once its border is removed (`VariantSpec.trim`), inside it.
+    ///   - trim: What is left of the source once its border is removed (`VariantSpec.trim`), inside it; the
+    ///     source is then the whole decode.
     public init(
         sourceWidth: Int, sourceHeight: Int, spec: VariantSpec, sourceHasAlpha: Bool,
         sourceFormat: OutputFormat?, trim: Region? = nil
