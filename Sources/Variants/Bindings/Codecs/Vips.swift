@@ -274,12 +274,13 @@ final class VipsImage {
 
     /// The rectangle left once a border of the top-left pixel's colour is removed: what differs from that
     /// colour by more than `threshold` (0…255 a channel), noise ignored; nil when the whole image is that
-    /// colour. The image is 8-bit and held in memory (materialised).
+    /// colour. The image is 8-bit.
     func trimBox(threshold: Double) throws(BackendError) -> (left: Int, top: Int, width: Int, height: Int)? {
         let current = header
         // Alpha is flattened onto the background before searching, so only the colour bands name it.
         let colourBands = current.hasAlpha ? current.bands - 1 : current.bands
-        let corner = try withPixels { pixels in pixels.prefix(colourBands).map(Double.init) }
+        let corner = try cropped(left: 0, top: 0, width: 1, height: 1).pixelBytes().prefix(colourBands)
+            .map(Double.init)
         var box: (left: Int32, top: Int32, width: Int32, height: Int32) = (0, 0, 0, 0)
         try Vips.call("find_trim") {
             vv_find_trim(
