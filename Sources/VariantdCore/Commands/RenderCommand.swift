@@ -27,6 +27,10 @@ package struct RenderCommand: Subcommand {
           --progressive <true|false>
                                   A progressive JPEG; false: one baseline scan (default true).
           --effort <n>            0…6: libwebp's effort for a WebP, more for fewer bytes (default 4).
+          --dpr <ratio>           1…4: multiplies the width and height.
+          --flip <h|v|hv>         Mirror after the rotation.
+          --focus <x,y>           Fractions 0…1 of the picture: cover crops keep that point centred.
+          --trim <threshold>      0…255: remove a border of the top-left pixel's colour first.
           --bucket <file>         The bucket declaration the file belongs to (default: the embedded
                                   post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
@@ -39,7 +43,7 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement", "animated", "progressive", "effort",
+        "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus", "trim",
     ]
 
     let file: String

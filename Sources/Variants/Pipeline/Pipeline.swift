@@ -130,15 +130,48 @@ public struct Pipeline: Sendable {
                 return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
             }
         }
+        for (index, planned) in plans.enumerated() {
+            guard let threshold = planned.output.spec.trim else { continue }
+            let trim = try timings.measure(.render, variant: planned.output.spec.name) {
+                () throws(VariantsError) in
+                try Self.trimmed(decoded, threshold: threshold)
+            }
+            // The decode is the whole picture for a trim (`baseSize`), and the border is found in its pixels.
+            let spec = planned.output.spec
+            plans[index].plan = RenderPlan(
+                sourceWidth: decoded.image.width, sourceHeight: decoded.image.height, spec: spec,
+                sourceHasAlpha: picture.header.hasAlpha, sourceFormat: OutputFormat(keeping: type), trim: trim
+            )
+        }
         return (picture, decoded, plans)
+    }
+
+    /// What is left of the decode once its border is removed, in its pixels; nil when it has no border, or is
+    /// all border.
+    private static func trimmed(_ decoded: DecodedPicture, threshold: Int) throws(VariantsError)
+        -> RenderPlan.Region?
+    {
+        let box: (left: Int, top: Int, width: Int, height: Int)?
+        do {
+            box = try decoded.image.trimBox(threshold: Double(threshold))
+        } catch {
+            throw VariantsError(.internalError, "the border could not be found (\(error))")
+        }
+        guard let box, (box.width, box.height) != (decoded.image.width, decoded.image.height) else {
+            return nil
+        }
+        return RenderPlan.Region(x: box.left, y: box.top, width: box.width, height: box.height)
     }
 
     /// The size of the one decode: on each side the most that any rendition or the ThumbHash needs there,
     /// never larger than the picture (enlarging variants grow from the full-size decode). A rendition of the
     /// picture's own shape needs exactly its size, so the largest one is not resampled a second time for a
-    /// pixel of rounding; a stretched one (`fill`) needs the picture scaled evenly until it covers it.
+    /// pixel of rounding; a stretched one (`fill`) needs the picture scaled evenly until it covers it. A
+    /// trimmed one needs the whole picture.
     static func baseSize(width: Int, height: Int, plans: [RenderPlan]) -> (width: Int, height: Int) {
         let needs = plans.map { plan in
+            // A border is found to the pixel on the whole picture.
+            if plan.trimThreshold != nil { return (width: width, height: height) }
             let (sideW, sideH) =
                 plan.rotation.swapsSides
                 ? (plan.resizeHeight, plan.resizeWidth) : (plan.resizeWidth, plan.resizeHeight)

@@ -31,14 +31,14 @@ extension BucketDeclaration {
 }
 
 extension VariantSpec {
-    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive` or
-    /// `effort`, whose absence is its own setting.
+    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive`,
+    /// `effort`, `flip` or `trim`, whose absence is its own setting; `focus` in place of `position`.
     var declarationJSON: String {
         var members: [(String, String)] = [
             ("width", width.map(String.init) ?? "null"),
             ("height", height.map(String.init) ?? "null"),
             ("fit", JSONValue.quote(fit.rawValue)),
-            ("position", JSONValue.quote(position.rawValue)),
+            focus.map { ("focus", $0.json) } ?? ("position", JSONValue.quote(position.rawValue)),
             ("format", JSONValue.quote(format.rawValue)),
             ("blur", Self.canonicalNumber(blur)),
             ("sharpen", Self.canonicalNumber(sharpen)),
@@ -52,6 +52,12 @@ extension VariantSpec {
         }
         if let effort {
             members.append(("effort", String(effort)))
+        }
+        if let flip {
+            members.append(("flip", JSONValue.quote(flip.rawValue)))
+        }
+        if let trim {
+            members.append(("trim", String(trim)))
         }
         if let quality {
             members.append(("quality", String(quality)))

@@ -88,7 +88,8 @@ extension BucketDeclaration {
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
-            "background", "withoutEnlargement", "animated", "progressive", "effort",
+            "background", "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus",
+            "trim",
         ])
         var (width, height) = try settings.box(clamping: true, required: sideRequired)
         var fit = try settings["fit"]?.oneOf(Fit.self)
@@ -98,6 +99,10 @@ extension BucketDeclaration {
             (fit, withoutEnlargement) = (.inside, true)
         }
         let quality = try settings["quality"].map(Self.quality)
+        let focus = try settings["focus"]?.focalPoint()
+        if focus != nil, let position = settings["position"] {
+            throw position.failure(expected: "position or focus, not both", got: "both")
+        }
         return VariantSpec(
             name: name,
             width: width,
@@ -114,7 +119,10 @@ extension BucketDeclaration {
             withoutEnlargement: withoutEnlargement,
             animated: try settings["animated"]?.bool() ?? true,
             progressive: try settings["progressive"]?.bool(),
-            effort: try settings["effort"]?.effort()
+            effort: try settings["effort"]?.effort(),
+            flip: try settings["flip"]?.flip(),
+            focus: focus,
+            trim: try settings["trim"]?.trimThreshold()
         )
     }
 

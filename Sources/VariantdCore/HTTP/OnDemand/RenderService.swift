@@ -99,7 +99,10 @@ struct RenderService: Sendable {
         var render: RenderRequest
         /// The rendition asked for, with its spec key.
         var output: RenditionOutput
-        var variesWithAccept: Bool
+        /// The answer's `Vary`: the request headers the rendition was chosen by.
+        var vary: String?
+        /// A transform asked for by URL, whose answer sends `Accept-CH` for the page's later requests.
+        var offersHints: Bool
         /// A declared variant: counted by the per-picture cap, never refused by it.
         var isDeclared: Bool
         /// The bucket's declared variants, which shape the render of a spec it declares.
@@ -143,8 +146,9 @@ struct RenderService: Sendable {
             throw .service(error)
         }
         return try AnswerError.catching { () throws(VariantsError) in
-            let (output, variesWithAccept, isDeclared) = try transform(
-                render, bucket: bucket, accept: request.headers["accept"])
+            let (output, vary, isDeclared) = try transform(render, bucket: bucket, headers: request.headers)
+            var offersHints = false
+            if case .options = render.asked { offersHints = true }
             let metered =
                 isDeclared
                 ? nil
@@ -152,7 +156,8 @@ struct RenderService: Sendable {
                     account: bucket?.declaration.account ?? render.bucket, bucket: render.bucket,
                     object: render.path, specKey: output.specKey)
             return CheckedRequest(
-                render: render, output: output, variesWithAccept: variesWithAccept, isDeclared: isDeclared,
+                render: render, output: output, vary: vary, offersHints: offersHints,
+                isDeclared: isDeclared,
                 declared: bucket?.outputs ?? [], isPublic: isPublic, metered: metered)
         }
     }
@@ -280,27 +285,33 @@ struct RenderService: Sendable {
     /// per-picture cap. Options the bucket's `TransformScope` does not take are refused here, before the
     /// source is looked at.
     private func transform(
-        _ render: RenderRequest, bucket: RegisteredBucket?, accept: String?
-    ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool, isDeclared: Bool) {
+        _ render: RenderRequest, bucket: RegisteredBucket?, headers: [String: String]
+    ) throws(VariantsError) -> (output: RenditionOutput, vary: String?, isDeclared: Bool) {
         let scope = bucket?.declaration.transforms ?? .any
         switch render.asked {
         case .options(let options):
             try scope.admitOptions(bucket: render.bucket)
-            let (output, variesWithAccept) = try transforms.output(options, accept: accept)
+            let (output, vary) = try transforms.output(options, headers: headers)
             try scope.admit(output.spec, bucket: render.bucket)
-            return (output, variesWithAccept, false)
+            return (output, vary, false)
         case .body(let body):
             try scope.admitOptions(bucket: render.bucket)
-            guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
+            guard
+                let transform = try Transform.inline(
+                    member: "transforms", of: body, accept: headers["accept"])
+            else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
             try scope.admit(transform.spec, bucket: render.bucket)
-            return (RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept, false)
+            return (
+                RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept ? "Accept" : nil,
+                false
+            )
         case .variant(let name):
             guard let output = bucket?.output(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
             }
-            return (output, false, true)
+            return (output, nil, true)
         }
     }
 
@@ -398,7 +409,8 @@ struct RenderService: Sendable {
         var headers: [(name: String, value: String)] = [
             ("ETag", tag), ("Cache-Control", checked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
-        if checked.variesWithAccept { headers.append(("Vary", "Accept")) }
+        if let vary = checked.vary { headers.append(("Vary", vary)) }
+        if checked.offersHints { headers.append(("Accept-CH", ClientHints.accepted)) }
         // A 304 is given the rendition too: libmicrohttpd never sends a 304's body but states its length,
         // which must be the 200's (RFC 9110 §8.6), not the 0 of an empty one.
         var status = 200
