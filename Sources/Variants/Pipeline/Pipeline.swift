@@ -62,7 +62,11 @@ public struct Pipeline: Sendable {
         let animatedSource = type.facts.animates && picture.header.frames > 1
         if animatedSource {
             metadata.frames = picture.header.frames
-            metadata.duration = picture.header.duration
+            metadata.duration = Double(picture.header.duration)
+        }
+        if let video = picture.video {
+            metadata.codec = video.codec.rawValue
+            metadata.duration = video.duration
         }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {

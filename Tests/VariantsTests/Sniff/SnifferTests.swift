@@ -44,6 +44,16 @@ import Testing
         #expect(Sniffer.sniff(ftyp(major, compatible)) == expected)
     }
 
+    /// An EBML header is WebM or Matroska by its `DocType`; another document type proves nothing.
+    @Test(arguments: [("webm", MediaType.webm), ("matroska", .matroska), ("other", nil)])
+    func readsTheEBMLDocType(docType: String, expected: MediaType?) {
+        let element = [0x42, 0x82, 0x80 | UInt8(docType.utf8.count)] + Array(docType.utf8)
+        let header: [UInt8] = [
+            0x1A, 0x45, 0xDF, 0xA3, 0x80 | UInt8(element.count + 4), 0x42, 0x86, 0x81, 0x01,
+        ]
+        #expect(Sniffer.sniff((header + element)[...]) == expected)
+    }
+
     @Test func needsTheWholePNGSignature() {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         #expect(Sniffer.sniff(signature[...]) == .png)

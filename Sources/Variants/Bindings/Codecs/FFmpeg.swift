@@ -1,0 +1,119 @@
+internal import CFFmpegShims
+
+/// The one door to FFmpeg: what a video container says about its first video stream, and its poster frame.
+///
+/// Each call opens the bytes afresh from memory with the one demuxer named, so no pointer into them outlives
+/// the call; the container's header is small beside the frame, and reading it twice costs little. Decoding
+/// video can abort inside FFmpeg on hostile files, so callers run it in the decoder child process.
+enum FFmpeg {
+    /// What the container says about its first video stream; nothing is decoded to learn it.
+    struct StreamInfo: Sendable, Equatable {
+        /// FFmpeg's name of the codec (`h264`, `hevc`, `vp9`, `av1`, …).
+        var codec: String
+        /// The coded size the container declares.
+        var width: Int
+        var height: Int
+        /// Pixel width over height; 1 when the container does not say.
+        var sampleAspectRatio: Double
+        /// Degrees anticlockwise the picture turns to be displayed, after `mirrored`.
+        var rotation: Double
+        /// The display matrix mirrors the picture left to right.
+        var mirrored: Bool
+        /// Seconds; 0 when the container does not say.
+        var duration: Double
+    }
+
+    /// Silences FFmpeg's log once: failures come back as `BackendError`s.
+    private static let started: Void = vf_start()
+
+    /// libavformat, libavcodec, libavutil and libswscale, with the version each runs at.
+    static var versions: [(library: String, version: String)] {
+        var numbers: [UInt32] = [0, 0, 0, 0]
+        vf_versions(&numbers)
+        return zip(["libavformat", "libavcodec", "libavutil", "libswscale"], numbers).map {
+            ($0, "\($1 >> 16).\($1 >> 8 & 0xFF).\($1 & 0xFF)")
+        }
+    }
+
+    /// Reads the container's header with `demuxer`.
+    static func streamInfo(_ bytes: [UInt8], demuxer: VideoDemuxer) throws(Failure) -> StreamInfo {
+        try withInput(bytes, demuxer) { _, info in
+            let sampleAspect =
+                info.sar_num > 0 && info.sar_den > 0 ? Double(info.sar_num) / Double(info.sar_den) : 1
+            return StreamInfo(
+                codec: CCopy.text(ofField: info.codec), width: Int(info.width), height: Int(info.height),
+                sampleAspectRatio: sampleAspect, rotation: info.rotation, mirrored: info.mirrored != 0,
+                duration: info.duration)
+        }
+    }
+
+    /// Decodes the poster frame, the first keyframe at or after `at` seconds (the first frame when `at` is
+    /// nil or no keyframe comes after it), with the named decoder on one thread, to 8-bit RGB in a libvips
+    /// image that owns the pixels.
+    static func poster(
+        _ bytes: [UInt8], demuxer: VideoDemuxer, decoder: String, at seconds: Double?, maxPixels: Int
+    ) throws(Failure) -> VipsImage {
+        let pixels = try withInput(bytes, demuxer) { (input, _) throws(Failure) in
+            var pixels = vf_pixels()
+            var error = vf_error()
+            let status = decoder.withCString { name in
+                var options = vf_poster_options(
+                    decoder: name, at: seconds ?? -1, max_pixels: Int64(clamping: maxPixels))
+                return vf_decode_poster(input, &options, &pixels, &error)
+            }
+            guard status == 0, let data = pixels.data, let owner = pixels.owner else {
+                vf_pixels_release(pixels.owner)
+                throw Failure(error)
+            }
+            return (data: data, owner: owner, width: Int(pixels.width), height: Int(pixels.height))
+        }
+        do {
+            return try VipsImage.adopting(
+                pixels: pixels.data, width: pixels.width, height: pixels.height, bands: 3,
+                release: vf_pixels_release, owner: pixels.owner)
+        } catch {
+            throw Failure(step: .convert, error: error)
+        }
+    }
+
+    /// Opens the bytes, runs `body` on the open input, and closes it.
+    private static func withInput<T>(
+        _ bytes: [UInt8], _ demuxer: VideoDemuxer,
+        _ body: (OpaquePointer, vf_stream_info) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        _ = started
+        return try bytes.withUnsafeBytes { buffer in
+            Result { () throws(Failure) in
+                var input: OpaquePointer?
+                var info = vf_stream_info()
+                var error = vf_error()
+                guard vf_open(buffer.baseAddress, buffer.count, demuxer.name, &input, &info, &error) == 0,
+                    let input
+                else { throw Failure(error) }
+                defer { vf_close(input) }
+                return try body(input, info)
+            }
+        }.get()
+    }
+
+    /// A failed call: the step that failed decides what it means, FFmpeg's words are for diagnostics.
+    struct Failure: Error {
+        enum Step: Int32 {
+            case open = 1
+            case stream, decoder, packet, decode, convert
+        }
+
+        var step: Step
+        var error: BackendError
+
+        init(step: Step, error: BackendError) {
+            self.step = step
+            self.error = error
+        }
+
+        fileprivate init(_ error: vf_error) {
+            step = Step(rawValue: error.step) ?? .decode
+            self.error = BackendError(call: "ffmpeg_\(step)", message: CCopy.text(ofField: error.message))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+extension OpenedPicture {
+    /// Reads a video container's header with its one demuxer: its first video stream, in a codec decoded
+    /// here and within the pixel limit. A container cut short is refused before FFmpeg reads it, as a HEIF
+    /// one is: a poster that happens to lie before the cut would make a partial upload look whole.
+    static func openVideo(_ bytes: [UInt8], type: MediaType, demuxer: VideoDemuxer, limits: Limits)
+        throws(VariantsError) -> VideoStream
+    {
+        if ContainerCheck.isTruncated(bytes, as: type) {
+            throw .unreadable(.truncated, "the \(type.mimeType) container runs past the end of the file")
+        }
+        let info: FFmpeg.StreamInfo
+        do {
+            info = try FFmpeg.streamInfo(bytes, demuxer: demuxer)
+        } catch {
+            switch error.step {
+            case .stream:
+                throw .unreadable(.unsupportedFeature, "the \(type.mimeType) container holds no video stream")
+            default:
+                throw .unreadable(
+                    .corrupt, "the \(type.mimeType) container cannot be read (\(error.error.message))")
+            }
+        }
+        return try VideoStream(info, limits: limits)
+    }
+
+    /// The poster frame (`VideoStream.posterTime`), its pixels unscaled, to be turned as the display matrix
+    /// says.
+    static func poster(_ bytes: [UInt8], demuxer: VideoDemuxer, stream: VideoStream, maxPixels: Int)
+        throws(BackendError) -> VipsImage
+    {
+        let image: VipsImage
+        do {
+            image = try FFmpeg.poster(
+                bytes, demuxer: demuxer, decoder: stream.codec.decoder, at: stream.posterTime,
+                maxPixels: maxPixels)
+        } catch {
+            throw error.error
+        }
+        image.setOrientation(stream.orientation)
+        return image
+    }
+}
