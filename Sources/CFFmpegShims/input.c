@@ -122,6 +122,14 @@ vf_open(const void *bytes, size_t length, const char *format, vf_input **out, vf
         return vf_fail(error, VF_STEP_OPEN, status, "reading the container");
     }
     input->stream = av_find_best_stream(input->format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    /* A cover picture is a video stream of one frame; the clip's own stream is wanted. */
+    for (unsigned index = 0; input->stream >= 0 && index < input->format->nb_streams; index++) {
+        if (!(input->format->streams[input->stream]->disposition & AV_DISPOSITION_ATTACHED_PIC)) break;
+        const AVStream *other = input->format->streams[index];
+        if (other->codecpar->codec_type == AVMEDIA_TYPE_VIDEO
+            && !(other->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            input->stream = (int) index;
+    }
     if (input->stream < 0) {
         int code = input->stream;
         vf_close(input);

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 
 #include <libavcodec/avcodec.h>
+#include <libavutil/common.h>
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
@@ -35,8 +36,9 @@ poster_packet(vf_input *input, double at, AVPacket *packet, vf_error *error)
     AVStream *stream = input->format->streams[input->stream];
     int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
     int found = 0;
-    if (at >= 0) {
-        int64_t target = start + (int64_t) (at / av_q2d(stream->time_base));
+    if (at >= 0 && stream->time_base.num > 0 && stream->time_base.den > 0) {
+        int64_t offset = av_rescale_q((int64_t) (at * AV_TIME_BASE), AV_TIME_BASE_Q, stream->time_base);
+        int64_t target = av_sat_add64(start, offset);
         if (avformat_seek_file(input->format, input->stream, INT64_MIN, target, target, 0) >= 0) {
             int status = next_keyframe(input, target, packet, &found);
             if (status < 0) return vf_fail(error, VF_STEP_PACKET, status, "reading the stream");
