@@ -105,7 +105,7 @@ public enum Sniffer {
 
     private static let heicBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis"]
     private static let videoBrands: Set<String> = [
-        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash",
+        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "M4V ",
     ]
 
     private static let brandTypes: [String: MediaType] = {

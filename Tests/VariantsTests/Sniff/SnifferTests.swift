@@ -38,6 +38,7 @@ import Testing
         ("msf1", ["msf1", "hevc"], .heifSequence),
         ("isom", ["isom", "mp41"], .mp4),
         ("qt  ", [], .quickTime),
+        ("M4V ", ["M4V ", "M4A ", "mp42", "isom"], .mp4),
         ("j2ki", ["j2ki"], .isoMedia),
     ])
     func readsMajorAndCompatibleBrands(major: String, compatible: [String], expected: MediaType) {
