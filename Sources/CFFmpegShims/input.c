@@ -81,6 +81,8 @@ describe(const vf_input *input, vf_stream_info *info)
         double rotation = av_display_rotation_get(matrix);
         info->rotation = rotation == rotation ? rotation : 0;
     }
+    info->primaries = parameters->color_primaries;
+    info->transfer = parameters->color_trc;
     if (stream->duration > 0 && stream->duration != AV_NOPTS_VALUE) {
         info->duration = stream->duration * av_q2d(stream->time_base);
     } else if (input->format->duration > 0) {

@@ -85,20 +85,22 @@ decode_one(AVCodecContext *context, AVPacket *packet, AVFrame *frame, vf_error *
     return status < 0 ? vf_fail(error, VF_STEP_DECODE, status, "decoding the keyframe") : 0;
 }
 
-/* To 8-bit RGB with the matrix and range the frame declares (BT.601 when it declares none), as FFmpeg's own
- * scale filter converts. */
+/* To RGB of `bits` with the matrix and range the frame declares (BT.601 when it declares none), as FFmpeg's
+ * own scale filter converts. */
 static int
-convert(const AVFrame *frame, vf_pixels *out, vf_error *error)
+convert(const AVFrame *frame, int bits, vf_pixels *out, vf_error *error)
 {
     if (av_image_check_size(frame->width, frame->height, 0, NULL) < 0)
         return vf_fail(error, VF_STEP_CONVERT, 0, "the picture's size cannot be converted");
+    int deep = bits > 8;
     struct SwsContext *scaler = sws_getContext(frame->width, frame->height, frame->format, frame->width,
-                                               frame->height, AV_PIX_FMT_RGB24, SWS_BICUBIC, NULL, NULL, NULL);
+                                               frame->height, deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24,
+                                               SWS_BICUBIC, NULL, NULL, NULL);
     if (!scaler) return vf_fail(error, VF_STEP_CONVERT, 0, "no conversion from the picture's pixel format");
     const int *table = sws_getCoefficients(frame->colorspace);
     sws_setColorspaceDetails(scaler, table, frame->color_range == AVCOL_RANGE_JPEG,
                              sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
-    size_t stride = (size_t) frame->width * 3;
+    size_t stride = (size_t) frame->width * 3 * (deep ? 2 : 1);
     uint8_t *pixels = malloc(stride * (size_t) frame->height);
     if (!pixels) {
         sws_freeContext(scaler);
@@ -113,7 +115,9 @@ convert(const AVFrame *frame, vf_pixels *out, vf_error *error)
         free(pixels);
         return vf_fail(error, VF_STEP_CONVERT, rows < 0 ? rows : 0, "converting the picture");
     }
-    *out = (vf_pixels) { .data = pixels, .width = frame->width, .height = frame->height, .owner = pixels };
+    *out = (vf_pixels) {
+        .data = pixels, .width = frame->width, .height = frame->height, .bits = deep ? 16 : 8
+    };
     return 0;
 }
 
@@ -128,7 +132,7 @@ vf_decode_poster(vf_input *input, const vf_poster_options *options, vf_pixels *o
     if (status == 0) status = open_decoder(input, options, &context, error);
     if (status == 0) status = poster_packet(input, options->at, packet, error);
     if (status == 0) status = decode_one(context, packet, frame, error);
-    if (status == 0) status = convert(frame, out, error);
+    if (status == 0) status = convert(frame, options->bits, out, error);
     avcodec_free_context(&context);
     av_frame_free(&frame);
     av_packet_free(&packet);
@@ -136,7 +140,7 @@ vf_decode_poster(vf_input *input, const vf_poster_options *options, vf_pixels *o
 }
 
 void
-vf_pixels_release(void *owner)
+vf_pixels_release(void *data)
 {
-    free(owner);
+    free(data);
 }

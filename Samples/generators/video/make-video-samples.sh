@@ -32,6 +32,14 @@ encode transpose=clock portrait-av1.webm -c:v libaom-av1 -crf 20 -b:v 0 -cpu-use
 encode transpose=clock portrait-h264.mkv -c:v libx264 -qp 16 "${keys[@]}"
 # A 2 s clip whose only keyframe is its first frame: the poster is the first frame.
 encode null one-keyframe-h264.mp4 -c:v libx264 -qp 16 -g 100 -x264-params scenecut=0 -force_key_frames 0
+# HDR: 0.5 s of grey at HDR reference white (203 cd/m²: HLG signal 0.75, PQ signal 0.58), 10-bit HEVC tagged
+# BT.2020 with the HLG or PQ transfer.
+for hdr in hlg:arib-std-b67:BFBFBF pq:smpte2084:949494; do
+  IFS=: read -r name transfer grey <<<"$hdr"
+  ffmpeg -hide_banner -loglevel error -y -f lavfi -i "color=c=0x$grey:s=64x48:r=10:d=0.5,format=yuv420p10le" \
+    -c:v libx265 -x265-params log-level=error -qp 4 -tag:v hvc1 -color_primaries bt2020 -color_trc "$transfer" \
+    -colorspace bt2020nc "$out/$name-hevc.mov"
+done
 # 0.5 s: a cyan first frame, then orange.
 ffmpeg -hide_banner -loglevel error -y -f lavfi \
   -i "color=c=orange:s=96x64:r=10:d=0.5,drawbox=x=0:y=0:w=96:h=64:color=cyan:t=fill:enable='lt(t,0.1)',format=yuv420p" \

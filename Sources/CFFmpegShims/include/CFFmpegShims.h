@@ -39,6 +39,8 @@ typedef struct vf_stream_info {
     double rotation;      /* degrees the picture turns anticlockwise to be displayed (display matrix) */
     int mirrored;         /* the display matrix mirrors it left to right, before the rotation */
     double duration;      /* seconds; 0 when the container does not say */
+    int primaries;        /* colour primaries and transfer the container declares, as ISO/IEC 23091-2 code */
+    int transfer;         /* points (FFmpeg's enums are those): 9 BT.2020; 16 PQ, 18 HLG; 2 unspecified */
 } vf_stream_info;
 
 typedef struct vf_input vf_input;
@@ -55,14 +57,16 @@ typedef struct vf_poster_options {
     double at;            /* seconds from the stream's start: the first keyframe at or after it is the poster;
                              negative (or no keyframe there): the first frame */
     int64_t max_pixels;   /* the largest picture the decoder may allocate */
+    int bits;             /* 8: RGB, a byte a sample; 16: RGB, two bytes a sample (little endian), for a
+                             signal to be mapped from more than 8 bits */
 } vf_poster_options;
 
-/* A decoded picture as 8-bit RGB, rows packed (stride = width * 3). */
+/* A decoded picture as RGB of the bits asked for, rows packed (stride = width * 3 samples). */
 typedef struct vf_pixels {
-    void *data;
+    void *data;           /* pass to vf_pixels_release */
     int width;
     int height;
-    void *owner;          /* pass to vf_pixels_release */
+    int bits;
 } vf_pixels;
 
 /* Decodes one frame, the poster, and nothing after it: the keyframe's packet alone, the decoder then
@@ -70,7 +74,7 @@ typedef struct vf_pixels {
 int vf_decode_poster(vf_input *input, const vf_poster_options *options, vf_pixels *out, vf_error *error);
 
 /* Frees decoded pixels; its signature lets libvips call it when an image wrapping them closes. */
-void vf_pixels_release(void *owner);
+void vf_pixels_release(void *data);
 
 /* Silences FFmpeg's own log: failures come back as vf_error. */
 void vf_start(void);

@@ -23,16 +23,26 @@ extension OpenedPicture {
         return try VideoStream(info, limits: limits)
     }
 
-    /// The poster frame (`VideoStream.posterTime`), its pixels unscaled, to be turned as the display matrix
-    /// says.
+    /// The poster frame (`VideoStream.posterTime`), its pixels unscaled (an HDR one tone-mapped from 16 bits a
+    /// sample), to be turned as the display matrix says.
     static func poster(_ bytes: [UInt8], demuxer: VideoDemuxer, stream: VideoStream, maxPixels: Int)
         throws(BackendError) -> VipsImage
     {
         let image: VipsImage
+        let (decoder, time) = (stream.codec.decoder, stream.posterTime)
         do {
-            image = try FFmpeg.poster(
-                bytes, demuxer: demuxer, decoder: stream.codec.decoder, at: stream.posterTime,
-                maxPixels: maxPixels)
+            if let toneMapping = stream.toneMapping {
+                image = try FFmpeg.poster(
+                    bytes, demuxer: demuxer, decoder: decoder, at: time, maxPixels: maxPixels
+                ) { samples, output in
+                    if case .words(let values) = samples.values {
+                        toneMapping.map(samples, values, into: output)
+                    }
+                }
+            } else {
+                image = try FFmpeg.poster(
+                    bytes, demuxer: demuxer, decoder: decoder, at: time, maxPixels: maxPixels)
+            }
         } catch {
             throw error.error
         }

@@ -94,7 +94,7 @@ struct OpenedPicture {
             backend = .video(demuxer, stream)
             convertsBeforeReducing = false
             describedProfile = nil
-            toneMapping = nil
+            toneMapping = stream.toneMapping
             header = PictureHeader(
                 storedWidth: stream.width, storedHeight: stream.height, orientation: stream.orientation,
                 hasAlpha: false, bitDepth: 8, frames: 1, progressive: false)

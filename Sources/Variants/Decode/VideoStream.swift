@@ -10,6 +10,8 @@ struct VideoStream: Sendable, Equatable {
     var orientation: Int
     /// Seconds; 0 when the container does not say.
     var duration: Double
+    /// An HDR stream (its transfer PQ or HLG, as the container declares) is tone-mapped as an HDR HEIF is.
+    var toneMapping: ToneMapping?
 
     /// The poster is the first keyframe at or after this many seconds (a clip's first second is often a fade
     /// from black or a shaky start), or the first frame of a shorter clip.
@@ -32,6 +34,8 @@ struct VideoStream: Sendable, Equatable {
         height = info.height
         orientation = Self.orientation(rotation: info.rotation, mirrored: info.mirrored)
         duration = info.duration.isFinite ? max(0, info.duration) : 0
+        toneMapping = ToneMapping(
+            nclx: HeifContainer.NCLX(primaries: info.primaries, transfer: info.transfer, chromaticities: []))
     }
 
     /// Where the poster is taken from: nil for the first frame of a clip shorter than `posterTime`.

@@ -19,7 +19,8 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     public var codec: String?
     /// `"ignored"` when the picture embeds a colour profile that cannot be used: it is rendered as sRGB.
     public var colourProfile: String?
-    /// `"pq"` or `"hlg"` when the picture is HDR (its transfer PQ or HLG): its renditions are tone-mapped to SDR.
+    /// `"pq"` or `"hlg"` when the picture or video is HDR (its transfer PQ or HLG): its renditions are
+    /// tone-mapped to SDR.
     public var toneMapped: String?
     /// Base64 ThumbHash placeholder.
     public var thumbhash: String?

@@ -21,7 +21,7 @@ import Testing
         #expect(metadata.codec == codec)
         #expect(metadata.width == 64 && metadata.height == 96)
         #expect(abs((metadata.duration ?? 0) - 2) < 0.05, "\(String(describing: metadata.duration))")
-        #expect(metadata.hasAlpha == false && metadata.frames == nil)
+        #expect(metadata.hasAlpha == false && metadata.frames == nil && metadata.toneMapped == nil)
         #expect(poster.width == 64 && poster.height == 96)
         // The marker at the top right, blue below it and left of it: neither the yellow frame before nor the
         // green one after.
@@ -45,6 +45,15 @@ import Testing
             reference.count == poster.pixels.count, "\(file): \(metadata.width ?? 0)×\(metadata.height ?? 0)")
         let worst = zip(reference, poster.pixels).map { abs(Int($0) - Int($1)) }.max() ?? .max
         #expect(worst <= 2, "\(file): a sample differs by \(worst)")
+    }
+
+    /// An HDR clip (10-bit HEVC, BT.2020, HLG or PQ) is tone-mapped as an HDR HEIF is: grey at HDR reference
+    /// white becomes SDR white, where read as SDR it would be grey (191 of 255 for HLG, 148 for PQ).
+    @Test(arguments: [("hlg-hevc.mov", "hlg"), ("pq-hevc.mov", "pq")])
+    func hdrPosterIsToneMapped(file: String, transfer: String) throws {
+        let (metadata, poster) = try Self.poster(of: file, width: 64)
+        #expect(metadata.toneMapped == transfer)
+        Self.expectColour(poster, x: 32, y: 24, (255, 255, 255), file)
     }
 
     /// A clip shorter than a second shows its first frame (cyan; the rest is orange).

@@ -1,4 +1,5 @@
 internal import CFFmpegShims
+internal import Glibc
 
 /// The one door to FFmpeg: what a video container says about its first video stream, and its poster frame.
 ///
@@ -21,6 +22,9 @@ enum FFmpeg {
         var mirrored: Bool
         /// Seconds; 0 when the container does not say.
         var duration: Double
+        /// The colour primaries and transfer the container declares, as ISO/IEC 23091-2 code points.
+        var primaries: Int
+        var transfer: Int
     }
 
     /// Silences FFmpeg's log once: failures come back as `BackendError`s.
@@ -43,7 +47,7 @@ enum FFmpeg {
             return StreamInfo(
                 codec: CCopy.text(ofField: info.codec), width: Int(info.width), height: Int(info.height),
                 sampleAspectRatio: sampleAspect, rotation: info.rotation, mirrored: info.mirrored != 0,
-                duration: info.duration)
+                duration: info.duration, primaries: Int(info.primaries), transfer: Int(info.transfer))
         }
     }
 
@@ -53,24 +57,64 @@ enum FFmpeg {
     static func poster(
         _ bytes: [UInt8], demuxer: VideoDemuxer, decoder: String, at seconds: Double?, maxPixels: Int
     ) throws(Failure) -> VipsImage {
-        let pixels = try withInput(bytes, demuxer) { (input, _) throws(Failure) in
+        let pixels = try decodePoster(
+            bytes, demuxer: demuxer, decoder: decoder, at: seconds, maxPixels: maxPixels, bits: 8)
+        return try adopt(pixels.data, width: pixels.width, height: pixels.height, release: vf_pixels_release)
+    }
+
+    /// The same poster frame as RGB of 16 bits a sample, made 8-bit by `map` (as
+    /// `HeifContainer.mappedToEightBits` does for HEIF): an HDR signal is tone-mapped from those, not from an
+    /// 8-bit reduction of it. The 16-bit samples are freed when it returns.
+    static func poster(
+        _ bytes: [UInt8], demuxer: VideoDemuxer, decoder: String, at seconds: Double?, maxPixels: Int,
+        mappedBy map: (HeifContainer.CodedSamples, EightBitSamples) -> Void
+    ) throws(Failure) -> VipsImage {
+        let coded = try decodePoster(
+            bytes, demuxer: demuxer, decoder: decoder, at: seconds, maxPixels: maxPixels, bits: 16)
+        defer { vf_pixels_release(coded.data) }
+        let count = coded.width * coded.height * 3
+        let samples = HeifContainer.CodedSamples(
+            values: .words(LentSamples(coded.data, count: count)), width: coded.width, height: coded.height,
+            bands: 3, bits: 16)
+        guard let output = malloc(max(1, count)) else {
+            throw Failure(
+                step: .convert, error: BackendError(call: "ffmpeg_convert", message: "out of memory"))
+        }
+        map(samples, EightBitSamples(output))
+        return try adopt(output, width: coded.width, height: coded.height, release: { free($0) })
+    }
+
+    /// Decodes the poster to RGB of `bits` (8 or 16) a sample; the pixels are the caller's to release with
+    /// `vf_pixels_release`.
+    private static func decodePoster(
+        _ bytes: [UInt8], demuxer: VideoDemuxer, decoder: String, at seconds: Double?, maxPixels: Int,
+        bits: Int
+    ) throws(Failure) -> (data: UnsafeMutableRawPointer, width: Int, height: Int) {
+        try withInput(bytes, demuxer) { (input, _) throws(Failure) in
             var pixels = vf_pixels()
             var error = vf_error()
             let status = decoder.withCString { name in
                 var options = vf_poster_options(
-                    decoder: name, at: seconds ?? -1, max_pixels: Int64(clamping: maxPixels))
+                    decoder: name, at: seconds ?? -1, max_pixels: Int64(clamping: maxPixels),
+                    bits: Int32(bits))
                 return vf_decode_poster(input, &options, &pixels, &error)
             }
-            guard status == 0, let data = pixels.data, let owner = pixels.owner else {
-                vf_pixels_release(pixels.owner)
+            guard status == 0, let data = pixels.data else {
+                vf_pixels_release(pixels.data)
                 throw Failure(error)
             }
-            return (data: data, owner: owner, width: Int(pixels.width), height: Int(pixels.height))
+            return (data, Int(pixels.width), Int(pixels.height))
         }
+    }
+
+    /// Hands RGB pixels to libvips, which frees them with `release` when the image closes.
+    private static func adopt(
+        _ pixels: UnsafeMutableRawPointer, width: Int, height: Int,
+        release: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    ) throws(Failure) -> VipsImage {
         do {
             return try VipsImage.adopting(
-                pixels: pixels.data, width: pixels.width, height: pixels.height, bands: 3,
-                release: vf_pixels_release, owner: pixels.owner)
+                pixels: pixels, width: width, height: height, bands: 3, release: release, owner: pixels)
         } catch {
             throw Failure(step: .convert, error: error)
         }
