@@ -40,6 +40,11 @@ for hdr in hlg:arib-std-b67:BFBFBF pq:smpte2084:949494; do
     -c:v libx265 -x265-params log-level=error -qp 4 -tag:v hvc1 -color_primaries bt2020 -color_trc "$transfer" \
     -colorspace bt2020nc "$out/$name-hevc.mov"
 done
+# Sound alone, 0.3 s of a 440 Hz tone: an MP4 and a WebM that are no video.
+ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=0.3 -c:a aac -b:a 32k \
+  "$out/audio-only.mp4"
+ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=0.3 -c:a libopus -b:a 16k \
+  "$out/audio-only.webm"
 # 0.5 s: a cyan first frame, then orange.
 ffmpeg -hide_banner -loglevel error -y -f lavfi \
   -i "color=c=orange:s=96x64:r=10:d=0.5,drawbox=x=0:y=0:w=96:h=64:color=cyan:t=fill:enable='lt(t,0.1)',format=yuv420p" \

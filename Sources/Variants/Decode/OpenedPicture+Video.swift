@@ -23,6 +23,19 @@ extension OpenedPicture {
         return try VideoStream(info, limits: limits)
     }
 
+    /// Whether a whole video container holds no video stream at all (an audio recording in MP4 or WebM): such
+    /// an object is reported, not decoded. A cut one, and any other failure, is left to `openVideo` to
+    /// classify: a container cut before its track list holds no stream either.
+    static func holdsNoVideo(_ bytes: [UInt8], type: MediaType, demuxer: VideoDemuxer) -> Bool {
+        guard !ContainerCheck.isTruncated(bytes, as: type) else { return false }
+        do {
+            _ = try FFmpeg.streamInfo(bytes, demuxer: demuxer)
+            return false
+        } catch {
+            return error.step == .stream
+        }
+    }
+
     /// The poster frame (`VideoStream.posterTime`), its pixels unscaled (an HDR one tone-mapped from 16 bits a
     /// sample), to be turned as the display matrix says.
     static func poster(_ bytes: [UInt8], demuxer: VideoDemuxer, stream: VideoStream, maxPixels: Int)

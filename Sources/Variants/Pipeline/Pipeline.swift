@@ -53,6 +53,12 @@ public struct Pipeline: Sendable {
                 : .unreadable(.corrupt, "the bytes do not begin like a \(type.mimeType) file")
         }
 
+        // Sound alone in a video container is no picture: reported as a non-picture is.
+        if case .video(let demuxer) = type.facts.decoder,
+            timings.measure(.probe, { OpenedPicture.holdsNoVideo(bytes, type: type, demuxer: demuxer) })
+        {
+            return metadata
+        }
         let (picture, decoded, plans) = try decodeOnce(bytes, type: type, order: order, timings: &timings)
         metadata.width = decoded.width
         metadata.height = decoded.height

@@ -56,6 +56,19 @@ import Testing
         Self.expectColour(poster, x: 32, y: 24, (255, 255, 255), file)
     }
 
+    /// A container holding sound alone (a voice recording in WebM, an AAC track in MP4) is reported as any
+    /// non-picture is, by its type, size and checksum: not an error, and nothing decoded.
+    @Test(arguments: [("audio-only.mp4", MediaType.mp4), ("audio-only.webm", .webm)])
+    func soundAloneIsReportedNotDecoded(file: String, type: MediaType) throws {
+        let look = try LookPipeline(settings: #"{"width":64,"format":"png"}"#)
+        var timings = StageTimings()
+        let metadata = try look.pipeline.run(
+            RenditionOrder(ObjectRequest(bucket: "look", path: file), bucket: look.bucket),
+            bytes: try Samples.bytes("videos/\(file)"), timings: &timings)
+        #expect(metadata.contentType == type.mimeType)
+        #expect(metadata.width == nil && metadata.codec == nil && metadata.renditions == nil)
+    }
+
     /// A clip shorter than a second shows its first frame (cyan; the rest is orange).
     @Test func shortClipShowsItsFirstFrame() throws {
         let (metadata, poster) = try Self.poster(of: "short-h264.mp4", width: 96)
