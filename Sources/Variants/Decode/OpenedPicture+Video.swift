@@ -47,10 +47,8 @@ extension OpenedPicture {
             if let toneMapping = stream.toneMapping {
                 image = try FFmpeg.poster(
                     bytes, demuxer: demuxer, decoder: decoder, at: time, maxPixels: maxPixels
-                ) { samples, output in
-                    if case .words(let values) = samples.values {
-                        toneMapping.map(samples, values, into: output)
-                    }
+                ) { samples, values, output in
+                    toneMapping.map(samples, values, into: output)
                 }
             } else {
                 image = try FFmpeg.poster(

@@ -4,7 +4,7 @@ internal import Glibc
 /// The one door to FFmpeg: what a video container says about its first video stream, and its poster frame.
 ///
 /// Each call opens the bytes afresh from memory with the one demuxer named, so no pointer into them outlives
-/// the call; the container's header is small beside the frame, and reading it twice costs little. Decoding
+/// the call; the container's header is small beside the frame, and reading it again costs little. Decoding
 /// video can abort inside FFmpeg on hostile files, so callers run it in the decoder child process.
 enum FFmpeg {
     /// What the container says about its first video stream; nothing is decoded to learn it.
@@ -67,20 +67,20 @@ enum FFmpeg {
     /// 8-bit reduction of it. The 16-bit samples are freed when it returns.
     static func poster(
         _ bytes: [UInt8], demuxer: VideoDemuxer, decoder: String, at seconds: Double?, maxPixels: Int,
-        mappedBy map: (HeifContainer.CodedSamples, EightBitSamples) -> Void
+        mappedBy map: (HeifContainer.CodedSamples, LentSamples<UInt16>, EightBitSamples) -> Void
     ) throws(Failure) -> VipsImage {
         let coded = try decodePoster(
             bytes, demuxer: demuxer, decoder: decoder, at: seconds, maxPixels: maxPixels, bits: 16)
         defer { vf_pixels_release(coded.data) }
         let count = coded.width * coded.height * 3
+        let words = LentSamples<UInt16>(coded.data, count: count)
         let samples = HeifContainer.CodedSamples(
-            values: .words(LentSamples(coded.data, count: count)), width: coded.width, height: coded.height,
-            bands: 3, bits: 16)
+            values: .words(words), width: coded.width, height: coded.height, bands: 3, bits: 16)
         guard let output = malloc(max(1, count)) else {
             throw Failure(
                 step: .convert, error: BackendError(call: "ffmpeg_convert", message: "out of memory"))
         }
-        map(samples, EightBitSamples(output))
+        map(samples, words, EightBitSamples(output))
         return try adopt(output, width: coded.width, height: coded.height, release: { free($0) })
     }
 
