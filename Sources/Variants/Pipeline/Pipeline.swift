@@ -54,6 +54,12 @@ public struct Pipeline: Sendable {
                 : .unreadable(.corrupt, "the bytes do not begin like a \(type.mimeType) file")
         }
 
+        // Sound alone in a video container is no picture: reported as a non-picture is.
+        if case .video(let demuxer) = type.facts.decoder,
+            timings.measure(.probe, { OpenedPicture.holdsNoVideo(bytes, type: type, demuxer: demuxer) })
+        {
+            return metadata
+        }
         let (picture, decoded, plans) = try decodeOnce(bytes, type: type, order: order, timings: &timings)
         metadata.width = decoded.width
         metadata.height = decoded.height
@@ -63,7 +69,11 @@ public struct Pipeline: Sendable {
         let animatedSource = type.facts.animates && picture.header.frames > 1
         if animatedSource {
             metadata.frames = picture.header.frames
-            metadata.duration = picture.header.duration
+            metadata.duration = Double(picture.header.duration)
+        }
+        if let video = picture.video {
+            metadata.codec = video.codec.rawValue
+            metadata.duration = video.duration
         }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
