@@ -11,11 +11,15 @@ public struct ClientHints: Sendable, Equatable {
     public var devicePixelRatio: String?
     /// `Save-Data: on`: the transform's quality is lowered one step (`VariantSpec.savingData`).
     public var saveData: Bool
+    /// The widths the bucket serves (`TransformScope.widths`), sorted: a width from the hints is rounded up
+    /// to the next of them (the largest past the last), and `width=auto` without a hint is the largest.
+    public var servedWidths: [Int]?
 
     public init(
         width: String? = nil, viewportWidth: String? = nil, devicePixelRatio: String? = nil,
-        saveData: Bool = false
+        saveData: Bool = false, servedWidths: [Int]? = nil
     ) {
+        self.servedWidths = servedWidths
         self.width = width
         self.viewportWidth = viewportWidth
         self.devicePixelRatio = devicePixelRatio
@@ -32,6 +36,12 @@ public struct ClientHints: Sendable, Equatable {
     /// Whether a `Save-Data` header's value asks to save data (`on`, in any case).
     public static func savesData(_ header: String?) -> Bool {
         header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "on" } ?? false
+    }
+
+    /// A width of device pixels as the bucket serves it: the next served width at or above it.
+    func served(_ width: Int) -> Int {
+        guard let widths = servedWidths, let last = widths.last else { return width }
+        return widths.first { $0 >= width } ?? last
     }
 
     /// A hint's value as a positive finite number, nil when absent or malformed.

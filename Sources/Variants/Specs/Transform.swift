@@ -81,9 +81,10 @@ public struct Transform: Sendable, Equatable {
     /// Puts the hints' numbers in place of `dpr=auto` and `width=auto`, and returns the headers read.
     ///
     /// `dpr=auto` is `Sec-CH-DPR` within 1…4, else 1. `width=auto` is `Sec-CH-Width`, which is in device
-    /// pixels already, so the ratio then multiplies only `height`; else `Sec-CH-Viewport-Width`, in CSS
-    /// pixels, times the ratio; else no width (the height's, or the picture's own). Other values are left to
-    /// the reader to refuse.
+    /// pixels already, else `Sec-CH-Viewport-Width`, in CSS pixels, times the ratio; the ratio then multiplies
+    /// only `height`. Without either hint it is no width (the height's, or the picture's own), or on a bucket
+    /// that serves only some widths the largest of them; a hinted width there is rounded up to the next one
+    /// served. Other values are left to the reader to refuse.
     private static func resolve(_ members: inout [(key: String, value: JSONValue)], hints: ClientHints)
         -> [String]
     {
@@ -101,28 +102,37 @@ public struct Transform: Sendable, Equatable {
             return read
         }
         read.append(contentsOf: ClientHints.widthHeaders)
-        if let device = ClientHints.number(hints.width) {
-            members[index].value = .number(String(Int(min(device.rounded(.up), Double(Int32.max)))))
-            // The width is in device pixels: the ratio goes into the height alone.
-            let ratios =
-                Double(VariantSpec.pixelRatios.lowerBound)...Double(VariantSpec.pixelRatios.upperBound)
-            guard let ratioIndex = members.firstIndex(where: { $0.key == "dpr" }),
-                case .number(let literal) = members[ratioIndex].value, let ratio = Double(literal),
-                ratios.contains(ratio)
-            else { return read }
-            if let heightIndex = members.firstIndex(where: { $0.key == "height" }),
-                case .number(let height) = members[heightIndex].value, let side = Double(height),
-                side.isFinite, side.rounded(.towardZero) == side
-            {
-                let scaled = min((side * ratio).rounded(.toNearestOrAwayFromZero), Double(Int32.max))
-                members[heightIndex].value = .number(VariantSpec.canonicalNumber(scaled))
-            }
-            members.remove(at: ratioIndex)
+        let ratios = Double(VariantSpec.pixelRatios.lowerBound)...Double(VariantSpec.pixelRatios.upperBound)
+        let ratioIndex = members.firstIndex(where: { $0.key == "dpr" })
+        var ratio: Double?
+        if let ratioIndex, case .number(let literal) = members[ratioIndex].value, let value = Double(literal),
+            ratios.contains(value)
+        {
+            ratio = value
+        }
+        let device: Double
+        if let hinted = ClientHints.number(hints.width) {
+            device = hinted.rounded(.up)
         } else if let css = ClientHints.number(hints.viewportWidth) {
-            members[index].value = .number(String(Int(min(css.rounded(.up), Double(Int32.max)))))
+            device = (css.rounded(.up) * (ratio ?? 1)).rounded(.toNearestOrAwayFromZero)
+        } else if let largest = hints.servedWidths?.last {
+            members[index].value = .number(String(largest))
+            return read
         } else {
             members.remove(at: index)
+            return read
         }
+        members[index].value = .number(String(hints.served(Int(min(device, Double(Int32.max))))))
+        // The width is in device pixels: the ratio goes into the height alone.
+        guard let ratio, let ratioIndex else { return read }
+        if let heightIndex = members.firstIndex(where: { $0.key == "height" }),
+            case .number(let height) = members[heightIndex].value, let side = Double(height),
+            side.isFinite, side.rounded(.towardZero) == side
+        {
+            let scaled = min((side * ratio).rounded(.toNearestOrAwayFromZero), Double(Int32.max))
+            members[heightIndex].value = .number(VariantSpec.canonicalNumber(scaled))
+        }
+        members.remove(at: ratioIndex)
         return read
     }
 

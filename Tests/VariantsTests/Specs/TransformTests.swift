@@ -116,6 +116,20 @@ import Testing
             "width=600&height=200"
         ),
         ("width=auto&dpr=auto", ClientHints(viewportWidth: "300", devicePixelRatio: "2"), "width=600"),
+        (
+            "width=auto&height=50&dpr=auto", ClientHints(viewportWidth: "101", devicePixelRatio: "1.5"),
+            "width=152&height=75"
+        ),
+        ("width=auto", ClientHints(width: "500", servedWidths: [200, 600, 1200]), "width=600"),
+        ("width=auto", ClientHints(width: "600", servedWidths: [200, 600, 1200]), "width=600"),
+        ("width=auto", ClientHints(width: "3000", servedWidths: [200, 600, 1200]), "width=1200"),
+        (
+            "width=auto&dpr=auto",
+            ClientHints(viewportWidth: "150", devicePixelRatio: "2", servedWidths: [200, 600]),
+            "width=600"
+        ),
+        ("width=auto", ClientHints(servedWidths: [200, 600, 1200]), "width=1200"),
+        ("width=500", ClientHints(servedWidths: [200, 600, 1200]), "width=500"),
         ("width=auto&dpr=auto", ClientHints(width: "599.2", devicePixelRatio: "9"), "width=600"),
         ("width=300&dpr=auto", ClientHints(devicePixelRatio: "0.5"), "width=300"),
         ("width=300&dpr=auto", ClientHints(devicePixelRatio: "1.5"), "width=450"),

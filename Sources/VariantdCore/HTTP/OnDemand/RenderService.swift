@@ -291,7 +291,7 @@ struct RenderService: Sendable {
         switch render.asked {
         case .options(let options):
             try scope.admitOptions(bucket: render.bucket)
-            let (output, vary) = try transforms.output(options, headers: headers)
+            let (output, vary) = try transforms.output(options, headers: headers, servedWidths: scope.widths)
             try scope.admit(output.spec, bucket: render.bucket)
             return (output, vary, false)
         case .body(let body):

@@ -29,15 +29,19 @@ final class TransformMemo: Sendable {
     /// varies with `Accept` or the client hints), and the answer's `Vary`: the headers read, `Save-Data`
     /// always. The client hints are looked up only for options that may be `auto`.
     ///
-    /// - Parameter headers: The request's headers, by lower-case name.
+    /// - Parameters:
+    ///   - headers: The request's headers, by lower-case name.
+    ///   - servedWidths: The bucket's `TransformScope.widths`, which a hinted width is rounded up to.
     /// - Throws: `400 invalid_transform`, as `Transform(query:accept:hints:)`.
-    func output(_ options: [(name: String, value: String)], headers: [String: String]) throws(VariantsError)
+    func output(
+        _ options: [(name: String, value: String)], headers: [String: String], servedWidths: [Int]? = nil
+    ) throws(VariantsError)
         -> (output: RenditionOutput, vary: String)
     {
         let saveData = ClientHints.savesData(headers["save-data"])
         let key = Options(names: options.map(\.name), values: options.map(\.value), saveData: saveData)
         if let remembered = entries[key] { return (remembered, ClientHints.saveDataHeader) }
-        var hints = ClientHints(saveData: saveData)
+        var hints = ClientHints(saveData: saveData, servedWidths: servedWidths)
         if options.contains(where: { $0.value.contains("auto") }) {
             hints.width = headers["sec-ch-width"]
             hints.viewportWidth = headers["sec-ch-viewport-width"]

@@ -64,5 +64,16 @@ import Variants
         let again = await world.service.answer(world.get("width=64.0&height=40&format=webp"))
         #expect(again.status == 200)
         #expect(renditionFiles(world).count == 2)
+
+        // A width from the client hints is rounded up to the next width served, so a page is always served.
+        var hinted = world.get("width=auto&format=webp")
+        hinted.headers["sec-ch-width"] = "40"
+        let rounded = await world.service.answer(hinted)
+        #expect(rounded.status == 200 && rounded.etag == declared.etag)
+        #expect(renditionFiles(world).count == 2, "the width=64 rendition, not a new one")
     }
+}
+
+extension HTTPResponse {
+    fileprivate var etag: String { headers.first { $0.name == "ETag" }?.value ?? "" }
 }
