@@ -25,6 +25,7 @@ packages=(
   libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec
   libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
+  poppler-utils  # pdftoppm, the reference render of the PDF decoding tests
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
 )

@@ -39,6 +39,19 @@ const char *vv_header_version(void);
 /* The file the running libvips was loaded from; "" when the loader cannot say. */
 const char *vv_library_path(void);
 
+/* The libraries behind libvips' document loaders, for `--version`. */
+typedef enum vv_loader_library {
+    VV_LIBRARY_RSVG = 0,
+    VV_LIBRARY_POPPLER = 1,
+    VV_LIBRARY_TIFF = 2,
+    VV_LIBRARY_JXL = 3,
+} vv_loader_library;
+
+/* "2.54.7": the version of that library in this process, read through the symbol it exports for it (libvips
+ * links it; the shim does not), or "" when none is loaded. The string lives until the next call on the same
+ * thread. */
+const char *vv_loader_library_version(vv_loader_library library);
+
 /* vips_block_untrusted_set: blocks (1) or unblocks (0) every operation libvips marks untrusted. */
 void vv_block_untrusted(int blocked);
 

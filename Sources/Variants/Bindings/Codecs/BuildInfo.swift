@@ -4,6 +4,8 @@ public enum BuildInfo {
     /// The libvips file this process runs on (setup builds its own into /opt/variantd).
     public static var libvipsPath: String { Vips.libraryPath }
     public static var libheifVersion: String { HeifContainer.version }
+    /// The libraries behind the document loaders, each with its version ("" where none is loaded).
+    public static var loaderLibraries: [(name: String, version: String)] { Vips.loaderLibraries }
 
     /// Media types turned into pixels.
     public static let decodes: [MediaType] = MediaType.allCases.filter(\.isDecodable)

@@ -17,7 +17,7 @@ enum Vips {
     }
 
     /// Untrusted operations and every loader are blocked, then the families we call by name reopened: a
-    /// loader that is trusted but unneeded (TIFF, say) stays blocked too.
+    /// loader that is trusted but unneeded (libvips' own `.v` format, say) stays blocked too.
     private static func applyLoaderAllowList() {
         vv_block_untrusted(1)
         vv_block_operation("VipsForeignLoad", 1)
@@ -27,6 +27,15 @@ enum Vips {
     }
 
     static var version: String { String(cString: vv_version()) }
+
+    /// librsvg, poppler, libtiff and libjxl, which libvips' SVG, PDF, TIFF and JPEG XL loaders run on, with
+    /// their versions.
+    static var loaderLibraries: [(name: String, version: String)] {
+        [
+            ("librsvg", VV_LIBRARY_RSVG), ("poppler", VV_LIBRARY_POPPLER), ("libtiff", VV_LIBRARY_TIFF),
+            ("libjxl", VV_LIBRARY_JXL),
+        ].map { ($0.0, String(cString: vv_loader_library_version($0.1))) }
+    }
 
     /// The libvips version of the headers we were compiled against.
     static var headerVersion: String { String(cString: vv_header_version()) }
