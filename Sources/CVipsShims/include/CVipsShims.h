@@ -79,6 +79,8 @@ typedef enum vv_loader {
     VV_LOADER_PNG = 1,
     VV_LOADER_WEBP = 2,
     VV_LOADER_GIF = 3,
+    VV_LOADER_TIFF = 4,
+    VV_LOADER_JXL = 7,
 } vv_loader;
 
 typedef struct vv_load_options {
@@ -86,7 +88,8 @@ typedef struct vv_load_options {
     double scale;    /* WebP only: scale-on-load factor in (0, 1] */
     int fail_on;     /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
     int sequential;  /* 1: pixels are read once, top to bottom (less memory) */
-    int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first */
+    int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first;
+                      * TIFF and JPEG XL: always the first page */
 } vv_load_options;
 
 /* Opens an image from a copy of the bytes (header only; pixels are decoded when first needed). */

@@ -74,7 +74,7 @@ struct OpenedPicture {
             // The frames last as long as they show, which is how long the WebP renditions play them; a still
             // picture's delays are not read.
             let duration =
-                info.pages > 1
+                info.pages > 1 && type.facts.animates
                 ? DecodedPicture.Animation.shownDelays(
                     image.animation(frames: info.pages).delays, frames: info.pages
                 ).reduce(0, +) : 0
@@ -87,7 +87,11 @@ struct OpenedPicture {
         }
         try limits.checkPixels(
             width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
-        try limits.checkFrames(header.frames)
+        if type.facts.pages {
+            try limits.checkPages(header.frames)
+        } else {
+            try limits.checkFrames(header.frames)
+        }
     }
 
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's

@@ -70,6 +70,9 @@ struct FormatFacts: Sendable {
     var alpha = false
     /// Its animated pictures are read frame by frame, and a rendition written in it can play every frame.
     var animates = false
+    /// Its files hold pages (a multi-page TIFF): the first is decoded, and how many there are is
+    /// reported as `pages` and held to the page limit rather than the frame limit.
+    var pages = false
     /// Its bytes are a program: never a picture, and refused by a bucket that blocks executables.
     var executable = false
 }

@@ -2,6 +2,10 @@
 /// also the allow-list: every other loader libvips has is blocked.
 enum VipsLoader: Sendable, CaseIterable {
     case jpeg, png, webp, gif
+    /// libtiff, the first page or directory.
+    case tiff
+    /// libjxl.
+    case jxl
 
     /// The abstract libvips class whose file, buffer and source loaders we allow.
     var family: String {
@@ -10,6 +14,8 @@ enum VipsLoader: Sendable, CaseIterable {
         case .png: "VipsForeignLoadPng"
         case .webp: "VipsForeignLoadWebp"
         case .gif: "VipsForeignLoadNsgif"
+        case .tiff: "VipsForeignLoadTiff"
+        case .jxl: "VipsForeignLoadJxl"
         }
     }
 
@@ -19,7 +25,7 @@ enum VipsLoader: Sendable, CaseIterable {
         switch self {
         case .jpeg: .shrink
         case .webp: .scale
-        case .png, .gif: nil
+        case .png, .gif, .tiff, .jxl: nil
         }
     }
 

@@ -64,6 +64,9 @@ public struct Pipeline: Sendable {
             metadata.frames = picture.header.frames
             metadata.duration = picture.header.duration
         }
+        if type.facts.pages {
+            metadata.pages = picture.header.frames
+        }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
             try renderVariants(

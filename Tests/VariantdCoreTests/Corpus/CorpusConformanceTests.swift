@@ -38,8 +38,11 @@ import Variants
         switch (row.decodes, outcome) {
         case (true, .success(let metadata)):
             #expect(metadata.contentType == row.sniffedType)
-            #expect(metadata.width == row.width)
-            #expect(metadata.height == row.height)
+            // A disguised document's row gives no size.
+            if row.width != nil || row.height != nil {
+                #expect(metadata.width == row.width)
+                #expect(metadata.height == row.height)
+            }
             #expect(metadata.thumbhash != nil)
             let renditions = metadata.renditions ?? [:]
             #expect(Set(renditions.keys) == ["thumb", "large", "small-avif"])

@@ -156,6 +156,8 @@ import Testing
         case .heif: rebranded(try Samples.bytes("pictures/rgb-29x100.heif"), major: "mif1")
         case .heifSequence: rebranded(try Samples.bytes("pictures/rgb-29x100.heif"), major: "msf1")
         case .avifSequence: rebranded(try Samples.bytes("pictures/hopper.avif"), major: "msf1", avif: "avis")
+        case .tiff: try Samples.bytes("documents/cmyk.tif")
+        case .jpegXL: try Samples.bytes("documents/gradient.jxl")
         default: nil
         }
     }

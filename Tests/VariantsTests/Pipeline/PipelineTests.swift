@@ -75,10 +75,10 @@ import Testing
 
     @Test func pictureTypesWeNeverDecodeAreUnsupported() throws {
         var timings = StageTimings()
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0]
+        let photoshop: [UInt8] = Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0]
         let result = Result { () throws(VariantsError) in
             try pipeline.run(
-                RenditionOrder(ObjectRequest(bucket: "b", path: "x.heic"), bucket: nil), bytes: tiff,
+                RenditionOrder(ObjectRequest(bucket: "b", path: "x.heic"), bucket: nil), bytes: photoshop,
                 timings: &timings)
         }
         #expect(error(result)?.code == .unsupportedMediaType)

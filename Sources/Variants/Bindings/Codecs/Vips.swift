@@ -133,9 +133,12 @@ final class VipsImage {
             case .png: VV_LOADER_PNG
             case .webp: VV_LOADER_WEBP
             case .gif: VV_LOADER_GIF
+            case .tiff: VV_LOADER_TIFF
+            case .jxl: VV_LOADER_JXL
             }
         var options = vv_load_options(
-            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: allFrames ? 0 : 1,
+            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0,
+            sequential: allFrames ? 0 : 1,
             pages: allFrames ? -1 : 1)
         return try bytes.withUnsafeBytes { buffer in
             Result { () throws(BackendError) in
