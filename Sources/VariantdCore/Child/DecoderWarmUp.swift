@@ -6,7 +6,9 @@ import Variants
 /// lazy tables while the filesystem is still reachable. A picture that fails here fails the same way in a
 /// job, where it gets its typed answer, so failures are not reported twice.
 enum DecoderWarmUp {
-    /// 8×8 grey pictures, made with libvips for this purpose.
+    /// 8×8 grey pictures, made with libvips for this purpose; and 8×8 documents and drawings whose text
+    /// loads the font machinery of librsvg and poppler (a PDF's unembedded Helvetica is looked up through
+    /// fontconfig) before the seal.
     static let pictures: [(kind: String, base64: String)] = [
         (
             "jpg",
@@ -42,6 +44,12 @@ enum DecoderWarmUp {
                 + "DwAAAQMAAQAAAAgAAAABAQMAAQAAAAgAAAACAQMAAQAAAAgAAAADAQMAAQAAAAEAAAAGAQMAAQAAAAEAAAARAQQAAQAAAAgA"
                 + "AAASAQMAAQAAAAEAAAAVAQMAAQAAAAEAAAAWAQMAAQAAAIAAAAAXAQQAAQAAAEAAAAAaAQUAAQAAAAIBAAAbAQUAAQAAAAoB"
                 + "AAAcAQMAAQAAAAEAAAAoAQMAAQAAAAMAAABTAQMAAQAAAAEAAAAAAAAACgAAAAEAAAAKAAAAAQAAAA=="
+        ),
+        (
+            "svg",
+            "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSI4IiBoZWlnaHQ9IjgiPjxyZWN0IHdpZHRo"
+                + "PSI4IiBoZWlnaHQ9IjgiIGZpbGw9IiM4MDgwODAiLz48dGV4dCB4PSIwIiB5PSI3IiBmb250LXNpemU9IjYiPmE8L3RleHQ+"
+                + "PC9zdmc+Cg=="
         ),
         ("jxl", "/wpBQFDcCAgCAQBEAEsYixXCSUFOAAAAAAAAAAAA"),
     ]

@@ -37,9 +37,10 @@ extension MediaType {
         case .heifSequence, .avifSequence: FormatFacts(container: .isoBoxes, decoder: .heif, alpha: true)
         // Documents and drawings: the first page or directory, drawn or decoded once for every rendition.
         case .tiff: FormatFacts(extensions: ["tif", "tiff"], decoder: .vips(.tiff), alpha: true, pages: true)
+        case .svg: FormatFacts(extensions: ["svg"], decoder: .vips(.svg), alpha: true)
         case .jpegXL: FormatFacts(extensions: ["jxl"], decoder: .vips(.jxl), alpha: true)
         case .pdf: FormatFacts(extensions: ["pdf"])
-        case .bmp, .svg, .jpeg2000, .icon, .photoshop: FormatFacts()
+        case .bmp, .jpeg2000, .icon, .photoshop: FormatFacts()
         case .zip: FormatFacts(extensions: ["zip"])
         case .mp4: FormatFacts(extensions: ["mp4"])
         case .quickTime: FormatFacts(extensions: ["mov"])

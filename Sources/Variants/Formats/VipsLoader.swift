@@ -4,6 +4,8 @@ enum VipsLoader: Sendable, CaseIterable {
     case jpeg, png, webp, gif
     /// libtiff, the first page or directory.
     case tiff
+    /// librsvg, with its limits on (never libvips' `unlimited`).
+    case svg
     /// libjxl.
     case jxl
 
@@ -15,6 +17,7 @@ enum VipsLoader: Sendable, CaseIterable {
         case .webp: "VipsForeignLoadWebp"
         case .gif: "VipsForeignLoadNsgif"
         case .tiff: "VipsForeignLoadTiff"
+        case .svg: "VipsForeignLoadSvg"
         case .jxl: "VipsForeignLoadJxl"
         }
     }
@@ -24,7 +27,7 @@ enum VipsLoader: Sendable, CaseIterable {
     var reduction: Reduction? {
         switch self {
         case .jpeg: .shrink
-        case .webp: .scale
+        case .webp, .svg: .scale
         case .png, .gif, .tiff, .jxl: nil
         }
     }

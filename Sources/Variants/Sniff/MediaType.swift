@@ -10,7 +10,7 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     case avif = "image/avif"
     case heifSequence = "image/heif-sequence"
     case avifSequence = "image/avif-sequence"
-    // Pictures we decode but never write (TIFF and JPEG XL; see `MediaType.facts`) and ones we never
+    // Pictures we decode but never write (TIFF, SVG and JPEG XL; see `MediaType.facts`) and ones we never
     // decode.
     case bmp = "image/bmp"
     case tiff = "image/tiff"

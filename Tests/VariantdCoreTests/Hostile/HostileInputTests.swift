@@ -109,6 +109,62 @@ import Variants
         }
     }
 
+    /// Drawings built to hurt, and what each must come to in a sealed child: rendered (`nil`),
+    /// or refused as unreadable for the reason given (any reason but a crash or a timeout where it says
+    /// `.corrupt`, since librsvg and libxml2 decide between `corrupt` and a limit of their own).
+    static let documents: [(name: String, text: String, refused: VariantsError.Reason?)] = [
+        ("empty.svg", "", .empty),
+        (
+            "huge.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>"#,
+            .tooManyPixels
+        ),
+        (
+            "passwd.svg",
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><image width="8" "#
+                + #"height="8" href="file:///etc/passwd"/><image width="8" height="8" href="/etc/hostname"/></svg>"#,
+            nil
+        ),
+        // An external entity is never loaded: the document is refused for the entity it does not define.
+        (
+            "entity.svg",
+            #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
+                + #"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text>&x;</text></svg>"#,
+            .corrupt
+        ),
+        ("laughs.svg", laughs, .corrupt),
+        (
+            "deep.svg",
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">"#
+                + String(repeating: "<g>", count: 100_000) + String(repeating: "</g>", count: 100_000)
+                + "</svg>",
+            .corrupt
+        ),
+    ]
+
+    @Test(arguments: documents.map(\.name))
+    func hostileDocumentEndsTyped(name: String) async throws {
+        let document = try #require(Self.documents.first { $0.name == name })
+        let result = try await answer(for: Array(document.text.utf8), named: name)
+        guard let expected = document.refused else {
+            #expect(failure(result) == nil, "\(name): \(failure(result).map(String.init(describing:)) ?? "")")
+            return
+        }
+        let error = try #require(failure(result), "\(name) was rendered")
+        #expect(error.code == .unreadablePicture, "\(name): \(error)")
+        if expected == .corrupt {
+            #expect(
+                ![.decoderCrash, .decoderTimeout, .quarantined].contains(error.reason), "\(name): \(error)")
+        } else {
+            #expect(error.reason == expected, "\(name): \(error)")
+        }
+    }
+
+    /// "Billion laughs": ten entities of ten references each, nine deep.
+    private static let laughs =
+        #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a0 "lol">"#
+        + (1...9).map { "<!ENTITY a\($0) \"" + String(repeating: "&a\($0 - 1);", count: 10) + "\">" }.joined()
+        + #"]><svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text>&a9;</text></svg>"#
+
     /// A valid PNG signature and IHDR declaring `side` × `side` grey pixels, then a tiny IDAT and IEND.
     static func pngBomb(side: Int) -> [UInt8] {
         func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Variants
 
-/// TIFF and JPEG XL sources: generated files of known content, each rendition compared with another
+/// SVG, TIFF and JPEG XL sources: generated files of known content, each rendition compared with another
 /// program's render of the same file at the same size (mean difference per channel over a 16 × 16 reduction,
 /// `Perceptual.distance`, within 2 %), and their metadata and refusals.
 @Suite struct DocumentDecodingTests {
@@ -42,6 +42,72 @@ import Testing
         } catch {
             return error
         }
+    }
+
+    // MARK: - SVG
+
+    /// A blue 60 × 30 rectangle at (10, 20), in a document with neither `viewBox` nor `width` and `height`.
+    static let unsizedDrawing = Array(
+        #"<svg xmlns="http://www.w3.org/2000/svg"><rect x="10" y="20" width="60" height="30" fill="blue"/></svg>"#
+            .utf8)
+
+    @Test(.enabled(if: ReferenceRender.has("/usr/bin/rsvg-convert"), "rsvg-convert (librsvg2-bin) is absent"))
+    func svgWithoutASizeIsTheSizeOfWhatItDraws() throws {
+        let (metadata, image) = try rendition(
+            Self.unsizedDrawing, path: "drawing.svg", settings: #"{"width":60,"format":"png"}"#)
+        #expect(metadata.contentType == "image/svg+xml")
+        // The rectangle's size, drawn from the document's origin: the part right of x 60 and below y 30 is cut.
+        #expect(metadata.width == 60 && metadata.height == 30)
+        #expect(try pixel(image, 5, 5) == [0, 0, 0])
+        #expect(try pixel(image, 40, 25) == [0, 0, 255])
+        let reference = try ReferenceRender.png(
+            of: Self.unsizedDrawing, named: "drawing.svg", program: "/usr/bin/rsvg-convert"
+        ) { input, output in [input, "-o", output] }
+        #expect(reference.width == 60 && reference.height == 30)
+        #expect(try Perceptual.distance(image, reference) < 0.02)
+    }
+
+    /// An `<image>` naming a file on this machine, absolutely and by a relative path, and one over HTTP: none is
+    /// read, and the drawing around them renders.
+    @Test func svgReadsNothingOutsideTheFile() throws {
+        let png = Samples.root.appendingPathComponent("pictures/gradient-alpha.png").path
+        for reference in [
+            "file:///etc/passwd", "file://\(png)", png, "../pictures/gradient-alpha.png",
+            "http://127.0.0.1:9/x.png",
+        ] {
+            let svg = Array(
+                (#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" "#
+                    + #"width="40" height="40"><rect width="40" height="20" fill="lime"/>"#
+                    + #"<image x="0" y="20" width="40" height="20" href="\#(reference)" "#
+                    + #"xlink:href="\#(reference)"/></svg>"#).utf8)
+            let (_, image) = try rendition(svg, path: "refs.svg", settings: #"{"width":40,"format":"png"}"#)
+            #expect(try pixel(image, 20, 10) == [0, 255, 0], "\(reference)")
+            #expect(try pixel(image, 20, 30) == [0, 0, 0], "\(reference): the image was read")
+        }
+    }
+
+    @Test func svgEntityBombEndsTyped() throws {
+        var svg = #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a0 "lol">"#
+        for level in 1...12 {
+            svg += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">"
+        }
+        svg += #"]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&a12;</text></svg>"#
+        let error = try #require(try refusal(Array(svg.utf8), path: "laughs.svg"))
+        #expect(error.code == .unreadablePicture)
+    }
+
+    @Test func svgNestedTooDeepEndsTyped() throws {
+        let depth = 100_000
+        let svg =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">"#
+            + String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth) + "</svg>"
+        let error = try #require(try refusal(Array(svg.utf8), path: "deep.svg"))
+        #expect(error.code == .unreadablePicture)
+    }
+
+    @Test func svgOfHugeCanvasIsRefusedBeforeItIsDrawn() throws {
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>"#
+        #expect(try refusal(Array(svg.utf8), path: "huge.svg")?.reason == .tooManyPixels)
     }
 
     // MARK: - TIFF

@@ -158,6 +158,7 @@ import Testing
         case .avifSequence: rebranded(try Samples.bytes("pictures/hopper.avif"), major: "msf1", avif: "avis")
         case .tiff: try Samples.bytes("documents/cmyk.tif")
         case .jpegXL: try Samples.bytes("documents/gradient.jxl")
+        case .svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"/>"#.utf8)
         default: nil
         }
     }

@@ -120,7 +120,7 @@ final class VipsImage {
     ///
     /// - Parameters:
     ///   - shrink: JPEG shrink-on-load, 1, 2, 4 or 8.
-    ///   - scale: WebP scale-on-load, in (0, 1].
+    ///   - scale: WebP scale-on-load, in (0, 1]; SVG: the factor on its own size it is drawn at.
     ///   - strict: fail on truncation and decoder errors instead of filling the gap with grey.
     ///   - allFrames: GIF and WebP: every frame, stacked top to bottom (see `animation`).
     static func load(
@@ -134,6 +134,7 @@ final class VipsImage {
             case .webp: VV_LOADER_WEBP
             case .gif: VV_LOADER_GIF
             case .tiff: VV_LOADER_TIFF
+            case .svg: VV_LOADER_SVG
             case .jxl: VV_LOADER_JXL
             }
         var options = vv_load_options(
