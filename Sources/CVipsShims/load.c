@@ -45,6 +45,10 @@ vv_load(vv_loader loader, const void *bytes, size_t length, const vv_load_option
         status = vips_svgload_buffer(copy, length, out, "scale", options->scale, "fail_on", options->fail_on,
                                      "access", access, NULL);
         break;
+    case VV_LOADER_PDF:
+        status = vips_pdfload_buffer(copy, length, out, "scale", options->scale, "fail_on", options->fail_on,
+                                     "access", access, "page", 0, "n", 1, NULL);
+        break;
     case VV_LOADER_JXL:
         status = vips_jxlload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, NULL);
         break;

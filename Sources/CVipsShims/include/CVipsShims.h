@@ -81,16 +81,17 @@ typedef enum vv_loader {
     VV_LOADER_GIF = 3,
     VV_LOADER_TIFF = 4,
     VV_LOADER_SVG = 5,
+    VV_LOADER_PDF = 6,
     VV_LOADER_JXL = 7,
 } vv_loader;
 
 typedef struct vv_load_options {
     int shrink;      /* JPEG only: shrink-on-load factor 1, 2, 4 or 8 */
-    double scale;    /* WebP: scale-on-load factor in (0, 1]; SVG: the factor it renders at */
+    double scale;    /* WebP: scale-on-load factor in (0, 1]; SVG and PDF: the factor they render at */
     int fail_on;     /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
     int sequential;  /* 1: pixels are read once, top to bottom (less memory) */
     int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first;
-                      * TIFF and JPEG XL: always the first page */
+                      * TIFF, PDF and JPEG XL: always the first page */
 } vv_load_options;
 
 /* Opens an image from a copy of the bytes (header only; pixels are decoded when first needed). */

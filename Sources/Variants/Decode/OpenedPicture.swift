@@ -94,6 +94,14 @@ struct OpenedPicture {
         }
     }
 
+    /// A PDF's first page in points, as shown: its size at the loader's nominal scale, to the half point.
+    var pageSize: PageSize? {
+        guard type.facts.measuredInPoints, case .vips(let loader, _) = backend else { return nil }
+        return PageSize(
+            width: Double(header.storedWidth) / loader.nominalScale,
+            height: Double(header.storedHeight) / loader.nominalScale)
+    }
+
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
     /// displayed size (never larger than it): the one decode every rendition of this object comes from.
     /// With `animated`, an animated GIF or WebP also decodes every frame (their pixels together under the
@@ -295,6 +303,10 @@ struct OpenedPicture {
             if let feature = structure.unsupportedFeature {
                 return .unreadable(.unsupportedFeature, "\(feature) is not decoded here")
             }
+        }
+        if ContainerCheck.isEncrypted(bytes, as: type) {
+            return .unreadable(
+                .encrypted, "the PDF is encrypted with a password it cannot be opened without")
         }
         if ContainerCheck.isTruncated(bytes, as: type) {
             return .unreadable(.truncated, "the \(type.mimeType) data ends early (\(error.message))")

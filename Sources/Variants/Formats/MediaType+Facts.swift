@@ -39,7 +39,10 @@ extension MediaType {
         case .tiff: FormatFacts(extensions: ["tif", "tiff"], decoder: .vips(.tiff), alpha: true, pages: true)
         case .svg: FormatFacts(extensions: ["svg"], decoder: .vips(.svg), alpha: true)
         case .jpegXL: FormatFacts(extensions: ["jxl"], decoder: .vips(.jxl), alpha: true)
-        case .pdf: FormatFacts(extensions: ["pdf"])
+        case .pdf:
+            FormatFacts(
+                extensions: ["pdf"], container: .pdfObjects, decoder: .vips(.pdf), pages: true,
+                measuredInPoints: true)
         case .bmp, .jpeg2000, .icon, .photoshop: FormatFacts()
         case .zip: FormatFacts(extensions: ["zip"])
         case .mp4: FormatFacts(extensions: ["mp4"])

@@ -6,6 +6,8 @@ enum VipsLoader: Sendable, CaseIterable {
     case tiff
     /// librsvg, with its limits on (never libvips' `unlimited`).
     case svg
+    /// poppler, the first page.
+    case pdf
     /// libjxl.
     case jxl
 
@@ -18,6 +20,7 @@ enum VipsLoader: Sendable, CaseIterable {
         case .gif: "VipsForeignLoadNsgif"
         case .tiff: "VipsForeignLoadTiff"
         case .svg: "VipsForeignLoadSvg"
+        case .pdf: "VipsForeignLoadPdf"
         case .jxl: "VipsForeignLoadJxl"
         }
     }
@@ -27,9 +30,17 @@ enum VipsLoader: Sendable, CaseIterable {
     var reduction: Reduction? {
         switch self {
         case .jpeg: .shrink
-        case .webp, .svg: .scale
+        case .webp, .svg, .pdf: .scale
         case .png, .gif, .tiff, .jxl: nil
         }
+    }
+
+    /// What a drawing's size is measured at, as a factor on the size it declares: a PDF page is rendered at
+    /// 144 dpi, twice its size in points, so a page is as sharp as a photo of the same size; an SVG at 96
+    /// dpi, its own CSS pixels. Its renditions are then drawn at their own size, never enlarged from a small
+    /// render.
+    var nominalScale: Double {
+        self == .pdf ? 2 : 1
     }
 
     enum Reduction: Sendable {

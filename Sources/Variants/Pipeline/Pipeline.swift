@@ -66,6 +66,7 @@ public struct Pipeline: Sendable {
         }
         if type.facts.pages {
             metadata.pages = picture.header.frames
+            metadata.pageSize = picture.pageSize
         }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {

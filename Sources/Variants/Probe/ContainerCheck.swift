@@ -9,6 +9,7 @@ enum ContainerCheck {
         case .gifBlocks: gifIsTruncated(bytes)
         case .riffChunks: riffIsTruncated(bytes)
         case .isoBoxes: isoMediaIsTruncated(bytes)
+        case .pdfObjects: PDFStructure(bytes).truncated
         case nil: false
         }
     }
@@ -33,6 +34,11 @@ enum ContainerCheck {
         return false
     }
 
+    /// Whether the file is encrypted with a password it cannot be opened without (only a PDF can say).
+    static func isEncrypted(_ bytes: [UInt8], as type: MediaType) -> Bool {
+        type.facts.container == .pdfObjects && PDFStructure(bytes).encrypted
+    }
+
     /// Bytes of metadata blocks the container declares: JPEG APPn and COM segments, PNG text, ICC and EXIF
     /// chunks, WebP EXIF, XMP and ICC chunks. (libheif bounds HEIF's through its security limits.)
     static func metadataBytes(_ bytes: [UInt8], as type: MediaType) -> Int {
@@ -41,7 +47,7 @@ enum ContainerCheck {
         case .pngChunks:
             chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
         case .riffChunks: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
-        case .gifBlocks, .isoBoxes, nil: 0
+        case .gifBlocks, .isoBoxes, .pdfObjects, nil: 0
         }
     }
 

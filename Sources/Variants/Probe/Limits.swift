@@ -11,8 +11,8 @@ public struct Limits: Sendable, Equatable, Codable {
     public var maxProgressivePixels: Int
     /// Most frames a header may declare (we decode the first, but the loader walks them all).
     public var maxFrames: Int
-    /// Most pages a document (a TIFF) may hold: its first is decoded, but the loader reads the chain of
-    /// directories whole. A long book fits.
+    /// Most pages a document (PDF, TIFF) may hold: its first is decoded, but the loader reads the page tree
+    /// or the chain of directories whole. A long book fits.
     public var maxPages: Int
     /// Metadata blocks (EXIF, XMP, ICC, comments, PNG text) a file may carry in all: decoders read them whole
     /// into memory, and a camera writes well under 1 MB.

@@ -14,8 +14,10 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     /// An animated GIF or WebP: how many frames, and how long they last together in milliseconds.
     public var frames: Int?
     public var duration: Int?
-    /// A document (a TIFF): how many pages it holds; its first is the one rendered.
+    /// A document (PDF, TIFF): how many pages it holds; its first is the one rendered.
     public var pages: Int?
+    /// A PDF: its first page's size in points (1/72 inch), as shown (after its `/Rotate`), to the half point.
+    public var pageSize: PageSize?
     /// `"ignored"` when the picture embeds a colour profile that cannot be used: it is rendered as sRGB.
     public var colourProfile: String?
     /// `"pq"` or `"hlg"` when the picture is HDR (its transfer PQ or HLG): its renditions are tone-mapped to SDR.

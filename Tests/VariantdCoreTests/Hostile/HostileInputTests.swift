@@ -66,9 +66,8 @@ import Variants
             try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient-alpha.png")))
         let metadata = try await answer(for: png, named: "photo.jpg").outcome.get()
         #expect(metadata.contentType == "image/png")
-        let pdf = [UInt8](
-            try Data(contentsOf: TestPaths.samples.appendingPathComponent("other/document.pdf")))
-        #expect(failure(try await answer(for: pdf, named: "photo.png"))?.reason == .notAPicture)
+        let csv = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("other/sizes.csv")))
+        #expect(failure(try await answer(for: csv, named: "photo.png"))?.reason == .notAPicture)
     }
 
     @Test func pngDeclaring50000SquaredIsRefusedFromItsHeader() async throws {
@@ -109,11 +108,22 @@ import Variants
         }
     }
 
-    /// Drawings built to hurt, and what each must come to in a sealed child: rendered (`nil`),
+    /// Documents and drawings built to hurt, and what each must come to in a sealed child: rendered (`nil`),
     /// or refused as unreadable for the reason given (any reason but a crash or a timeout where it says
-    /// `.corrupt`, since librsvg and libxml2 decide between `corrupt` and a limit of their own).
+    /// `.corrupt`, since poppler, librsvg and libxml2 decide between `corrupt` and a limit of their own).
     static let documents: [(name: String, text: String, refused: VariantsError.Reason?)] = [
+        ("empty.pdf", "", .empty),
         ("empty.svg", "", .empty),
+        ("cut.pdf", "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pa", .corrupt),
+        // Its page tree's only kid is the tree itself.
+        (
+            "loop.pdf", pdf(["<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[2 0 R]/Count 1>>"]),
+            .corrupt
+        ),
+        // A content stream of no bytes, and one whose length lies by a megabyte.
+        ("blank.pdf", pdf(page("<</Length 0>>stream\n\nendstream")), nil),
+        ("lying.pdf", pdf(page("<</Length 1000000>>stream\n0 0 1 rg 0 0 5 5 re f\nendstream")), nil),
+        ("huge.pdf", pdf(page("<</Length 0>>stream\n\nendstream", side: 14_400)), .tooManyPixels),
         (
             "huge.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>"#,
             .tooManyPixels
@@ -157,6 +167,22 @@ import Variants
         } else {
             #expect(error.reason == expected, "\(name): \(error)")
         }
+    }
+
+    /// A PDF of `objects` (numbered from 1, the first the catalogue), without a cross-reference table: poppler
+    /// rebuilds one, as it does for many real files.
+    private static func pdf(_ objects: [String]) -> String {
+        "%PDF-1.4\n"
+            + objects.enumerated().map { "\($0.offset + 1) 0 obj\n\($0.element)\nendobj\n" }.joined()
+            + "trailer\n<</Root 1 0 R>>\n%%EOF\n"
+    }
+
+    /// A catalogue, a page tree and one `side`-point square page whose content is `stream`.
+    private static func page(_ stream: String, side: Int = 100) -> [String] {
+        [
+            "<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            "<</Type/Page/Parent 2 0 R/MediaBox[0 0 \(side) \(side)]/Contents 4 0 R>>", stream,
+        ]
     }
 
     /// "Billion laughs": ten entities of ten references each, nine deep.

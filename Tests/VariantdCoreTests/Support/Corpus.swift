@@ -21,8 +21,8 @@ enum Corpus {
     }
 
     /// Types whose files are decoded by their bytes whatever their name says: the manifest expects a
-    /// rejection of its disguised TIFF and SVG, which variantd draws.
-    static let decodedByContent: Set = ["image/tiff", "image/svg+xml"]
+    /// rejection of its disguised TIFF, SVG and PDF, which variantd draws.
+    static let decodedByContent: Set = ["image/tiff", "image/svg+xml", "application/pdf"]
 
     /// Every manifest row; empty when the corpus is absent (the tests using it are then disabled).
     static let rows: [Row] = {

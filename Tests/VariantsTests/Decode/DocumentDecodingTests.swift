@@ -3,13 +3,20 @@ import Testing
 
 @testable import Variants
 
-/// SVG, TIFF and JPEG XL sources: generated files of known content, each rendition compared with another
+/// PDF, SVG, TIFF and JPEG XL sources: generated files of known content, each rendition compared with another
 /// program's render of the same file at the same size (mean difference per channel over a 16 × 16 reduction,
 /// `Perceptual.distance`, within 2 %), and their metadata and refusals.
 @Suite struct DocumentDecodingTests {
     init() throws {
         try Vips.start()
     }
+
+    /// A 200 × 100 pt page turned a quarter clockwise by `/Rotate 90`, with a red 40 pt square 20 pt from its
+    /// left and bottom edges; then a second, blank page.
+    static let rotatedPage = TestPDF(pages: [
+        .init(width: 200, height: 100, rotate: 90, content: "1 0 0 rg 20 20 40 40 re f"),
+        .init(width: 100, height: 100),
+    ]).bytes
 
     /// Runs `bytes` through a bucket whose one variant is `settings`; the metadata and the rendition.
     private func rendition(_ bytes: [UInt8], path: String, settings: String) throws -> (
@@ -41,6 +48,62 @@ import Testing
             return nil
         } catch {
             return error
+        }
+    }
+
+    // MARK: - PDF
+
+    @Test(.enabled(if: ReferenceRender.has("/usr/bin/pdftoppm"), "pdftoppm (poppler-utils) is absent"))
+    func pdfFirstPageIsRenderedTurnedByItsRotate() throws {
+        let (metadata, image) = try rendition(
+            Self.rotatedPage, path: "page.pdf", settings: #"{"width":100,"format":"png"}"#)
+        #expect(metadata.contentType == "application/pdf")
+        #expect(metadata.pages == 2)
+        #expect(metadata.pageSize == PageSize(width: 100, height: 200))
+        // At 144 dpi, twice the points.
+        #expect(metadata.width == 200 && metadata.height == 400)
+        #expect(image.width == 100 && image.height == 200)
+        // Half a pixel a point: the square, turned with the page, now lies 10 to 30 px from the top left.
+        #expect(try pixel(image, 20, 20) == [255, 0, 0])
+        #expect(try pixel(image, 20, 100) == [255, 255, 255])
+        #expect(try pixel(image, 80, 20) == [255, 255, 255])
+        let reference = try ReferenceRender.png(
+            of: Self.rotatedPage, named: "page.pdf", program: "/usr/bin/pdftoppm"
+        ) { input, output in
+            ["-png", "-singlefile", "-scale-to", "200", input, String(output.dropLast(4))]
+        }
+        #expect(reference.width == 100 && reference.height == 200)
+        #expect(try Perceptual.distance(image, reference) < 0.02)
+    }
+
+    @Test func encryptedPDFIsRefusedWithItsOwnReason() throws {
+        var pdf = TestPDF(pages: [.init(width: 100, height: 100, content: "0 0 1 rg 0 0 50 50 re f")])
+        pdf.encrypted = true
+        let error = try #require(try refusal(pdf.bytes, path: "locked.pdf"))
+        #expect(error.statusCode == 422)
+        #expect(error.reason == .encrypted)
+    }
+
+    @Test func pdfOverThePageLimitIsRefused() throws {
+        let error = try #require(try refusal(Self.rotatedPage, path: "two.pdf", limits: Limits(maxPages: 1)))
+        #expect(error.reason == .tooManyPages)
+    }
+
+    @Test func hugePDFPageIsRefusedBeforeItIsDrawn() throws {
+        let poster = TestPDF(pages: [.init(width: 14_400, height: 14_400, content: "0 0 1 rg 0 0 50 50 re f")]
+        )
+        #expect(try refusal(poster.bytes, path: "poster.pdf")?.reason == .tooManyPixels)
+    }
+
+    @Test func pdfWithoutPagesIsCorrupt() throws {
+        #expect(try refusal(TestPDF(pages: []).bytes, path: "none.pdf")?.reason == .corrupt)
+    }
+
+    @Test func truncatedPDFIsUnreadable() throws {
+        let bytes = Self.rotatedPage
+        for cut in [10, bytes.count / 3, bytes.count / 2] {
+            let error = try #require(try refusal(Array(bytes.prefix(cut)), path: "cut.pdf"), "cut at \(cut)")
+            #expect([.truncated, .corrupt].contains(error.reason), "cut at \(cut): \(error)")
         }
     }
 

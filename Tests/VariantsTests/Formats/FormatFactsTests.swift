@@ -159,6 +159,7 @@ import Testing
         case .tiff: try Samples.bytes("documents/cmyk.tif")
         case .jpegXL: try Samples.bytes("documents/gradient.jxl")
         case .svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"/>"#.utf8)
+        case .pdf: TestPDF(pages: [.init(width: 8, height: 4)]).bytes
         default: nil
         }
     }

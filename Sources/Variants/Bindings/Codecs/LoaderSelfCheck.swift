@@ -6,7 +6,6 @@
 /// itself is shown to work. Runs once when libvips starts; a failure refuses to start.
 enum LoaderSelfCheck {
     static let blocked: [(format: String, bytes: [UInt8])] = [
-        ("PDF (poppler)", Array(pdfSample.utf8)),
         ("JPEG 2000", jpeg2000Sample),
         ("BMP (ImageMagick)", bmpSample),
     ]
@@ -39,15 +38,6 @@ enum LoaderSelfCheck {
     }
 
     // MARK: - Samples, each 1×1 or 8×8
-
-    private static let pdfSample = """
-        %PDF-1.1
-        1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj
-        2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj
-        3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 8 8]>>endobj
-        trailer<</Root 1 0 R>>
-        %%EOF
-        """
 
     static let allowedControl: [UInt8] = [
         0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43, 0x00, 0x50, 0x37, 0x3C, 0x46, 0x3C, 0x32, 0x50, 0x46, 0x41,

@@ -120,7 +120,8 @@ final class VipsImage {
     ///
     /// - Parameters:
     ///   - shrink: JPEG shrink-on-load, 1, 2, 4 or 8.
-    ///   - scale: WebP scale-on-load, in (0, 1]; SVG: the factor on its own size it is drawn at.
+    ///   - scale: WebP scale-on-load, in (0, 1]; SVG and PDF: the factor on the loader's nominal size
+    ///     (`VipsLoader.nominalScale`) they are drawn at.
     ///   - strict: fail on truncation and decoder errors instead of filling the gap with grey.
     ///   - allFrames: GIF and WebP: every frame, stacked top to bottom (see `animation`).
     static func load(
@@ -135,10 +136,11 @@ final class VipsImage {
             case .gif: VV_LOADER_GIF
             case .tiff: VV_LOADER_TIFF
             case .svg: VV_LOADER_SVG
+            case .pdf: VV_LOADER_PDF
             case .jxl: VV_LOADER_JXL
             }
         var options = vv_load_options(
-            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0,
+            shrink: Int32(shrink), scale: scale * loader.nominalScale, fail_on: strict ? 2 : 0,
             sequential: allFrames ? 0 : 1,
             pages: allFrames ? -1 : 1)
         return try bytes.withUnsafeBytes { buffer in
