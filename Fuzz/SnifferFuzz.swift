@@ -1,5 +1,5 @@
 /// libFuzzer entry for the sniffer and the container checks: any bytes, under any name or declared type,
-/// must yield a type, a truncation verdict and a PNG checksum verdict without trapping; and our own reading of
+/// must yield a type, a truncation verdict, a PNG checksum verdict and a PDF encryption verdict without trapping; and our own reading of
 /// HEIF items (references, item data, properties, overlays) an answer or a typed error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -11,6 +11,7 @@ public func sniffOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = ContainerCheck.isTruncated(bytes, as: type)
     }
     _ = ContainerCheck.hasBadChecksum(bytes, as: .png)
+    _ = ContainerCheck.isEncrypted(bytes, as: .pdf)
     _ = JPEGStructure(bytes).unsupportedFeature
     _ = HEIFReferenceRepair.repaired(bytes)
     _ = try? HEIFOverlay(composing: bytes, maxPlacements: 4_000)

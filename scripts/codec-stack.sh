@@ -6,8 +6,11 @@
 # against the SHA-256 sums pinned below (the ones trixie's Sources index lists). Built with bookworm's
 # compilers and libraries, with only the formats variantd reads and writes: JPEG (libjpeg-turbo), PNG
 # (libspng, both ways), WebP, GIF (libvips' own decoder; we never write GIF, so no cgif), lcms, EXIF and
-# Highway's SIMD kernels. No HEIF (libheif is called directly), TIFF, PDF, SVG, ImageMagick, OpenSlide, JPEG XL,
-# JPEG 2000, FITS, Matlab, …: a loader that is not built cannot be reached by hostile input. After Debian's
+# Highway's SIMD kernels; and, read only, the documents and drawings a bucket holds beside photos, through
+# bookworm's libraries: TIFF (libtiff), SVG (librsvg), PDF (poppler-glib) and JPEG XL (libjxl). Every loader
+# is linked in (no dynamic modules), so a decoder child has them all loaded before it seals itself. No HEIF
+# (libheif is called directly), ImageMagick, OpenSlide, JPEG 2000, FITS, Matlab, …: a loader that is not
+# built cannot be reached by hostile input. After Debian's
 # patches come ours, in scripts/patches (each says why in its header): two change speed, never pixels; the GIF
 # one composes frames as browsers do (an area disposed to background becomes transparent).
 #
@@ -26,7 +29,7 @@ sources=(
 )
 build_deps=(
   patch xz-utils meson ninja-build cmake g++ pkg-config libglib2.0-dev libexpat1-dev libjpeg62-turbo-dev
-  libspng-dev libwebp-dev liblcms2-dev libexif-dev
+  libspng-dev libwebp-dev liblcms2-dev libexif-dev libtiff-dev librsvg2-dev libpoppler-glib-dev libjxl-dev
 )
 # Highway is linked into libvips statically, so no other libhwy on the machine can stand in for it.
 highway_flags=(
@@ -37,7 +40,7 @@ highway_flags=(
 vips_flags=(
   --buildtype=release --libdir=lib -Dauto_features=disabled
   -Djpeg=enabled -Dspng=enabled -Dwebp=enabled -Dlcms=enabled -Dexif=enabled
-  -Dhighway=enabled -Dnsgif=true -Dppm=false -Danalyze=false -Dradiance=false
+  -Dhighway=enabled -Dtiff=enabled -Drsvg=enabled -Dpoppler=enabled -Djpeg-xl=enabled -Dnsgif=true -Dppm=false -Danalyze=false -Dradiance=false
   -Dmodules=disabled -Dintrospection=disabled -Dcplusplus=false -Ddeprecated=false -Dexamples=false
   -Dvapi=false
 )

@@ -38,7 +38,7 @@ build() {
   case $target in
     sniffer)
       swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Formats/*.swift $V/Specs/OutputFormat.swift \
-        $V/Probe/ContainerCheck.swift \
+        $V/Probe/ContainerCheck.swift $V/Probe/PDFStructure.swift \
         $V/Bindings/System/ByteSearch.swift $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
         $V/Decode/HEIFReferenceRepair.swift $V/Errors/VariantsError.swift Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
     declaration)

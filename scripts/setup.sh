@@ -27,6 +27,7 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # videos' poster frames
   ffmpeg  # the video tests' reference frames, and Samples/generators/video
   chromium librsvg2-bin  # the browser tests (batch report, client hints), the charts' rasterising test
+  poppler-utils  # pdftoppm, the reference render of the PDF decoding tests
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
 )

@@ -36,6 +36,22 @@ vv_load(vv_loader loader, const void *bytes, size_t length, const vv_load_option
         status = vips_gifload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, "n",
                                      options->pages ? options->pages : 1, NULL);
         break;
+    case VV_LOADER_TIFF:
+        status = vips_tiffload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, "page", 0,
+                                      "n", 1, NULL);
+        break;
+    case VV_LOADER_SVG:
+        /* "unlimited" stays off: librsvg keeps its limits on elements, references and nesting. */
+        status = vips_svgload_buffer(copy, length, out, "scale", options->scale, "fail_on", options->fail_on,
+                                     "access", access, NULL);
+        break;
+    case VV_LOADER_PDF:
+        status = vips_pdfload_buffer(copy, length, out, "scale", options->scale, "fail_on", options->fail_on,
+                                     "access", access, "page", 0, "n", 1, NULL);
+        break;
+    case VV_LOADER_JXL:
+        status = vips_jxlload_buffer(copy, length, out, "fail_on", options->fail_on, "access", access, NULL);
+        break;
     default:
         g_free(copy);
         g_strlcpy(error->message, "unknown loader", sizeof(error->message));

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <malloc.h>
+#include <string.h>
 #include <vips/vips.h>
 
 #include "error.h"
@@ -54,6 +55,47 @@ vv_library_path(void)
     if (!dladdr((void *) vips_version_string, &info) || !info.dli_fname)
         return "";
     return info.dli_fname;
+}
+
+const char *
+vv_loader_library_version(vv_loader_library library)
+{
+    static _Thread_local char version[64];
+    version[0] = '\0';
+    switch (library) {
+    case VV_LIBRARY_RSVG: {
+        const unsigned *major = dlsym(RTLD_DEFAULT, "rsvg_major_version");
+        const unsigned *minor = dlsym(RTLD_DEFAULT, "rsvg_minor_version");
+        const unsigned *micro = dlsym(RTLD_DEFAULT, "rsvg_micro_version");
+        if (major && minor && micro)
+            g_snprintf(version, sizeof(version), "%u.%u.%u", *major, *minor, *micro);
+        break;
+    }
+    case VV_LIBRARY_POPPLER: {
+        const char *(*get)(void) = (const char *(*)(void)) dlsym(RTLD_DEFAULT, "poppler_get_version");
+        if (get)
+            g_strlcpy(version, get(), sizeof(version));
+        break;
+    }
+    case VV_LIBRARY_TIFF: {
+        /* "LIBTIFF, Version 4.5.0\nCopyright …" */
+        const char *(*get)(void) = (const char *(*)(void)) dlsym(RTLD_DEFAULT, "TIFFGetVersion");
+        const char *number = get ? strstr(get(), "Version ") : NULL;
+        if (number)
+            g_strlcpy(version, number + strlen("Version "), MIN(sizeof(version), strcspn(number + 8, "\n") + 1));
+        break;
+    }
+    case VV_LIBRARY_JXL: {
+        /* major × 1,000,000 + minor × 1,000 + patch */
+        uint32_t (*get)(void) = (uint32_t (*)(void)) dlsym(RTLD_DEFAULT, "JxlDecoderVersion");
+        if (get) {
+            uint32_t number = get();
+            g_snprintf(version, sizeof(version), "%u.%u.%u", number / 1000000, number / 1000 % 1000, number % 1000);
+        }
+        break;
+    }
+    }
+    return version;
 }
 
 void

@@ -39,6 +39,19 @@ const char *vv_header_version(void);
 /* The file the running libvips was loaded from; "" when the loader cannot say. */
 const char *vv_library_path(void);
 
+/* The libraries behind libvips' document loaders, for `--version`. */
+typedef enum vv_loader_library {
+    VV_LIBRARY_RSVG = 0,
+    VV_LIBRARY_POPPLER = 1,
+    VV_LIBRARY_TIFF = 2,
+    VV_LIBRARY_JXL = 3,
+} vv_loader_library;
+
+/* "2.54.7": the version of that library in this process, read through the symbol it exports for it (libvips
+ * links it; the shim does not), or "" when none is loaded. The string lives until the next call on the same
+ * thread. */
+const char *vv_loader_library_version(vv_loader_library library);
+
 /* vips_block_untrusted_set: blocks (1) or unblocks (0) every operation libvips marks untrusted. */
 void vv_block_untrusted(int blocked);
 
@@ -66,14 +79,19 @@ typedef enum vv_loader {
     VV_LOADER_PNG = 1,
     VV_LOADER_WEBP = 2,
     VV_LOADER_GIF = 3,
+    VV_LOADER_TIFF = 4,
+    VV_LOADER_SVG = 5,
+    VV_LOADER_PDF = 6,
+    VV_LOADER_JXL = 7,
 } vv_loader;
 
 typedef struct vv_load_options {
     int shrink;      /* JPEG only: shrink-on-load factor 1, 2, 4 or 8 */
-    double scale;    /* WebP only: scale-on-load factor in (0, 1] */
+    double scale;    /* WebP: scale-on-load factor in (0, 1]; SVG and PDF: the factor they render at */
     int fail_on;     /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
     int sequential;  /* 1: pixels are read once, top to bottom (less memory) */
-    int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first */
+    int pages;       /* GIF and WebP: frames to load, stacked top to bottom; -1 for all, 0 or 1 for the first;
+                      * TIFF, PDF and JPEG XL: always the first page */
 } vv_load_options;
 
 /* Opens an image from a copy of the bytes (header only; pixels are decoded when first needed). */

@@ -9,6 +9,7 @@ enum VersionReport {
         variantd \(version)
         libvips \(BuildInfo.libvipsVersion) (\(BuildInfo.libvipsPath)), libheif \(BuildInfo.libheifVersion)
         \(BuildInfo.ffmpegVersions)
+        loaders: \(BuildInfo.loaderLibraries.map { "\($0.name) \($0.version)" }.joined(separator: ", "))
         decodes: \(BuildInfo.decodes.map(\.mimeType).joined(separator: ", "))
         encodes: \(BuildInfo.encodes.map(\.rawValue).joined(separator: ", "))
         """

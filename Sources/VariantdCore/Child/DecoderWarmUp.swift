@@ -6,7 +6,9 @@ import Variants
 /// lazy tables while the filesystem is still reachable. A picture that fails here fails the same way in a
 /// job, where it gets its typed answer, so failures are not reported twice.
 enum DecoderWarmUp {
-    /// 8×8 grey pictures, made with libvips for this purpose.
+    /// 8×8 grey pictures, made with libvips for this purpose; and 8×8 documents and drawings whose text
+    /// loads the font machinery of librsvg and poppler (a PDF's unembedded Helvetica is looked up through
+    /// fontconfig) before the seal.
     static let pictures: [(kind: String, base64: String)] = [
         (
             "jpg",
@@ -36,17 +38,43 @@ enum DecoderWarmUp {
                 + "AABphwQAAQAAAGYAAAAAAAAAOGMAAOgDAAA4YwAA6AMAAAYAAJAHAAQAAAAwMjEwAZEHAAQAAAABAgMAAKAHAAQAAAAwMTAw"
                 + "AaADAAEAAAD//wAAAqAEAAEAAAAIAAAAA6AEAAEAAAAIAAAAAAAAAA=="
         ),
+        (
+            "tif",
+            "SUkqAEgAAACAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICA"
+                + "DwAAAQMAAQAAAAgAAAABAQMAAQAAAAgAAAACAQMAAQAAAAgAAAADAQMAAQAAAAEAAAAGAQMAAQAAAAEAAAARAQQAAQAAAAgA"
+                + "AAASAQMAAQAAAAEAAAAVAQMAAQAAAAEAAAAWAQMAAQAAAIAAAAAXAQQAAQAAAEAAAAAaAQUAAQAAAAIBAAAbAQUAAQAAAAoB"
+                + "AAAcAQMAAQAAAAEAAAAoAQMAAQAAAAMAAABTAQMAAQAAAAEAAAAAAAAACgAAAAEAAAAKAAAAAQAAAA=="
+        ),
+        (
+            "svg",
+            "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSI4IiBoZWlnaHQ9IjgiPjxyZWN0IHdpZHRo"
+                + "PSI4IiBoZWlnaHQ9IjgiIGZpbGw9IiM4MDgwODAiLz48dGV4dCB4PSIwIiB5PSI3IiBmb250LXNpemU9IjYiPmE8L3RleHQ+"
+                + "PC9zdmc+Cg=="
+        ),
+        (
+            "pdf",
+            "JVBERi0xLjQKMSAwIG9iago8PC9UeXBlL0NhdGFsb2cvUGFnZXMgMiAwIFI+PgplbmRvYmoKMiAwIG9iago8PC9UeXBlL1Bh"
+                + "Z2VzL0tpZHNbMyAwIFJdL0NvdW50IDE+PgplbmRvYmoKMyAwIG9iago8PC9UeXBlL1BhZ2UvUGFyZW50IDIgMCBSL01lZGlh"
+                + "Qm94WzAgMCA4IDhdL1Jlc291cmNlczw8L0ZvbnQ8PC9GMSA1IDAgUj4+Pj4vQ29udGVudHMgNCAwIFI+PgplbmRvYmoKNCAw"
+                + "IG9iago8PC9MZW5ndGggNDc+PgpzdHJlYW0KMC41IGcgMCAwIDggOCByZSBmIEJUIC9GMSA2IFRmIDAgMSBUZCAoYSkgVGog"
+                + "RVQKZW5kc3RyZWFtCmVuZG9iago1IDAgb2JqCjw8L1R5cGUvRm9udC9TdWJ0eXBlL1R5cGUxL0Jhc2VGb250L0hlbHZldGlj"
+                + "YT4+CmVuZG9iagp4cmVmCjAgNgowMDAwMDAwMDAwIDY1NTM1IGYgCjAwMDAwMDAwMDkgMDAwMDAgbiAKMDAwMDAwMDA1NCAw"
+                + "MDAwMCBuIAowMDAwMDAwMTA1IDAwMDAwIG4gCjAwMDAwMDAyMTMgMDAwMDAgbiAKMDAwMDAwMDMwOCAwMDAwMCBuIAp0cmFp"
+                + "bGVyCjw8L1NpemUgNi9Sb290IDEgMCBSPj4Kc3RhcnR4cmVmCjM3MQolJUVPRgo="
+        ),
+        ("jxl", "/wpBQFDcCAgCAQBEAEsYixXCSUFOAAAAAAAAAAAA"),
     ]
 
     /// A bucket that renders every output format.
     static let bucket = """
-        {"name": "warm-up", "allowedMimeTypes": ["image/*"], "variants": {
+        {"name": "warm-up", "allowedMimeTypes": ["image/*", "application/pdf"], "variants": {
          "webp": {"width": 4, "format": "webp"}, "jpeg": {"width": 4, "format": "jpeg"},
          "png": {"width": 4, "format": "png"}, "avif": {"width": 4, "format": "avif"}}}
         """
 
     static func run(_ pipeline: Pipeline) {
         LocalTime.load()
+        PopplerTables.hold()
         let bucket = try? BucketDeclaration(parsing: bucket.utf8)
         var pipeline = pipeline
         pipeline.store = nil

@@ -81,7 +81,7 @@ struct OpenedPicture {
             // The frames last as long as they show, which is how long the WebP renditions play them; a still
             // picture's delays are not read.
             let duration =
-                info.pages > 1
+                info.pages > 1 && type.facts.animates
                 ? DecodedPicture.Animation.shownDelays(
                     image.animation(frames: info.pages).delays, frames: info.pages
                 ).reduce(0, +) : 0
@@ -103,7 +103,19 @@ struct OpenedPicture {
         }
         try limits.checkPixels(
             width: header.storedWidth, height: header.storedHeight, progressive: header.progressive)
-        try limits.checkFrames(header.frames)
+        if type.facts.pages {
+            try limits.checkPages(header.frames)
+        } else {
+            try limits.checkFrames(header.frames)
+        }
+    }
+
+    /// A PDF's first page in points, as shown: its size at the loader's nominal scale, to the half point.
+    var pageSize: PageSize? {
+        guard type.facts.measuredInPoints, case .vips(let loader, _) = backend else { return nil }
+        return PageSize(
+            width: Double(header.storedWidth) / loader.nominalScale,
+            height: Double(header.storedHeight) / loader.nominalScale)
     }
 
     /// Decodes to 8-bit sRGB, oriented, and scaled down to the size `target` asks for given the picture's
@@ -309,6 +321,10 @@ struct OpenedPicture {
             if let feature = structure.unsupportedFeature {
                 return .unreadable(.unsupportedFeature, "\(feature) is not decoded here")
             }
+        }
+        if ContainerCheck.isEncrypted(bytes, as: type) {
+            return .unreadable(
+                .encrypted, "the PDF is encrypted with a password it cannot be opened without")
         }
         if ContainerCheck.isTruncated(bytes, as: type) {
             return .unreadable(.truncated, "the \(type.mimeType) data ends early (\(error.message))")

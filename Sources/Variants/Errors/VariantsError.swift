@@ -74,6 +74,10 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case tooManyPixels = "too_many_pixels"
         /// The header declares more frames than the limits allow.
         case tooManyFrames = "too_many_frames"
+        /// A document (PDF, TIFF) holds more pages than the limits allow.
+        case tooManyPages = "too_many_pages"
+        /// A PDF encrypted with a user password: it cannot be opened without one.
+        case encrypted
         /// EXIF, XMP, ICC, comment and text blocks together are larger than the limits allow.
         case tooMuchMetadata = "too_much_metadata"
         /// A sub-format we do not decode (12-bit or lossless JPEG, HEIF coded with AVC, JPEG 2000, …).

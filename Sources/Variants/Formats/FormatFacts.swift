@@ -46,6 +46,8 @@ struct FormatFacts: Sendable {
         case isoBoxes
         /// EBML elements (WebM, Matroska).
         case ebmlElements
+        /// PDF objects and trailers, ending in `%%EOF`.
+        case pdfObjects
     }
 
     /// The two figures a quality search in one format starts from, both read off the corpus photos
@@ -74,6 +76,11 @@ struct FormatFacts: Sendable {
     var alpha = false
     /// Its animated pictures are read frame by frame, and a rendition written in it can play every frame.
     var animates = false
+    /// Its files hold pages (a PDF, a multi-page TIFF): the first is decoded, and how many there are is
+    /// reported as `pages` and held to the page limit rather than the frame limit.
+    var pages = false
+    /// Its pages are measured in points (PDF): the first page's size is reported in them as `pageSize`.
+    var measuredInPoints = false
     /// Its bytes are a program: never a picture, and refused by a bucket that blocks executables.
     var executable = false
 }

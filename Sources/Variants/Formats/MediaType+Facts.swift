@@ -35,8 +35,15 @@ extension MediaType {
                 alpha: true)
         // A sequence's still primary image is decoded; its track is not.
         case .heifSequence, .avifSequence: FormatFacts(container: .isoBoxes, decoder: .heif, alpha: true)
-        case .bmp, .tiff, .svg, .jpegXL, .jpeg2000, .icon, .photoshop: FormatFacts()
-        case .pdf: FormatFacts(extensions: ["pdf"])
+        // Documents and drawings: the first page or directory, drawn or decoded once for every rendition.
+        case .tiff: FormatFacts(extensions: ["tif", "tiff"], decoder: .vips(.tiff), alpha: true, pages: true)
+        case .svg: FormatFacts(extensions: ["svg"], decoder: .vips(.svg), alpha: true)
+        case .jpegXL: FormatFacts(extensions: ["jxl"], decoder: .vips(.jxl), alpha: true)
+        case .pdf:
+            FormatFacts(
+                extensions: ["pdf"], container: .pdfObjects, decoder: .vips(.pdf), pages: true,
+                measuredInPoints: true)
+        case .bmp, .jpeg2000, .icon, .photoshop: FormatFacts()
         case .zip: FormatFacts(extensions: ["zip"])
         // Videos: a poster frame.
         case .mp4: FormatFacts(extensions: ["mp4", "m4v"], container: .isoBoxes, decoder: .video(.mov))

@@ -75,6 +75,10 @@ public struct Pipeline: Sendable {
             metadata.codec = video.codec.rawValue
             metadata.duration = video.duration
         }
+        if type.facts.pages {
+            metadata.pages = picture.header.frames
+            metadata.pageSize = picture.pageSize
+        }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
             try renderVariants(

@@ -10,6 +10,7 @@ enum ContainerCheck {
         case .riffChunks: riffIsTruncated(bytes)
         case .isoBoxes: isoMediaIsTruncated(bytes)
         case .ebmlElements: ebmlIsTruncated(bytes)
+        case .pdfObjects: PDFStructure(bytes).truncated
         case nil: false
         }
     }
@@ -34,6 +35,11 @@ enum ContainerCheck {
         return false
     }
 
+    /// Whether the file is encrypted with a password it cannot be opened without (only a PDF can say).
+    static func isEncrypted(_ bytes: [UInt8], as type: MediaType) -> Bool {
+        type.facts.container == .pdfObjects && PDFStructure(bytes).encrypted
+    }
+
     /// Bytes of metadata blocks the container declares: JPEG APPn and COM segments, PNG text, ICC and EXIF
     /// chunks, WebP EXIF, XMP and ICC chunks. (libheif bounds HEIF's through its security limits.)
     static func metadataBytes(_ bytes: [UInt8], as type: MediaType) -> Int {
@@ -42,7 +48,7 @@ enum ContainerCheck {
         case .pngChunks:
             chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
         case .riffChunks: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
-        case .gifBlocks, .isoBoxes, .ebmlElements, nil: 0
+        case .gifBlocks, .isoBoxes, .ebmlElements, .pdfObjects, nil: 0
         }
     }
 

@@ -9,8 +9,11 @@ public struct Limits: Sendable, Equatable, Codable {
     /// rows however small the output (libvips measured 3.7 GB for one large progressive JPEG). 30 megapixels
     /// is above any progressive photo a phone or camera writes.
     public var maxProgressivePixels: Int
-    /// Most frames or pages a header may declare (we decode the first, but the loader walks them all).
+    /// Most frames a header may declare (we decode the first, but the loader walks them all).
     public var maxFrames: Int
+    /// Most pages a document (PDF, TIFF) may hold: its first is decoded, but the loader reads the page tree
+    /// or the chain of directories whole. A long book fits.
+    public var maxPages: Int
     /// Metadata blocks (EXIF, XMP, ICC, comments, PNG text) a file may carry in all: decoders read them whole
     /// into memory, and a camera writes well under 1 MB.
     public var maxMetadataBytes: Int
@@ -24,12 +27,13 @@ public struct Limits: Sendable, Equatable, Codable {
     public init(
         maxInputBytes: Int = 256 << 20, maxPixels: Int = 268_402_689, maxProgressivePixels: Int = 30_000_000,
         maxFrames: Int = 1_000, maxMetadataBytes: Int = 8 << 20, maxHEIFMemoryBlock: Int = 1 << 30,
-        maxHEIFItems: Int = 4_000, decodingThreads: Int = 2
+        maxHEIFItems: Int = 4_000, decodingThreads: Int = 2, maxPages: Int = 10_000
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
         self.maxProgressivePixels = maxProgressivePixels
         self.maxFrames = maxFrames
+        self.maxPages = maxPages
         self.maxMetadataBytes = maxMetadataBytes
         self.maxHEIFMemoryBlock = maxHEIFMemoryBlock
         self.maxHEIFItems = maxHEIFItems
@@ -73,6 +77,13 @@ public struct Limits: Sendable, Equatable, Codable {
             throw .unreadable(
                 .tooMuchMetadata,
                 "the file carries \(bytes) bytes of metadata, over the limit of \(maxMetadataBytes)")
+        }
+    }
+
+    func checkPages(_ pages: Int) throws(VariantsError) {
+        guard pages <= maxPages else {
+            throw .unreadable(
+                .tooManyPages, "the document holds \(pages) pages, over the limit of \(maxPages)")
         }
     }
 

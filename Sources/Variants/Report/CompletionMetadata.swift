@@ -17,6 +17,10 @@ public struct CompletionMetadata: Sendable, Codable, Equatable {
     public var duration: Double?
     /// A video: the codec of the stream its poster frame comes from (`h264`, `hevc`, `vp9`, `av1`).
     public var codec: String?
+    /// A document (PDF, TIFF): how many pages it holds; its first is the one rendered.
+    public var pages: Int?
+    /// A PDF: its first page's size in points (1/72 inch), as shown (after its `/Rotate`), to the half point.
+    public var pageSize: PageSize?
     /// `"ignored"` when the picture embeds a colour profile that cannot be used: it is rendered as sRGB.
     public var colourProfile: String?
     /// `"pq"` or `"hlg"` when the picture or video is HDR (its transfer PQ or HLG): its renditions are

@@ -10,7 +10,8 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     case avif = "image/avif"
     case heifSequence = "image/heif-sequence"
     case avifSequence = "image/avif-sequence"
-    // Pictures we never decode.
+    // Pictures we decode but never write (TIFF, SVG and JPEG XL; see `MediaType.facts`) and ones we never
+    // decode.
     case bmp = "image/bmp"
     case tiff = "image/tiff"
     case svg = "image/svg+xml"

@@ -66,9 +66,8 @@ import Variants
             try Data(contentsOf: TestPaths.samples.appendingPathComponent("pictures/gradient-alpha.png")))
         let metadata = try await answer(for: png, named: "photo.jpg").outcome.get()
         #expect(metadata.contentType == "image/png")
-        let pdf = [UInt8](
-            try Data(contentsOf: TestPaths.samples.appendingPathComponent("other/document.pdf")))
-        #expect(failure(try await answer(for: pdf, named: "photo.png"))?.reason == .notAPicture)
+        let csv = [UInt8](try Data(contentsOf: TestPaths.samples.appendingPathComponent("other/sizes.csv")))
+        #expect(failure(try await answer(for: csv, named: "photo.png"))?.reason == .notAPicture)
     }
 
     @Test func pngDeclaring50000SquaredIsRefusedFromItsHeader() async throws {
@@ -114,6 +113,89 @@ import Variants
     /// Rows the manifest expects refused that are shown here: an MP4 video under a picture's name gets its
     /// poster frame, its bytes deciding over its name.
     private static let videosUnderPictureNames = ["hostile/disguised/mp4-named.heic": "video/mp4"]
+
+    /// Documents and drawings built to hurt, and what each must come to in a sealed child: rendered (`nil`),
+    /// or refused as unreadable for the reason given (any reason but a crash or a timeout where it says
+    /// `.corrupt`, since poppler, librsvg and libxml2 decide between `corrupt` and a limit of their own).
+    static let documents: [(name: String, text: String, refused: VariantsError.Reason?)] = [
+        ("empty.pdf", "", .empty),
+        ("empty.svg", "", .empty),
+        ("cut.pdf", "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pa", .corrupt),
+        // Its page tree's only kid is the tree itself.
+        (
+            "loop.pdf", pdf(["<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[2 0 R]/Count 1>>"]),
+            .corrupt
+        ),
+        // A content stream of no bytes, and one whose length lies by a megabyte.
+        ("blank.pdf", pdf(page("<</Length 0>>stream\n\nendstream")), nil),
+        ("lying.pdf", pdf(page("<</Length 1000000>>stream\n0 0 1 rg 0 0 5 5 re f\nendstream")), nil),
+        ("huge.pdf", pdf(page("<</Length 0>>stream\n\nendstream", side: 14_400)), .tooManyPixels),
+        (
+            "huge.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>"#,
+            .tooManyPixels
+        ),
+        (
+            "passwd.svg",
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><image width="8" "#
+                + #"height="8" href="file:///etc/passwd"/><image width="8" height="8" href="/etc/hostname"/></svg>"#,
+            nil
+        ),
+        // An external entity is never loaded: the document is refused for the entity it does not define.
+        (
+            "entity.svg",
+            #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
+                + #"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text>&x;</text></svg>"#,
+            .corrupt
+        ),
+        ("laughs.svg", laughs, .corrupt),
+        (
+            "deep.svg",
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">"#
+                + String(repeating: "<g>", count: 100_000) + String(repeating: "</g>", count: 100_000)
+                + "</svg>",
+            .corrupt
+        ),
+    ]
+
+    @Test(arguments: documents.map(\.name))
+    func hostileDocumentEndsTyped(name: String) async throws {
+        let document = try #require(Self.documents.first { $0.name == name })
+        let result = try await answer(for: Array(document.text.utf8), named: name)
+        guard let expected = document.refused else {
+            #expect(failure(result) == nil, "\(name): \(failure(result).map(String.init(describing:)) ?? "")")
+            return
+        }
+        let error = try #require(failure(result), "\(name) was rendered")
+        #expect(error.code == .unreadablePicture, "\(name): \(error)")
+        if expected == .corrupt {
+            #expect(
+                ![.decoderCrash, .decoderTimeout, .quarantined].contains(error.reason), "\(name): \(error)")
+        } else {
+            #expect(error.reason == expected, "\(name): \(error)")
+        }
+    }
+
+    /// A PDF of `objects` (numbered from 1, the first the catalogue), without a cross-reference table: poppler
+    /// rebuilds one, as it does for many real files.
+    private static func pdf(_ objects: [String]) -> String {
+        "%PDF-1.4\n"
+            + objects.enumerated().map { "\($0.offset + 1) 0 obj\n\($0.element)\nendobj\n" }.joined()
+            + "trailer\n<</Root 1 0 R>>\n%%EOF\n"
+    }
+
+    /// A catalogue, a page tree and one `side`-point square page whose content is `stream`.
+    private static func page(_ stream: String, side: Int = 100) -> [String] {
+        [
+            "<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            "<</Type/Page/Parent 2 0 R/MediaBox[0 0 \(side) \(side)]/Contents 4 0 R>>", stream,
+        ]
+    }
+
+    /// "Billion laughs": ten entities of ten references each, nine deep.
+    private static let laughs =
+        #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a0 "lol">"#
+        + (1...9).map { "<!ENTITY a\($0) \"" + String(repeating: "&a\($0 - 1);", count: 10) + "\">" }.joined()
+        + #"]><svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text>&a9;</text></svg>"#
 
     /// A valid PNG signature and IHDR declaring `side` × `side` grey pixels, then a tiny IDAT and IEND.
     static func pngBomb(side: Int) -> [UInt8] {

@@ -161,6 +161,10 @@ import Testing
         case .quickTime: try Samples.bytes("videos/portrait-hevc.mov")
         case .webm: try Samples.bytes("videos/portrait-vp9.webm")
         case .matroska: try Samples.bytes("videos/portrait-h264.mkv")
+        case .tiff: try Samples.bytes("documents/cmyk.tif")
+        case .jpegXL: try Samples.bytes("documents/gradient.jxl")
+        case .svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"/>"#.utf8)
+        case .pdf: TestPDF(pages: [.init(width: 8, height: 4)]).bytes
         default: nil
         }
     }

@@ -90,7 +90,7 @@ import Testing
         let png = try Samples.bytes("pictures/gradient-alpha.png")
         let pictures = #"{"name": "uploads", "blockExecutables": true, "allowedMimeTypes": ["image/*"]}"#
         #expect(try run(png, path: "photo.png", bucket: pictures).get().width == 320)
-        let pdf = try Samples.bytes("other/document.pdf")
+        let pdf = TestPDF(pages: [.init(width: 8, height: 8)]).bytes
         #expect(try run(pdf, path: "doc.pdf", bucket: Self.blocking).get().contentType == "application/pdf")
         guard case .failure(let error) = try run(pdf, path: "doc.pdf", bucket: pictures) else {
             Issue.record("a PDF went into a bucket of pictures")

@@ -10,6 +10,9 @@ public enum BuildInfo {
         FFmpeg.versions.map { "\($0.library) \($0.version)" }.joined(separator: ", ")
     }
 
+    /// The libraries behind the document loaders, each with its version ("" where none is loaded).
+    public static var loaderLibraries: [(name: String, version: String)] { Vips.loaderLibraries }
+
     /// Media types turned into pixels.
     public static let decodes: [MediaType] = MediaType.allCases.filter(\.isDecodable)
 

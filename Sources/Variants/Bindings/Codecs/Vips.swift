@@ -17,7 +17,7 @@ enum Vips {
     }
 
     /// Untrusted operations and every loader are blocked, then the families we call by name reopened: a
-    /// loader that is trusted but unneeded (TIFF, say) stays blocked too.
+    /// loader that is trusted but unneeded (libvips' own `.v` format, say) stays blocked too.
     private static func applyLoaderAllowList() {
         vv_block_untrusted(1)
         vv_block_operation("VipsForeignLoad", 1)
@@ -27,6 +27,15 @@ enum Vips {
     }
 
     static var version: String { String(cString: vv_version()) }
+
+    /// librsvg, poppler, libtiff and libjxl, which libvips' SVG, PDF, TIFF and JPEG XL loaders run on, with
+    /// their versions.
+    static var loaderLibraries: [(name: String, version: String)] {
+        [
+            ("librsvg", VV_LIBRARY_RSVG), ("poppler", VV_LIBRARY_POPPLER), ("libtiff", VV_LIBRARY_TIFF),
+            ("libjxl", VV_LIBRARY_JXL),
+        ].map { ($0.0, String(cString: vv_loader_library_version($0.1))) }
+    }
 
     /// The libvips version of the headers we were compiled against.
     static var headerVersion: String { String(cString: vv_header_version()) }
@@ -111,7 +120,8 @@ final class VipsImage {
     ///
     /// - Parameters:
     ///   - shrink: JPEG shrink-on-load, 1, 2, 4 or 8.
-    ///   - scale: WebP scale-on-load, in (0, 1].
+    ///   - scale: WebP scale-on-load, in (0, 1]; SVG and PDF: the factor on the loader's nominal size
+    ///     (`VipsLoader.nominalScale`) they are drawn at.
     ///   - strict: fail on truncation and decoder errors instead of filling the gap with grey.
     ///   - allFrames: GIF and WebP: every frame, stacked top to bottom (see `animation`).
     static func load(
@@ -124,9 +134,14 @@ final class VipsImage {
             case .png: VV_LOADER_PNG
             case .webp: VV_LOADER_WEBP
             case .gif: VV_LOADER_GIF
+            case .tiff: VV_LOADER_TIFF
+            case .svg: VV_LOADER_SVG
+            case .pdf: VV_LOADER_PDF
+            case .jxl: VV_LOADER_JXL
             }
         var options = vv_load_options(
-            shrink: Int32(shrink), scale: scale, fail_on: strict ? 2 : 0, sequential: allFrames ? 0 : 1,
+            shrink: Int32(shrink), scale: scale * loader.nominalScale, fail_on: strict ? 2 : 0,
+            sequential: allFrames ? 0 : 1,
             pages: allFrames ? -1 : 1)
         return try bytes.withUnsafeBytes { buffer in
             Result { () throws(BackendError) in
