@@ -27,6 +27,7 @@ packages=(
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
+  libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back
 )
 
 debian_uris() {

@@ -113,10 +113,14 @@ typedef struct vh_encode_options {
     int quality;    /* 1-100, libheif's lossy quality */
     int speed;      /* AV1 encoder speed 0 (slowest, smallest) to 9 (fastest) */
     int threads;    /* encoder threads */
+    const void *exif;   /* a TIFF-structured EXIF block to attach to the image, or NULL */
+    size_t exif_length;
+    const void *xmp;    /* an XMP packet to attach to the image, or NULL */
+    size_t xmp_length;
 } vh_encode_options;
 
 /* Encodes 8-bit interleaved sRGB pixels (3 or 4 bands, rows packed) as a still AVIF with an sRGB nclx
- * profile and no other metadata; free *bytes with vh_free. */
+ * profile and no other metadata but the EXIF and XMP blocks the options hand over; free *bytes with vh_free. */
 int vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_encode_options *options,
                    void **bytes, size_t *length, vh_error *error);
 

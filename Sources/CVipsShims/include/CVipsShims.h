@@ -118,6 +118,15 @@ void vv_image_take_description(VipsImage *image, VipsImage *source);
 /* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
 size_t vv_image_get_icc(VipsImage *image, const void **profile);
 
+/* A metadata block a loader attached, borrowed from the image (valid while it lives): the EXIF block as the
+ * file holds it (JPEG's with its "Exif\0\0" signature) or the XMP packet; 0 when there is none. */
+typedef enum vv_metadata_block {
+    VV_METADATA_EXIF = 0,
+    VV_METADATA_XMP = 1,
+} vv_metadata_block;
+
+size_t vv_image_get_metadata(VipsImage *image, vv_metadata_block block, const void **data);
+
 /* Whether libvips would convert through the attached ICC profile rather than a stand-in of its own: lcms
  * opens it, libvips converts its colour space, and its channels are the image's (grey, RGB or CMYK). */
 int vv_image_icc_fits(VipsImage *image);

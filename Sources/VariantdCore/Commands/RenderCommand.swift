@@ -27,6 +27,8 @@ package struct RenderCommand: Subcommand {
           --progressive <true|false>
                                   A progressive JPEG; false: one baseline scan (default true).
           --effort <n>            0…6: libwebp's effort for a WebP, more for fewer bytes (default 4).
+          --metadata <m>          none (default) or copyright: keep the source's EXIF Artist and
+                                  Copyright and XMP dc:rights in a JPEG, WebP or AVIF.
           --bucket <file>         The bucket declaration the file belongs to (default: the embedded
                                   post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
@@ -39,7 +41,7 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement", "animated", "progressive", "effort",
+        "withoutEnlargement", "animated", "progressive", "effort", "metadata",
     ]
 
     let file: String

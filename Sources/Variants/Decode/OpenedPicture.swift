@@ -168,6 +168,9 @@ struct OpenedPicture {
             var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
                 profileIgnored: ignored || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
+            if case .vips(_, let headerImage) = backend {
+                decoded.rights = RightsMetadata(headerImage.metadataBlocks)
+            }
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader, _) = backend {
                 decoded.animation = try? animation(

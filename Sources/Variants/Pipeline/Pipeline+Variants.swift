@@ -11,7 +11,7 @@ extension Pipeline {
     /// and the files are written only when all succeeded, so a failing encoder leaves nothing behind.
     func renderVariants(
         _ plans: [PlannedOutput], resamplesAfter: Bool = true, animatedSource: Bool = false,
-        ladder: inout ResizeLadder, animation: DecodedPicture.Animation? = nil,
+        ladder: inout ResizeLadder, animation: DecodedPicture.Animation? = nil, rights: RightsMetadata? = nil,
         checksum: String, into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
@@ -48,8 +48,10 @@ extension Pipeline {
                     try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }
             } else {
+                let kept = plan.keepsRights ? rights?.blocks ?? .none : .none
                 let output = try render(
-                    spec, plan: plan, ladder: &ladder, animation: animation, timings: &timings)
+                    spec, plan: plan, ladder: &ladder, animation: animation, metadata: kept, timings: &timings
+                )
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
                 pending.append(RenditionFile(key: key, bytes: bytes))
@@ -83,20 +85,20 @@ extension Pipeline {
 
     private func render(
         _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder,
-        animation: DecodedPicture.Animation?,
+        animation: DecodedPicture.Animation?, metadata: MetadataBlocks,
         timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
             if animates(spec, plan: plan, frames: animation != nil), let animation {
                 return try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
-                    try Renderer.animate(animation, plan: plan, spec: spec)
+                    try Renderer.animate(animation, plan: plan, spec: spec, metadata: metadata)
                 }
             }
             let image = try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
                 try Renderer.prepare(plan, spec: spec, ladder: &ladder)
             }
             return try timings.measure(.encode, variant: spec.name) { () throws(BackendError) in
-                try Renderer.encode(image, plan: plan)
+                try Renderer.encode(image, plan: plan, metadata: metadata)
             }
         } catch {
             throw VariantsError(.internalError, "variant '\(spec.name)' could not be rendered (\(error))")

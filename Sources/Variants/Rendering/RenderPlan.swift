@@ -49,6 +49,9 @@ public struct RenderPlan: Sendable, Equatable {
     public let progressive: Bool
     /// libwebp's effort, 0…6; read for a WebP output only.
     public let effort: Int
+    /// The rendition carries the source's artist, copyright and rights statement (`metadata: "copyright"`,
+    /// where the encoder writes them: `FormatFacts.Encoder.keepsRights`).
+    public let keepsRights: Bool
     /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
     public let flattenOnto: Colour?
     /// Resized size over rotated source size, the larger of the two axes: the decoder may shrink on load
@@ -105,6 +108,7 @@ public struct RenderPlan: Sendable, Equatable {
         scoreTarget = spec.qualityTarget?.score(in: format)
         progressive = spec.writesProgressive && writtenType.facts.encoder?.progressive == true
         effort = spec.webpEffort
+        keepsRights = spec.metadata == .copyright && writtenType.facts.encoder?.keepsRights == true
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))
     }

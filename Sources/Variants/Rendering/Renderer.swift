@@ -90,9 +90,9 @@ enum Renderer {
     }
 
     /// An animated WebP: every frame prepared like a still, then encoded together with its delays and loop.
-    static func animate(_ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec)
-        throws(BackendError) -> Output
-    {
+    static func animate(
+        _ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec, metadata: MetadataBlocks
+    ) throws(BackendError) -> Output {
         var frames: [[UInt8]] = []
         var size: VipsHeader?
         // A smart crop is chosen on the first frame, as for a still of the picture, and kept for every later
@@ -106,19 +106,22 @@ enum Renderer {
             frames.append(try prepared.image.pixelBytes())
         }
         guard let size else { throw BackendError(call: "animate", message: "the animation has no frames") }
-        let bytes = try WebPEncoder.encodeAnimation(
+        let animated = try WebPEncoder.encodeAnimation(
             frames: frames, width: size.width, height: size.height, bands: size.bands,
             delays: animation.delays,
             loop: animation.loop, quality: plan.quality ?? 100, effort: plan.effort, threads: 1)
+        let bytes = try WebPEncoder.adding(metadata, to: animated)
         return Output(bytes: bytes, width: size.width, height: size.height, format: plan.format)
     }
 
-    /// Encodes a prepared image in the plan's format, every metadata block stripped.
+    /// Encodes a prepared image in the plan's format, every metadata block stripped but `metadata`'s.
     /// With a score target, at the lowest quality that reaches it (`QualitySearch`).
-    static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> Output {
+    static func encode(_ image: VipsImage, plan: RenderPlan, metadata: MetadataBlocks = .none)
+        throws(BackendError) -> Output
+    {
         let header = image.header
         let encode = { (quality: Int) throws(BackendError) in
-            try Self.bytes(of: image, plan: plan, quality: quality)
+            try Self.bytes(of: image, plan: plan, quality: quality, metadata: metadata)
         }
         let bytes: [UInt8]
         if let target = plan.scoreTarget,
@@ -132,8 +135,8 @@ enum Renderer {
         return Output(bytes: bytes, width: header.width, height: header.height, format: plan.format)
     }
 
-    private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int) throws(BackendError)
-        -> [UInt8]
+    private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int, metadata: MetadataBlocks)
+        throws(BackendError) -> [UInt8]
     {
         // The one call into each encoder; what each takes is the formats table's (`FormatFacts.Encoder`), read
         // into the plan.
@@ -142,13 +145,16 @@ enum Renderer {
             preconditionFailure("a plan resolves `original` to a format")
         case .jpeg:
             return try JPEGEncoder.encode(
-                image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding)
+                image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding,
+                metadata: metadata)
         case .png:
             return try image.encodedAsPNG(effort: pngEffort)
         case .webp:
-            return try WebPEncoder.encode(image, quality: quality, effort: plan.effort, threads: 1)
+            return try WebPEncoder.adding(
+                metadata, to: WebPEncoder.encode(image, quality: quality, effort: plan.effort, threads: 1))
         case .avif:
-            return try HeifEncoder.avif(image, quality: quality, speed: avifSpeed, threads: 1)
+            return try HeifEncoder.avif(
+                image, quality: quality, speed: avifSpeed, threads: 1, metadata: metadata)
         }
     }
 }

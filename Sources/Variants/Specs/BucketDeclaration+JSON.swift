@@ -26,7 +26,7 @@ extension BucketDeclaration {
 
 extension VariantSpec {
     /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive` or
-    /// `effort`, whose absence is its own setting.
+    /// `effort`, whose absence is its own setting, and `metadata` at its default.
     var declarationJSON: String {
         var members: [(String, String)] = [
             ("width", width.map(String.init) ?? "null"),
@@ -46,6 +46,9 @@ extension VariantSpec {
         }
         if let effort {
             members.append(("effort", String(effort)))
+        }
+        if metadata != .none {
+            members.append(("metadata", JSONValue.quote(metadata.rawValue)))
         }
         if let quality {
             members.append(("quality", String(quality)))

@@ -85,7 +85,7 @@ extension BucketDeclaration {
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
-            "background", "withoutEnlargement", "animated", "progressive", "effort",
+            "background", "withoutEnlargement", "animated", "progressive", "effort", "metadata",
         ])
         var (width, height) = try settings.box(clamping: true, required: sideRequired)
         var fit = try settings["fit"]?.oneOf(Fit.self)
@@ -111,7 +111,8 @@ extension BucketDeclaration {
             withoutEnlargement: withoutEnlargement,
             animated: try settings["animated"]?.bool() ?? true,
             progressive: try settings["progressive"]?.bool(),
-            effort: try settings["effort"]?.effort()
+            effort: try settings["effort"]?.effort(),
+            metadata: try settings["metadata"]?.oneOf(KeptMetadata.self) ?? .none
         )
     }
 

@@ -5,6 +5,7 @@ extension VariantSpec: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, width, height, fit, position, format, quality, qualityTarget, blur, sharpen, rotation
         case background, withoutEnlargement, animated, progressive, effort
+        case metadata
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,7 +41,8 @@ extension VariantSpec: Codable {
             withoutEnlargement: try member(.withoutEnlargement).bool(),
             animated: try member(.animated).bool(),
             progressive: try settings["progressive"]?.bool(),
-            effort: try settings["effort"]?.effort()
+            effort: try settings["effort"]?.effort(),
+            metadata: try member(.metadata).oneOf(KeptMetadata.self)
         )
     }
 
@@ -62,5 +64,6 @@ extension VariantSpec: Codable {
         try container.encode(animated, forKey: .animated)
         try container.encodeIfPresent(progressive, forKey: .progressive)
         try container.encodeIfPresent(effort, forKey: .effort)
+        try container.encode(metadata, forKey: .metadata)
     }
 }

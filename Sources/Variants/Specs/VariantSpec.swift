@@ -38,13 +38,15 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     /// How hard libwebp works on a WebP rendition, its `method` in `efforts`: more effort, fewer bytes for the
     /// same look, more time. Undeclared (`nil`) is `defaultEffort`. Other formats ignore it.
     public let effort: Int?
+    /// What of the source's metadata the rendition keeps; `none` writes none.
+    public let metadata: KeptMetadata
 
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
         format: OutputFormat = .jpeg, quality: Int? = nil, qualityTarget: QualityTarget? = nil,
         blur: Double = 0, sharpen: Double = 0,
         rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
-        animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil
+        animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil, metadata: KeptMetadata = .none
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
@@ -66,6 +68,7 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.animated = animated
         self.progressive = progressive
         self.effort = effort
+        self.metadata = metadata
     }
 
     /// Whether a JPEG rendition is progressive: unless declared `false`.

@@ -107,7 +107,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
 
     static let variantKeys =
         "width, height, fit, position, format, quality, blur, sharpen, rotate, background, withoutEnlargement, animated, "
-        + "progressive, effort"
+        + "progressive, effort, metadata"
 
     static let backgroundRule =
         "variants.v.background: expected colour as #rgb, #rrggbb, #rrggbbaa, [r, g, b] or [r, g, b, a]"

@@ -24,6 +24,9 @@ import Testing
         ("width=100&format=png&quality=10", "width=100&format=png"),
         ("format=webp", "format=webp&width=4096&height=4096&fit=inside"),
         ("width=100&format=auto", "width=100&format=avif"),
+        ("width=100&metadata=none", "width=100"),
+        ("width=100&metadata=copyright", #"metadata="copyright"&width=100"#),
+        ("width=100&format=png&metadata=copyright", "width=100&format=png"),
     ])
     func equalRenderingsShareOneKey(first: String, second: String) throws {
         #expect(try key(first, accept: "image/avif") == key(second, accept: "image/avif"))
@@ -33,6 +36,7 @@ import Testing
         #expect(try key("width=100") != key("width=101"))
         #expect(try key("width=100&format=webp") != key("width=100"))
         #expect(try key("width=100&height=100&fit=cover") != key("width=100&height=100&fit=contain"))
+        #expect(try key("width=100&metadata=copyright") != key("width=100"))
     }
 
     @Test(arguments: [
@@ -45,12 +49,13 @@ import Testing
             #"fit: expected one of cover, contain, fill, inside, outside, got "stretch""#
         ),
         ("width=10&rotate=45", "rotate: expected multiple of 90 in -360…360, got 45"),
+        ("width=10&metadata=all", #"metadata: expected one of none, copyright, got "all""#),
         ("width=10&width=20", #"width: expected each key once, got a second "width""#),
         ("width=10&format=gif", #"format: expected one of jpeg, png, webp, avif, original, got "gif""#),
         (
             "width=10&colour=red",
             "colour: expected one of the keys width, height, fit, position, format, quality, blur, sharpen, "
-                + "rotate, background, withoutEnlargement, animated, progressive, effort, got unknown key"
+                + "rotate, background, withoutEnlargement, animated, progressive, effort, metadata, got unknown key"
         ),
     ])
     func refusesNamingTheParameter(text: String, message: String) {

@@ -11,7 +11,8 @@ extension BucketDeclaration {
                 "progressive": true},
           "b": {"height": 33, "position": "attention", "rotate": -90, "blur": 0.5, "sharpen": 2,
                 "withoutEnlargement": false, "quality": 41, "format": "avif"},
-          "c": {"width": 20, "format": "webp", "animated": false, "quality": {"ssimulacra2": 70}, "effort": 6}}}
+          "c": {"width": 20, "format": "webp", "animated": false, "quality": {"ssimulacra2": 70}, "effort": 6,
+                "metadata": "copyright"}}}
         """#
 
     /// The settings of `VariantSpec` that no variant of `everySetting` moves from its default.

@@ -272,23 +272,28 @@ enum HEVCDecoder: String, Sendable, CaseIterable {
 
 /// AVIF output through libheif and aom (libvips 8.14's HEIF saver fails against libheif 1.19).
 enum HeifEncoder {
-    /// Encodes an 8-bit sRGB image (3 or 4 bands) as a still AVIF without metadata, its pixels read where
-    /// libvips holds them.
+    /// Encodes an 8-bit sRGB image (3 or 4 bands) as a still AVIF without metadata but `metadata`'s, its
+    /// pixels read where libvips holds them.
     ///
     /// - Parameter speed: aom's speed, 0 (slowest, smallest) to 9 (fastest).
-    static func avif(_ image: VipsImage, quality: Int, speed: Int, threads: Int) throws(BackendError)
-        -> [UInt8]
-    {
+    static func avif(
+        _ image: VipsImage, quality: Int, speed: Int, threads: Int, metadata: MetadataBlocks = .none
+    ) throws(BackendError) -> [UInt8] {
         let header = image.header
-        var options = vh_encode_options(quality: Int32(quality), speed: Int32(speed), threads: Int32(threads))
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        let outcome = try image.withPixels { buffer in
-            Result { () throws(BackendError) in
-                try Heif.call("encode_avif") {
-                    vh_encode_avif(
-                        buffer.baseAddress, Int32(header.width), Int32(header.height), Int32(header.bands),
-                        &options, &bytes, &length, &$0)
+        let outcome = try metadata.withPointers { (exif, exifLength, xmp, xmpLength) throws(BackendError) in
+            var options = vh_encode_options(
+                quality: Int32(quality), speed: Int32(speed), threads: Int32(threads), exif: exif,
+                exif_length: exifLength, xmp: xmp, xmp_length: xmpLength)
+            return try image.withPixels { buffer in
+                Result { () throws(BackendError) in
+                    try Heif.call("encode_avif") {
+                        vh_encode_avif(
+                            buffer.baseAddress, Int32(header.width), Int32(header.height),
+                            Int32(header.bands),
+                            &options, &bytes, &length, &$0)
+                    }
                 }
             }
         }

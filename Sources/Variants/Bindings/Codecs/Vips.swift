@@ -213,6 +213,18 @@ final class VipsImage {
     /// quietly converts through a stand-in of its own (sRGB, grey or its print profile).
     var iccProfileFits: Bool { vv_image_icc_fits(pointer) != 0 }
 
+    /// The EXIF block and XMP packet the loader found, as the file holds them (a JPEG's EXIF with its
+    /// `Exif\0\0` signature).
+    var metadataBlocks: MetadataBlocks {
+        func block(_ which: vv_metadata_block) -> [UInt8]? {
+            var data: UnsafeRawPointer?
+            let length = vv_image_get_metadata(pointer, which, &data)
+            guard length > 0, let data else { return nil }
+            return Array(UnsafeRawBufferPointer(start: data, count: length))
+        }
+        return MetadataBlocks(exif: block(VV_METADATA_EXIF), xmp: block(VV_METADATA_XMP))
+    }
+
     func removeICCProfile() {
         vv_image_remove_icc(pointer)
     }
