@@ -171,6 +171,11 @@ int vv_embed(VipsImage *in, int left, int top, int width, int height, const doub
 /* Composes alpha onto an RGB colour (0-255) and drops the alpha band. */
 int vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error);
 
+/* Composes `overlay` over `base` with its top left corner at (x, y), its alpha (an opaque one when it has
+ * none) multiplied by `opacity` (0-1); the result has base's bands, 8-bit. */
+int vv_overlay(VipsImage *base, VipsImage *overlay, int x, int y, double opacity, VipsImage **out,
+               vv_error *error);
+
 /* Gaussian blur of the given sigma, alpha premultiplied so transparent pixels do not darken the edges. */
 int vv_gaussblur(VipsImage *in, double sigma, VipsImage **out, vv_error *error);
 

@@ -29,6 +29,7 @@ package struct RenderCommand: Subcommand {
           --effort <n>            0…6: libwebp's effort for a WebP, more for fewer bytes (default 4).
           --metadata <m>          none (default) or copyright: keep the source's EXIF Artist and
                                   Copyright and XMP dc:rights in a JPEG, WebP or AVIF.
+          --watermark <name>      Place the bucket's watermark of that name (see --bucket).
           --bucket <file>         The bucket declaration the file belongs to (default: the embedded
                                   post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
@@ -41,7 +42,7 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement", "animated", "progressive", "effort", "metadata",
+        "withoutEnlargement", "animated", "progressive", "effort", "metadata", "watermark",
     ]
 
     let file: String
@@ -61,7 +62,7 @@ package struct RenderCommand: Subcommand {
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("Expected one <file>, got \(files.count)") }
         do {
-            transform = try Transform(query: query, accept: nil)
+            transform = try Transform(query: query, accept: nil, watermarks: declaration.watermarks)
         } catch {
             throw UsageError(error.message)
         }

@@ -22,17 +22,19 @@ enum Renderer {
     /// Applies the plan's geometry and filters, resampling from the smallest rung of the ladder that is large
     /// enough; the resized image joins the ladder when later sizes can use it. The result is materialised so
     /// its cost is measured here.
-    static func prepare(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder)
-        throws(BackendError)
-        -> VipsImage
-    {
-        try prepare(plan, framing: plan.framing, spec: spec, ladder: &ladder).image
+    ///
+    /// - Parameter watermark: The decoded watermark the plan's `overlay` places.
+    static func prepare(
+        _ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder, watermark: VipsImage? = nil
+    ) throws(BackendError) -> VipsImage {
+        try prepare(plan, framing: plan.framing, spec: spec, ladder: &ladder, watermark: watermark).image
     }
 
     /// `prepare` with `framing` in place of the plan's; also returns the framing applied, a smart crop as the
     /// rectangle it chose.
     private static func prepare(
-        _ plan: RenderPlan, framing: RenderPlan.Framing, spec: VariantSpec, ladder: inout ResizeLadder
+        _ plan: RenderPlan, framing: RenderPlan.Framing, spec: VariantSpec, ladder: inout ResizeLadder,
+        watermark: VipsImage?
     ) throws(BackendError) -> (image: VipsImage, framing: RenderPlan.Framing) {
         var image = try resize(plan, spec: spec, ladder: &ladder)
         if spec.blur > 0 { image = try image.blurred(sigma: spec.blur) }
@@ -54,6 +56,11 @@ enum Renderer {
                 Double(background.alpha)
             )
             image = try image.embedded(left: x, top: y, width: width, height: height, background: rgba)
+        }
+        if let overlay = plan.overlay, let watermark {
+            image = try image.overlaid(
+                watermark.resized(toWidth: overlay.width, height: overlay.height), x: overlay.x, y: overlay.y,
+                opacity: overlay.opacity)
         }
         if let colour = plan.flattenOnto, image.hasAlpha {
             image = try image.flattened(
@@ -91,7 +98,8 @@ enum Renderer {
 
     /// An animated WebP: every frame prepared like a still, then encoded together with its delays and loop.
     static func animate(
-        _ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec, metadata: MetadataBlocks
+        _ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec, metadata: MetadataBlocks,
+        watermark: VipsImage? = nil
     ) throws(BackendError) -> Output {
         var frames: [[UInt8]] = []
         var size: VipsHeader?
@@ -100,7 +108,8 @@ enum Renderer {
         var framing = plan.framing
         for frame in animation.frames {
             var ladder = ResizeLadder(base: frame)
-            let prepared = try prepare(plan, framing: framing, spec: spec, ladder: &ladder)
+            let prepared = try prepare(
+                plan, framing: framing, spec: spec, ladder: &ladder, watermark: watermark)
             framing = prepared.framing
             size = prepared.image.header
             frames.append(try prepared.image.pixelBytes())

@@ -18,6 +18,10 @@ extension BucketDeclaration {
         if blockExecutables {
             members.append(#""blockExecutables":true"#)
         }
+        if !watermarks.isEmpty {
+            let declared = watermarks.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
+            members.append(#""watermarks":{"# + declared.joined(separator: ",") + "}")
+        }
         let variants = variants.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
         members.append(#""variants":{"# + variants.joined(separator: ",") + "}")
         return "{" + members.joined(separator: ",") + "}"
@@ -49,6 +53,9 @@ extension VariantSpec {
         }
         if metadata != .none {
             members.append(("metadata", JSONValue.quote(metadata.rawValue)))
+        }
+        if let watermark {
+            members.append(("watermark", JSONValue.quote(watermark.name)))
         }
         if let quality {
             members.append(("quality", String(quality)))

@@ -27,10 +27,13 @@ public struct BucketDeclaration: Sendable, Equatable {
     public let blockExecutables: Bool
     /// Sorted by name, so iteration, logs and metadata come out the same way every time.
     public let variants: [VariantSpec]
+    /// The overlays its variants and transforms may name, sorted by name.
+    public let watermarks: [Watermark]
 
     init(
         name: String, isPublic: Bool = false, account: String? = nil, fileSizeLimit: Int?,
-        allowedMimeTypes: [MimePattern], blockExecutables: Bool = false, variants: [VariantSpec]
+        allowedMimeTypes: [MimePattern], blockExecutables: Bool = false, variants: [VariantSpec],
+        watermarks: [Watermark] = []
     ) {
         self.name = name
         self.isPublic = isPublic
@@ -39,6 +42,7 @@ public struct BucketDeclaration: Sendable, Equatable {
         self.allowedMimeTypes = allowedMimeTypes
         self.blockExecutables = blockExecutables
         self.variants = variants.sorted { $0.name < $1.name }
+        self.watermarks = watermarks.sorted { $0.name < $1.name }
     }
 
     /// More variants than this is `429 too_many_variants`: each one is rendered inside the upload request.

@@ -10,7 +10,7 @@ extension VariantSpec {
     /// `position` unless cropping by `cover`, `background` unless letterboxing or possibly flattening into a
     /// format without alpha. `effort` at its default is left out too, so that a declared 4 keys as an
     /// undeclared one, and so is `metadata: "none"`, so that the keys made before it existed stand. A quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
-    /// undeclared side is `null`.
+    /// undeclared side is `null`. A watermark keys by its settings and its file's checksum, not its name.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
         var members: [(String, String)] = [
@@ -41,6 +41,9 @@ extension VariantSpec {
         }
         if metadata != .none && writers.contains(where: { $0.encoder?.keepsRights == true }) {
             members.append(("metadata", JSONValue.quote(metadata.rawValue)))
+        }
+        if let watermark {
+            members.append(("watermark", watermark.canonicalJSON))
         }
         if webpEffort != Self.defaultEffort && writers.contains(where: { $0.encoder?.effort == true }) {
             members.append(("effort", String(webpEffort)))

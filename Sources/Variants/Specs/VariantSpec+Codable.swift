@@ -5,7 +5,7 @@ extension VariantSpec: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, width, height, fit, position, format, quality, qualityTarget, blur, sharpen, rotation
         case background, withoutEnlargement, animated, progressive, effort
-        case metadata
+        case metadata, watermark
     }
 
     public init(from decoder: any Decoder) throws {
@@ -42,7 +42,8 @@ extension VariantSpec: Codable {
             animated: try member(.animated).bool(),
             progressive: try settings["progressive"]?.bool(),
             effort: try settings["effort"]?.effort(),
-            metadata: try member(.metadata).oneOf(KeptMetadata.self)
+            metadata: try member(.metadata).oneOf(KeptMetadata.self),
+            watermark: try settings["watermark"].map(Watermark.init(wire:))
         )
     }
 
@@ -65,5 +66,6 @@ extension VariantSpec: Codable {
         try container.encodeIfPresent(progressive, forKey: .progressive)
         try container.encodeIfPresent(effort, forKey: .effort)
         try container.encode(metadata, forKey: .metadata)
+        try container.encodeIfPresent(watermark, forKey: .watermark)
     }
 }

@@ -40,13 +40,16 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     public let effort: Int?
     /// What of the source's metadata the rendition keeps; `none` writes none.
     public let metadata: KeptMetadata
+    /// The bucket's overlay placed on the rendition, if any.
+    public let watermark: Watermark?
 
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
         format: OutputFormat = .jpeg, quality: Int? = nil, qualityTarget: QualityTarget? = nil,
         blur: Double = 0, sharpen: Double = 0,
         rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
-        animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil, metadata: KeptMetadata = .none
+        animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil, metadata: KeptMetadata = .none,
+        watermark: Watermark? = nil
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
@@ -69,6 +72,7 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.progressive = progressive
         self.effort = effort
         self.metadata = metadata
+        self.watermark = watermark
     }
 
     /// Whether a JPEG rendition is progressive: unless declared `false`.

@@ -55,7 +55,7 @@ import Testing
         (
             "width=10&colour=red",
             "colour: expected one of the keys width, height, fit, position, format, quality, blur, sharpen, "
-                + "rotate, background, withoutEnlargement, animated, progressive, effort, metadata, got unknown key"
+                + "rotate, background, withoutEnlargement, animated, progressive, effort, metadata, watermark, got unknown key"
         ),
     ])
     func refusesNamingTheParameter(text: String, message: String) {

@@ -268,10 +268,15 @@ struct RenderService: Sendable {
     ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool, isDeclared: Bool) {
         switch render.asked {
         case .options(let options):
-            let (output, variesWithAccept) = try transforms.output(options, accept: accept)
+            let (output, variesWithAccept) = try transforms.output(
+                options, accept: accept, watermarks: bucket?.declaration.watermarks ?? [])
             return (output, variesWithAccept, false)
         case .body(let body):
-            guard let transform = try Transform.inline(member: "transforms", of: body, accept: accept) else {
+            guard
+                let transform = try Transform.inline(
+                    member: "transforms", of: body, accept: accept,
+                    watermarks: bucket?.declaration.watermarks ?? [])
+            else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
             return (RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept, false)

@@ -27,16 +27,20 @@ final class TransformMemo: Sendable {
     /// The rendition the options ask for, with its spec key: remembered, or read (and remembered unless it
     /// varies with `Accept`).
     ///
-    /// - Throws: `400 invalid_transform`, as `Transform(query:accept:)`.
-    func output(_ options: [(name: String, value: String)], accept: String?) throws(VariantsError)
-        -> (output: RenditionOutput, variesWithAccept: Bool)
-    {
+    /// A transform with a watermark is never remembered: the bucket's watermark of that name is another file
+    /// in another bucket, or after a reload.
+    ///
+    /// - Throws: `400 invalid_transform`, as `Transform(query:accept:watermarks:)`.
+    func output(
+        _ options: [(name: String, value: String)], accept: String?, watermarks: [Watermark] = []
+    ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool) {
         let key = Options(names: options.map(\.name), values: options.map(\.value))
         if let remembered = entries[key] { return (remembered, false) }
-        let transform = try Transform(query: options, accept: accept)
+        let transform = try Transform(query: options, accept: accept, watermarks: watermarks)
         let output = RenditionOutput(transform.spec, wanted: true)
         let bytes = options.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-        if !transform.variesWithAccept, bytes <= Self.maximumRememberedBytes {
+        if !transform.variesWithAccept, transform.spec.watermark == nil, bytes <= Self.maximumRememberedBytes
+        {
             entries.remember(output, for: key)
         }
         return (output, transform.variesWithAccept)

@@ -306,6 +306,13 @@ final class VipsImage {
         return try Vips.image("flatten") { vv_flatten(pointer, rgb, &$0, &$1) }
     }
 
+    /// `overlay` composed over the image (blend mode over) at (`x`, `y`), its alpha times `opacity`.
+    func overlaid(_ overlay: VipsImage, x: Int, y: Int, opacity: Double) throws(BackendError) -> VipsImage {
+        try Vips.image("overlay") {
+            vv_overlay(pointer, overlay.pointer, Int32(x), Int32(y), opacity, &$0, &$1)
+        }
+    }
+
     /// Alpha is premultiplied around the blur, so transparent pixels do not darken the edge of what shows.
     func blurred(sigma: Double) throws(BackendError) -> VipsImage {
         try Vips.image("gaussblur") { vv_gaussblur(pointer, sigma, &$0, &$1) }
