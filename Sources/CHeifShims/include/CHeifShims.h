@@ -68,6 +68,11 @@ int vh_decode(vh_context *context, int keep_bit_depth, vh_pixels *out, vh_error 
  * must outlive the context (a static string); NULL lets libheif choose by plugin priority. */
 void vh_choose_decoder(vh_context *context, const char *decoder_id);
 
+/* A copy (free with vh_free) of the primary image's first EXIF block (as libheif hands it: a 4-byte offset to
+ * the TIFF header, then the block) or, with `xmp`, its first XMP packet; NULL when it has none of at most
+ * `max_length` bytes. */
+void *vh_copy_metadata(const vh_context *context, int xmp, size_t max_length, size_t *length);
+
 /* 1 when a loaded libheif plugin decodes HEVC under this id. */
 int vh_has_hevc_decoder(const char *decoder_id);
 

@@ -168,8 +168,11 @@ struct OpenedPicture {
             var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
                 profileIgnored: ignored || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
-            if case .vips(_, let headerImage) = backend {
-                decoded.rights = RightsMetadata(headerImage.metadataBlocks)
+            switch backend {
+            case .vips(_, let headerImage): decoded.rights = RightsMetadata(headerImage.metadataBlocks)
+            case .heif(let container, _):
+                decoded.rights = RightsMetadata(
+                    container.metadataBlocks(maxLength: RightsMetadata.maximumBlockBytes))
             }
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader, _) = backend {

@@ -20,6 +20,8 @@ struct RightsMetadata: Sendable, Equatable {
 
     /// The longest value kept, in bytes; a longer one is left out rather than cut.
     static let maximumValueBytes = 1024
+    /// The largest EXIF block or XMP packet of a HEIF source read for them.
+    static let maximumBlockBytes = 1 << 20
     /// The most languages of `dc:rights` kept.
     static let maximumLanguages = 8
 

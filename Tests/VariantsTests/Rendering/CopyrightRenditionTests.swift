@@ -12,14 +12,14 @@ struct CopyrightRenditionTests {
     static let copyright = "© 2026 Jane Doe"
     static let rights = "All rights reserved & licensed <by> Jane"
 
-    /// The gradient sample with an artist, a copyright, a rights statement, a creator, a camera and a place.
-    private static func source() throws -> [UInt8] {
+    /// A sample with an artist, a copyright, a rights statement, a creator, a camera and a place.
+    private static func source(_ sample: String = "pictures/gradient.jpg") throws -> [UInt8] {
         try ExifTool.writing(
             [
                 "-Artist=\(artist)", "-Copyright=\(copyright)", "-XMP-dc:Rights=\(rights)",
                 "-XMP-dc:Creator=Someone Else", "-Make=Canon", "-Model=EOS R5", "-GPSLatitude=48.8584",
                 "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E",
-            ], into: try Samples.bytes("pictures/gradient.jpg"), fileExtension: "jpg")
+            ], into: try Samples.bytes(sample), fileExtension: (sample as NSString).pathExtension)
     }
 
     /// Each rendition of `source` under `metadata` (nil: undeclared), by format.
@@ -53,10 +53,14 @@ struct CopyrightRenditionTests {
         #expect(tags.keys.contains { $0.hasPrefix("GPS:") })
     }
 
-    @Test func copyrightKeepsWhoMadeItAndNothingElse() throws {
-        for (format, bytes) in try renditions(of: try Self.source(), metadata: "copyright") {
+    @Test(arguments: [
+        "pictures/gradient.jpg", "pictures/gradient-alpha.png", "pictures/gradient.webp",
+        "pictures/hopper.avif",
+    ])
+    func copyrightKeepsWhoMadeItAndNothingElse(sample: String) throws {
+        for (format, bytes) in try renditions(of: try Self.source(sample), metadata: "copyright") {
             let tags = try ExifTool.tags(of: bytes, fileExtension: format)
-            #expect(tags["IFD0:Artist"] == Self.artist, "\(format): \(tags)")
+            #expect(tags["IFD0:Artist"] == Self.artist, "\(sample) as \(format): \(tags)")
             #expect(tags["IFD0:Copyright"] == Self.copyright, "\(format): \(tags)")
             #expect(tags["XMP-dc:Rights"] == Self.rights, "\(format): \(tags)")
             let leaked = tags.keys.filter {

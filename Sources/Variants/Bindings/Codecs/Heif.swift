@@ -78,6 +78,23 @@ final class HeifContainer {
         vh_close(context)
     }
 
+    /// The primary image's EXIF block (TIFF-structured, libheif's offset read) and XMP packet, each at most
+    /// `maxLength` bytes.
+    func metadataBlocks(maxLength: Int) -> MetadataBlocks {
+        func block(xmp: Bool) -> [UInt8]? {
+            var length = 0
+            let copy = vh_copy_metadata(context, xmp ? 1 : 0, maxLength, &length)
+            return CCopy.bytes(copy, count: length, free: vh_free)
+        }
+        // libheif's EXIF starts with the big-endian offset of the TIFF header past those four bytes.
+        let exif = block(xmp: false).flatMap { bytes -> [UInt8]? in
+            guard bytes.count >= 4 else { return nil }
+            let offset = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            return offset < bytes.count - 4 ? Array(bytes[(4 + offset)...]) : nil
+        }
+        return MetadataBlocks(exif: exif, xmp: block(xmp: true))
+    }
+
     /// How a grid image is tiled, in displayed coordinates (1 × 1 for a plain image).
     struct Tiling: Sendable, Equatable {
         var columns: Int
