@@ -58,4 +58,23 @@ import Variants
         let changed = try daemon.render(Self.target + "&watermark=logo")
         #expect(changed.status == 200 && changed.etag != marked.etag && changed.body != marked.body)
     }
+
+    /// A signed URL covers the watermark and the kept metadata: either changed, the signature fails.
+    @Test func aSignedURLCoversTheWatermarkAndTheMetadata() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.addRenderBuckets()
+        try writeLogo(fixture, colour: "255 0 0")
+        let vault = #"{"name": "vault", "watermarks": {"logo": {"file": "logo.png"}}}"#
+        try Data(vault.utf8).write(to: fixture.buckets.appendingPathComponent("vault.json"))
+        let keyPath = try fixture.writeURLKey()
+        let daemon = try fixture.start(["--url-key-file", keyPath])
+        let target = "/v1/render/vault/2026/gradient.jpg?width=60&watermark=logo&metadata=copyright"
+        let signed = try URLKey(file: keyPath).sign(target, expires: Int(Date().timeIntervalSince1970) + 600)
+        #expect(try daemon.render(signed).status == 200)
+        for (from, to) in [("watermark=logo&", ""), ("metadata=copyright", "metadata=none")] {
+            let tampered = try daemon.render(signed.replacingOccurrences(of: from, with: to))
+            #expect(tampered.status == 403 && tampered.error == "forbidden", "\(from)")
+        }
+    }
 }
