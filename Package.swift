@@ -33,6 +33,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        // libavformat, libavcodec, libavutil and libswscale: the poster frames of videos.
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
@@ -52,6 +56,10 @@ let package = Package(
                 .linkedLibrary("hwy"), .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),
+        // pkg-config names libavformat alone; the shim calls the other three itself.
+        .target(
+            name: "CFFmpegShims", dependencies: ["CFFmpeg"],
+            linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
@@ -63,7 +71,9 @@ let package = Package(
         .target(
             name: "Variants",
             dependencies: [
-                "CVipsShims", "CHeifShims", "CWebPShims", "CJPEGShims", "CCrypto", "ThumbHash", "SSIMULACRA2",
+                "CVipsShims", "CHeifShims", "CWebPShims", "CJPEGShims", "CFFmpegShims", "CCrypto",
+                "ThumbHash",
+                "SSIMULACRA2",
             ],
             swiftSettings: swiftSettings
         ),

@@ -24,7 +24,9 @@ packages=(
   libheif-dev libheif1 libheif-plugin-libde265 libheif-plugin-dav1d libheif-plugin-aomenc
   libheif-plugin-aomdec libheif-plugin-x265 libheif-plugin-ffmpegdec
   libsqlite3-dev libpq-dev postgresql libseccomp-dev systemd
-  chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # videos' poster frames
+  ffmpeg  # the video tests' reference frames, and Samples/generators/video
+  chromium librsvg2-bin  # the browser tests (batch report, client hints), the charts' rasterising test
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
   libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back

@@ -116,6 +116,24 @@ vv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out
 }
 
 int
+vv_flip(VipsImage *in, int horizontal, VipsImage **out, vv_error *error)
+{
+    VipsDirection direction = horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL;
+    return vips_flip(in, out, direction, NULL) ? vv_fail(error) : 0;
+}
+
+int
+vv_find_trim(VipsImage *in, double threshold, const double *background, int bands, int *left, int *top,
+             int *width, int *height, vv_error *error)
+{
+    VipsArrayDouble *colour = vips_array_double_new(background, bands);
+    int status = vips_find_trim(in, left, top, width, height, "threshold", threshold, "background", colour,
+                                NULL);
+    vips_area_unref(VIPS_AREA(colour));
+    return status ? vv_fail(error) : 0;
+}
+
+int
 vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, int *left, int *top,
              vv_error *error)
 {

@@ -17,9 +17,14 @@ package enum Chromium {
         }
     }
 
-    /// The DOM after the page loaded and `--virtual-time-budget` of page time ran (promises settle).
-    package static func dumpDOM(_ page: URL, within limit: Duration = .seconds(60)) async throws -> String {
-        try await run(["--virtual-time-budget=5000", "--dump-dom", page.absoluteString], within: limit).stdout
+    /// The DOM after the page loaded and `--virtual-time-budget` of page time ran (promises settle);
+    /// `arguments` go before the page (`--force-device-scale-factor=2`).
+    package static func dumpDOM(_ page: URL, arguments: [String] = [], within limit: Duration = .seconds(60))
+        async throws -> String
+    {
+        try await run(
+            arguments + ["--virtual-time-budget=5000", "--dump-dom", page.absoluteString], within: limit
+        ).stdout
     }
 
     /// A PNG of the page's first `width × height` CSS pixels.

@@ -159,6 +159,14 @@ int vv_rotate(VipsImage *in, int degrees, VipsImage **out, vv_error *error);
 
 int vv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out, vv_error *error);
 
+/* Mirrors left to right (horizontal 1) or top to bottom (horizontal 0). */
+int vv_flip(VipsImage *in, int horizontal, VipsImage **out, vv_error *error);
+
+/* The bounding box of what differs from a background colour (one value per band, alpha excluded) by more
+ * than threshold, after a 3x3 median that ignores noise; width and height are 0 when nothing does. */
+int vv_find_trim(VipsImage *in, double threshold, const double *background, int bands, int *left, int *top,
+                 int *width, int *height, vv_error *error);
+
 /* Crops to width x height where libvips finds the most interest: 0 entropy, 1 attention. Reports the top
  * left corner of the rectangle it chose. */
 int vv_smartcrop(VipsImage *in, int width, int height, int strategy, VipsImage **out, int *left, int *top,

@@ -8,6 +8,7 @@ enum VersionReport {
         """
         variantd \(version)
         libvips \(BuildInfo.libvipsVersion) (\(BuildInfo.libvipsPath)), libheif \(BuildInfo.libheifVersion)
+        \(BuildInfo.ffmpegVersions)
         decodes: \(BuildInfo.decodes.map(\.mimeType).joined(separator: ", "))
         encodes: \(BuildInfo.encodes.map(\.rawValue).joined(separator: ", "))
         """

@@ -27,6 +27,10 @@ package struct RenderCommand: Subcommand {
           --progressive <true|false>
                                   A progressive JPEG; false: one baseline scan (default true).
           --effort <n>            0…6: libwebp's effort for a WebP, more for fewer bytes (default 4).
+          --dpr <ratio>           1…4: multiplies the width and height.
+          --flip <h|v|hv>         Mirror after the rotation.
+          --focus <x,y>           Fractions 0…1 of the picture: cover crops keep that point centred.
+          --trim <threshold>      0…255: remove a border of the top-left pixel's colour first.
           --metadata <m>          none (default) or copyright: keep the source's EXIF Artist and
                                   Copyright and XMP dc:rights in a JPEG, WebP or AVIF.
           --watermark <name>      Place the bucket's watermark of that name (see --bucket).
@@ -42,7 +46,8 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement", "animated", "progressive", "effort", "metadata", "watermark",
+        "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus", "trim", "metadata",
+        "watermark",
     ]
 
     let file: String

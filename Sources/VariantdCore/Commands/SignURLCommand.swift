@@ -1,10 +1,10 @@
 import Foundation
 
-/// `variantd sign-url --key-file F --expires-in S TARGET`: the signed form of a render URL of a private
-/// bucket, as the daemon started with the same `--url-key-file` checks it.
+/// `variantd sign-url --key-file F --expires-in S TARGET`: the signed form of a render (or info) URL of a
+/// private bucket, as the daemon started with the same `--url-key-file` checks it.
 package struct SignURLCommand: Subcommand {
     package static let name = "sign-url"
-    package static let abstract = "Sign a /v1/render URL of a private bucket with the URL key."
+    package static let abstract = "Sign a /v1/render or /v1/info URL of a private bucket with the URL key."
     package static let usage = "sign-url --key-file <file> [--expires-in <seconds>] <target>"
     package static let details = """
         ARGUMENTS:

@@ -18,7 +18,7 @@ struct Daemon: Sendable {
         let objects: any ObjectStore
         let sources: any RenderSources
         let registry: BucketRegistry
-        var renditions: any RenditionCatalog
+        let stored: any RenditionCatalog
         let out: StoreLocation
         do {
             root = try StoreLocation(configuration.objects)
@@ -28,21 +28,21 @@ struct Daemon: Sendable {
                 window: configuration.sourceTTL)
             registry = try BucketRegistry(directory: configuration.buckets)
             out = try StoreLocation(configuration.renditions)
-            renditions = try out.renditions(environment: environment)
+            stored = try out.renditions(environment: environment)
         } catch {
             throw StartupError(error.message)
         }
         var cache: RenditionCache?
         if case .bucket = out, configuration.renditionCacheBytes > 0 {
             do {
-                let kept = try RenditionCache(
+                cache = try RenditionCache(
                     directory: configuration.renditionCache, budget: configuration.renditionCacheBytes)
-                renditions = CachedRenditions(store: renditions, cache: kept)
-                cache = kept
             } catch {
                 throw StartupError(error.message)
             }
         }
+        let index = RenditionIndex()
+        let renditions = IndexedRenditions(store: stored, index: index, cache: cache)
         let queue: any JobQueue
         do {
             queue = try await configuration.queue.open(connections: configuration.workers + 2)
@@ -63,16 +63,17 @@ struct Daemon: Sendable {
             objects: objects, renditions: renditions)
         let secret = configuration.listen.isTCP ? configuration.secret.map(BearerSecret.init) : nil
         let errorHeaders = ErrorHeaders(admission: admission, metrics: metrics)
-        let budget = onDemandBudget(renditions, registry: registry, out: out)
+        let budget = onDemandBudget(renditions, registry: registry, in: stored)
         let render = RenderService(
             sources: sources, renditions: renditions, registry: registry, admission: admission,
             metrics: metrics, pool: pool, access: RenderAccess(secret: secret, urlKey: configuration.urlKey),
-            maxAge: configuration.maxAge, cache: cache,
+            maxAge: configuration.maxAge, index: index, cache: cache,
             meter: TransformMeter(allowance: queue, metrics: metrics), budget: budget,
             headers: errorHeaders.headers)
         let router = Router(
             secret: secret, objects: objects, registry: registry, admission: admission, metrics: metrics,
             runner: JobRunner(pool: pool, metrics: metrics), queue: queue, render: render,
+            info: InfoService(render: render),
             changes: ObjectChanges(
                 queue: queue, root: root, sources: sources, registry: registry, metrics: metrics),
             accounts: AccountsEndpoint(queue: queue),
@@ -115,23 +116,31 @@ struct Daemon: Sendable {
         return DaemonWorkers { stop in Worker(queue: queue, configuration: settings, stop: stop) }
     }
 
-    /// The bound on transforms' renditions, when one is set; a folder's renditions made before the daemon
-    /// started are found in the background. Those in object storage count once this daemon sends them.
+    /// The bound on transforms' renditions, when one is set; the renditions the store held before the daemon
+    /// started are found in the background, a folder walked or a bucket listed page by page.
     private func onDemandBudget(
-        _ renditions: any RenditionCatalog, registry: BucketRegistry, out: StoreLocation
+        _ renditions: IndexedRenditions, registry: BucketRegistry, in stored: any RenditionCatalog
     )
         -> OnDemandBudget?
     {
         guard configuration.onDemandBudget > 0 else { return nil }
         let budget = OnDemandBudget(
-            budget: configuration.onDemandBudget, catalog: renditions, registry: registry)
-        if case .folder(let root) = out {
-            DispatchQueue.global(qos: .utility).async {
-                let found = budget.recordStored(inFolder: root)
-                EventLog.event(
-                    "on_demand_found",
-                    ["renditions": .integer(found), "bytes": .integer(budget.snapshot.bytes)])
+            budget: configuration.onDemandBudget, index: renditions.index, catalog: renditions,
+            registry: registry)
+        DispatchQueue.global(qos: .utility).async {
+            var fields: [String: JSONScalar] = [:]
+            if let folder = stored as? RenditionFolder {
+                fields["renditions"] = .integer(budget.recordStored(inFolder: folder.root))
+            } else if let bucket = stored as? S3RenditionStore {
+                do throws(S3Error) {
+                    fields["renditions"] = .integer(
+                        try budget.recordStored(inBucket: bucket.client, at: bucket.location))
+                } catch {
+                    fields["error"] = .string(error.variantsError.message)
+                }
             }
+            fields["bytes"] = .integer(budget.snapshot.bytes)
+            EventLog.event("on_demand_found", fields)
         }
         return budget
     }

@@ -30,20 +30,10 @@ struct RenditionSweep {
         }
     }
 
-    /// Whether a name is a source's directory in the store: a SHA-256 in lowercase hex.
-    static func isChecksum(_ name: some StringProtocol) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
-    /// Whether a name is the first level of the store: the first two digits of a checksum.
-    static func isPrefix(_ name: some StringProtocol) -> Bool {
-        name.utf8.count == 2 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
     private func sweep(folder root: String) throws(GCError) {
-        for prefix in try names(in: root) where Self.isPrefix(prefix) {
+        for prefix in try names(in: root) where StoredRenditionName.isPrefix(prefix) {
             for checksum in try names(in: root + "/" + prefix)
-            where Self.isChecksum(checksum) && checksum.hasPrefix(prefix) {
+            where StoredRenditionName.isSource(checksum, under: prefix) {
                 let directory = root + "/" + prefix + "/" + checksum
                 let live = try isLive(checksum)
                 var removedHere = false
@@ -87,12 +77,9 @@ struct RenditionSweep {
                 throw GCError(error)
             }
             for object in page.objects {
-                let parts = location.relative(object.key).split(
-                    separator: "/", omittingEmptySubsequences: false)
-                guard parts.count == 3, Self.isPrefix(parts[0]), Self.isChecksum(parts[1]),
-                    parts[1].hasPrefix(parts[0]), !parts[2].isEmpty
-                else { continue }
-                let checksum = String(parts[1])
+                guard let checksum = StoredRenditionName.key(location.relative(object.key))?.source else {
+                    continue
+                }
                 let live: Bool
                 if let last, last.checksum == checksum {
                     live = last.live
@@ -145,19 +132,5 @@ struct RenditionSweep {
         } catch {
             throw GCError(.ioError, "\(directory) cannot be listed: \(error)")
         }
-    }
-}
-
-/// The `LastModified` of a ListObjectsV2 entry, ISO 8601 in UTC, with or without milliseconds.
-private final class ListingDate {
-    private let withFraction: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-    private let whole = ISO8601DateFormatter()
-
-    func parse(_ text: String) -> Date? {
-        withFraction.date(from: text) ?? whole.date(from: text)
     }
 }

@@ -14,6 +14,8 @@ struct Router: HTTPResponder {
     let queue: any JobQueue
     /// On-demand renditions, `/v1/render/…`.
     let render: RenderService
+    /// Objects' completion metadata, `/v1/info/…`.
+    let info: InfoService
     /// Storage events and deletions, `/v1/events` and `/v1/objects/…`.
     let changes: ObjectChanges
     /// Accounts' transform allowances and usage, `/v1/accounts/…`.
@@ -39,11 +41,14 @@ struct Router: HTTPResponder {
             return authorized(request, accounts.respond)
         case ("GET", _) where request.path.hasPrefix(RenderRequest.prefix), ("POST", RenderRequest.postPath):
             return render.respond(to: request)
+        case ("GET", _) where request.path.hasPrefix(InfoService.prefix):
+            return info.respond(to: request)
         case (_, RenderRequest.postPath), (_, "/v1/jobs"), (_, "/v1/events"):
             return .now(.methodNotAllowed(request.path, takes: "POST"))
         case (_, _) where request.path.hasPrefix(ObjectChanges.deletePrefix):
             return .now(.methodNotAllowed(request.path, takes: "DELETE"))
         case (_, _) where request.path.hasPrefix(RenderRequest.prefix),
+            (_, _) where request.path.hasPrefix(InfoService.prefix),
             (_, "/livez"), (_, "/readyz"), (_, "/metrics"):
             return .now(.methodNotAllowed(request.path, takes: "GET"))
         default:

@@ -123,7 +123,9 @@ final class RenditionCache: Sendable {
     /// it was not kept (nothing is left of a write that failed).
     @discardableResult
     func keep(_ rendition: StoredRendition) -> Bool {
-        guard rendition.size <= budget, Self.isChecksum(rendition.checksum) else { return false }
+        guard rendition.size <= budget, StoredRenditionName.isChecksum(rendition.checksum) else {
+            return false
+        }
         let temporary = incoming + "/" + UUID().uuidString
         let path = directory + "/" + rendition.key + "." + rendition.checksum
         do {
@@ -243,7 +245,9 @@ final class RenditionCache: Sendable {
             let parts = relative.split(separator: "/")
             guard parts.count == 3, let identity = FileIdentity(path: path) else { continue }
             let name = parts[2]
-            guard let dot = name.lastIndex(of: "."), Self.isChecksum(name[name.index(after: dot)...]) else {
+            guard let dot = name.lastIndex(of: "."),
+                StoredRenditionName.isChecksum(name[name.index(after: dot)...])
+            else {
                 unlink(path)
                 continue
             }
@@ -255,11 +259,6 @@ final class RenditionCache: Sendable {
         return found.sorted {
             ($0.modified.tv_sec, $0.modified.tv_nsec) < ($1.modified.tv_sec, $1.modified.tv_nsec)
         }
-    }
-
-    private static func isChecksum(_ text: some StringProtocol) -> Bool {
-        text.utf8.count == 64
-            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
 

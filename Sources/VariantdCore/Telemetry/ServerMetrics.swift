@@ -15,6 +15,7 @@ final class ServerMetrics: Sendable {
         var renderRequests: [JobKey: Int] = [:]
         var renderDuration: [String: Histogram] = [:]
         var rendersMade = 0
+        var infoMeasured = 0
         var rendersAnswering = 0
         var slowClients: [ClientDeadlines.Phase: Int] = [:]
         var eventsQueued = 0
@@ -103,6 +104,11 @@ final class ServerMetrics: Sendable {
         state.withLock { $0.rendersMade += 1 }
     }
 
+    /// One object measured in a decoder child for `/v1/info`: its checksum was not remembered.
+    func countInfoMeasured() {
+        state.withLock { $0.infoMeasured += 1 }
+    }
+
     /// The decoder pool's count of children that died or were killed, as a job read it when it ended. Jobs
     /// report out of order (one may read the count before another job's crash and report it after), so the
     /// largest count stands: a counter that went back would read as a restart.
@@ -179,6 +185,11 @@ final class ServerMetrics: Sendable {
                 "variantd_renders_total", "counter",
                 "On-demand renditions rendered in a decoder child (identical requests share one).",
                 state.rendersMade
+            ),
+            (
+                "variantd_info_measured_total", "counter",
+                "Objects measured in a decoder child for /v1/info (once per checksum while it is remembered).",
+                state.infoMeasured
             ),
             (
                 "variantd_render_requests_in_flight", "gauge",

@@ -3,17 +3,24 @@
 /// JPEG, PNG, WebP and GIF headers are read by libvips' named loaders, and so are their pixels, but for grey
 /// and YCbCr JPEGs, which libjpeg-turbo decodes for us in one call (`JPEGDecoder`); the HEIF family goes
 /// through our libheif shim, because libvips 8.14's HEIF loader fails on real phone photos that libheif 1.19
-/// itself decodes.
+/// itself decodes; a video is its poster frame, through FFmpeg (`OpenedPicture+Video`).
 struct OpenedPicture {
     private enum Backend {
         /// With the header the loader read, whose description a decode made outside libvips takes.
         case vips(VipsLoader, VipsImage)
         /// With the overlay we compose ourselves, when the primary item is one libheif gets wrong.
         case heif(HeifContainer, HEIFOverlay?)
+        /// The demuxer that opened the video, and its stream as the container describes it.
+        case video(VideoDemuxer, VideoStream)
     }
 
     let type: MediaType
     let header: PictureHeader
+    /// The video stream whose poster frame is the picture; nil for a picture.
+    var video: VideoStream? {
+        guard case .video(_, let stream) = backend else { return nil }
+        return stream
+    }
     private let bytes: [UInt8]
     private let decodingThreads: Int
     /// The pixel limit, which an animation's frames together must also keep.
@@ -82,6 +89,15 @@ struct OpenedPicture {
                 storedWidth: info.width, storedHeight: info.height, orientation: info.orientation,
                 hasAlpha: info.hasAlpha, bitDepth: info.bitsPerSample, frames: info.pages,
                 duration: duration, progressive: info.interlaced)
+        case .video(let demuxer):
+            let stream = try Self.openVideo(bytes, type: type, demuxer: demuxer, limits: limits)
+            backend = .video(demuxer, stream)
+            convertsBeforeReducing = false
+            describedProfile = nil
+            toneMapping = stream.toneMapping
+            header = PictureHeader(
+                storedWidth: stream.width, storedHeight: stream.height, orientation: stream.orientation,
+                hasAlpha: false, bitDepth: 8, frames: 1, progressive: false)
         case nil:
             throw VariantsError(.unsupportedMediaType, "\(type.mimeType) is not decoded here")
         }
@@ -146,6 +162,8 @@ struct OpenedPicture {
                 } else {
                     loaded = try VipsImage.load(loader, bytes: bytes, shrink: shrink, scale: scale)
                 }
+            case .video(let demuxer, let stream):
+                loaded = try Self.poster(bytes, demuxer: demuxer, stream: stream, maxPixels: maxPixels)
             }
             // Colour conversion comes after the reduction (an ICC transform costs per pixel, and a 200-megapixel
             // photo has a hundred times the pixels of its largest rendition) unless it is non-linear; an sRGB
@@ -173,6 +191,7 @@ struct OpenedPicture {
             case .heif(let container, _):
                 decoded.rights = RightsMetadata(
                     container.metadataBlocks(maxLength: RightsMetadata.maximumBlockBytes))
+            case .video: break
             }
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader, _) = backend {

@@ -12,6 +12,10 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         case tooManyVariants = "too_many_variants"
         case invalidRequest = "invalid_request"
         case notFound = "not_found"
+        /// An on-demand transform of a bucket that serves only its declared variants (`?variant=NAME`).
+        case transformsDeclaredOnly = "transforms_declared_only"
+        /// An on-demand transform of a width the bucket does not declare among its `widths`.
+        case widthNotDeclared = "width_not_declared"
         /// The object or rendition store cannot be reached now: nothing is wrong with the input; retry later.
         case storeUnavailable = "store_unavailable"
         case internalError = "internal_error"
@@ -30,6 +34,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .invalidTransform, .invalidRequest, .unknownWatermark: 400
             case .tooManyVariants: 429
             case .notFound: 404
+            case .transformsDeclaredOnly, .widthNotDeclared: 403
             case .storeUnavailable: 503
             case .internalError: 500
             case .insufficientStorage: 507

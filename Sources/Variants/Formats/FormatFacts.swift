@@ -13,6 +13,8 @@ struct FormatFacts: Sendable {
         case vips(VipsLoader)
         /// By our libheif shim.
         case heif
+        /// A video's poster frame, by FFmpeg through this demuxer (`VideoCodec` names the decoders).
+        case video(VideoDemuxer)
     }
 
     /// How renditions are asked for in one type.
@@ -42,8 +44,10 @@ struct FormatFacts: Sendable {
         case gifBlocks
         /// A RIFF chunk list (WebP).
         case riffChunks
-        /// ISO-BMFF boxes (HEIF, AVIF).
+        /// ISO-BMFF boxes (HEIF, AVIF, MP4, QuickTime).
         case isoBoxes
+        /// EBML elements (WebM, Matroska).
+        case ebmlElements
     }
 
     /// The two figures a quality search in one format starts from, both read off the corpus photos

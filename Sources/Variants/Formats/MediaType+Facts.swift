@@ -38,8 +38,12 @@ extension MediaType {
         case .bmp, .tiff, .svg, .jpegXL, .jpeg2000, .icon, .photoshop: FormatFacts()
         case .pdf: FormatFacts(extensions: ["pdf"])
         case .zip: FormatFacts(extensions: ["zip"])
-        case .mp4: FormatFacts(extensions: ["mp4"])
-        case .quickTime: FormatFacts(extensions: ["mov"])
+        // Videos: a poster frame.
+        case .mp4: FormatFacts(extensions: ["mp4", "m4v"], container: .isoBoxes, decoder: .video(.mov))
+        case .quickTime: FormatFacts(extensions: ["mov", "qt"], container: .isoBoxes, decoder: .video(.mov))
+        case .webm: FormatFacts(extensions: ["webm"], container: .ebmlElements, decoder: .video(.matroska))
+        case .matroska:
+            FormatFacts(extensions: ["mkv"], container: .ebmlElements, decoder: .video(.matroska))
         case .json: FormatFacts(extensions: ["json"])
         case .text: FormatFacts(extensions: ["txt"])
         case .csv: FormatFacts(extensions: ["csv"])

@@ -13,13 +13,17 @@ enum ThumbHashRendition {
         )
     }
 
-    /// The placeholder from the smallest reduction of the decode that is still large enough.
-    static func encode(from ladder: ResizeLadder) throws(BackendError) -> String {
+    /// The placeholder and the dominant colour (`DominantColour`), both from the one RGBA rendition made
+    /// from the smallest reduction of the decode that is still large enough.
+    static func encode(from ladder: ResizeLadder) throws(BackendError) -> (
+        thumbhash: String, dominantColour: String?
+    ) {
         let (width, height) = size(width: ladder.base.width, height: ladder.base.height)
         let small = try ladder.source(width: width, height: height).resized(toWidth: width, height: height)
         let rgba = rgbaPixels(try small.pixelBytes(), bands: small.header.bands)
         do {
-            return try ThumbHash.encode(width: small.width, height: small.height, rgba: rgba).base64
+            let hash = try ThumbHash.encode(width: small.width, height: small.height, rgba: rgba).base64
+            return (hash, DominantColour.hex(rgba: rgba))
         } catch {
             throw BackendError(call: "thumbhash", message: "\(error)")
         }

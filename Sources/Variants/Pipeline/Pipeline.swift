@@ -20,7 +20,8 @@ public struct Pipeline: Sendable {
     }
 
     /// Fulfils an order from the object's bytes: refuses what its bucket's policy refuses, measures the
-    /// picture, makes the renditions the order makes, and computes the ThumbHash if it is wanted.
+    /// picture, makes the renditions the order makes, and computes the ThumbHash and the dominant colour if
+    /// the placeholder is wanted.
     public func run(_ order: RenditionOrder, bytes: [UInt8], timings: inout StageTimings)
         throws(VariantsError)
         -> CompletionMetadata
@@ -53,6 +54,12 @@ public struct Pipeline: Sendable {
                 : .unreadable(.corrupt, "the bytes do not begin like a \(type.mimeType) file")
         }
 
+        // Sound alone in a video container is no picture: reported as a non-picture is.
+        if case .video(let demuxer) = type.facts.decoder,
+            timings.measure(.probe, { OpenedPicture.holdsNoVideo(bytes, type: type, demuxer: demuxer) })
+        {
+            return metadata
+        }
         let (picture, decoded, plans) = try decodeOnce(bytes, type: type, order: order, timings: &timings)
         metadata.width = decoded.width
         metadata.height = decoded.height
@@ -62,7 +69,11 @@ public struct Pipeline: Sendable {
         let animatedSource = type.facts.animates && picture.header.frames > 1
         if animatedSource {
             metadata.frames = picture.header.frames
-            metadata.duration = picture.header.duration
+            metadata.duration = Double(picture.header.duration)
+        }
+        if let video = picture.video {
+            metadata.codec = video.codec.rawValue
+            metadata.duration = video.duration
         }
         var ladder = ResizeLadder(base: decoded.image)
         if !plans.isEmpty {
@@ -73,13 +84,15 @@ public struct Pipeline: Sendable {
                 timings: &timings)
         }
         guard order.placeholder else { return metadata }
-        metadata.thumbhash = try timings.measure(.thumbhash) { () throws(VariantsError) in
+        let placeholder = try timings.measure(.thumbhash) { () throws(VariantsError) in
             do {
                 return try ThumbHashRendition.encode(from: ladder)
             } catch {
                 throw VariantsError(.internalError, "the placeholder could not be computed (\(error))")
             }
         }
+        metadata.thumbhash = placeholder.thumbhash
+        metadata.dominantColour = placeholder.dominantColour
         return metadata
     }
 
@@ -128,15 +141,48 @@ public struct Pipeline: Sendable {
                 return Self.baseSize(width: width, height: height, plans: plans.map(\.plan))
             }
         }
+        for (index, planned) in plans.enumerated() {
+            guard let threshold = planned.output.spec.trim else { continue }
+            let trim = try timings.measure(.render, variant: planned.output.spec.name) {
+                () throws(VariantsError) in
+                try Self.trimmed(decoded, threshold: threshold)
+            }
+            // The decode is the whole picture for a trim (`baseSize`), and the border is found in its pixels.
+            let spec = planned.output.spec
+            plans[index].plan = RenderPlan(
+                sourceWidth: decoded.image.width, sourceHeight: decoded.image.height, spec: spec,
+                sourceHasAlpha: picture.header.hasAlpha, sourceFormat: OutputFormat(keeping: type), trim: trim
+            )
+        }
         return (picture, decoded, plans)
+    }
+
+    /// What is left of the decode once its border is removed, in its pixels; nil when it has no border, or is
+    /// all border.
+    private static func trimmed(_ decoded: DecodedPicture, threshold: Int) throws(VariantsError)
+        -> RenderPlan.Region?
+    {
+        let box: (left: Int, top: Int, width: Int, height: Int)?
+        do {
+            box = try decoded.image.trimBox(threshold: Double(threshold))
+        } catch {
+            throw VariantsError(.internalError, "the border could not be found (\(error))")
+        }
+        guard let box, (box.width, box.height) != (decoded.image.width, decoded.image.height) else {
+            return nil
+        }
+        return RenderPlan.Region(x: box.left, y: box.top, width: box.width, height: box.height)
     }
 
     /// The size of the one decode: on each side the most that any rendition or the ThumbHash needs there,
     /// never larger than the picture (enlarging variants grow from the full-size decode). A rendition of the
     /// picture's own shape needs exactly its size, so the largest one is not resampled a second time for a
-    /// pixel of rounding; a stretched one (`fill`) needs the picture scaled evenly until it covers it.
+    /// pixel of rounding; a stretched one (`fill`) needs the picture scaled evenly until it covers it. A
+    /// trimmed one needs the whole picture.
     static func baseSize(width: Int, height: Int, plans: [RenderPlan]) -> (width: Int, height: Int) {
         let needs = plans.map { plan in
+            // A border is found to the pixel on the whole picture.
+            if plan.trimThreshold != nil { return (width: width, height: height) }
             let (sideW, sideH) =
                 plan.rotation.swapsSides
                 ? (plan.resizeHeight, plan.resizeWidth) : (plan.resizeWidth, plan.resizeHeight)

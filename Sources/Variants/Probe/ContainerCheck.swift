@@ -9,6 +9,7 @@ enum ContainerCheck {
         case .gifBlocks: gifIsTruncated(bytes)
         case .riffChunks: riffIsTruncated(bytes)
         case .isoBoxes: isoMediaIsTruncated(bytes)
+        case .ebmlElements: ebmlIsTruncated(bytes)
         case nil: false
         }
     }
@@ -41,7 +42,7 @@ enum ContainerCheck {
         case .pngChunks:
             chunkBytes(bytes, from: 8, bigEndian: true, named: ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf"])
         case .riffChunks: chunkBytes(bytes, from: 12, bigEndian: false, named: ["EXIF", "XMP ", "ICCP"])
-        case .gifBlocks, .isoBoxes, nil: 0
+        case .gifBlocks, .isoBoxes, .ebmlElements, nil: 0
         }
     }
 
@@ -120,6 +121,29 @@ enum ContainerCheck {
         guard bytes.count >= 12 else { return true }
         let size = (4..<8).reversed().reduce(0) { $0 << 8 | Int(bytes[$1]) }
         return 8 + size > bytes.count
+    }
+
+    /// The EBML header and the `Segment` after it must fit in the file, unless the segment's size is unknown
+    /// (a live recording's).
+    private static func ebmlIsTruncated(_ bytes: [UInt8]) -> Bool {
+        guard let header = ebmlSize(bytes, at: 4), header.end + header.size <= bytes.count else {
+            return true
+        }
+        let segment = header.end + header.size
+        guard segment + 4 <= bytes.count, let size = ebmlSize(bytes, at: segment + 4) else { return true }
+        return !size.unknown && size.size > bytes.count - size.end
+    }
+
+    /// An EBML variable-length size: its value, where it ends, and whether it is the reserved "unknown".
+    private static func ebmlSize(_ bytes: [UInt8], at offset: Int) -> (
+        size: Int, end: Int, unknown: Bool
+    )? {
+        guard offset < bytes.count, bytes[offset] != 0 else { return nil }
+        let length = bytes[offset].leadingZeroBitCount + 1
+        guard offset + length <= bytes.count else { return nil }
+        let first = Int(bytes[offset]) & (0xFF >> length)
+        let value = bytes[(offset + 1)..<(offset + length)].reduce(first) { $0 << 8 | Int($1) }
+        return (value, offset + length, value == (1 << (7 * length)) - 1)
     }
 
     /// Every top-level box must fit in the file (libheif would otherwise decode a lone intact item).

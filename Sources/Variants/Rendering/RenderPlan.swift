@@ -1,10 +1,12 @@
 /// The geometry and format decisions for rendering one variant from one source, made without touching pixels.
 ///
-/// The backend executes it in order: rotate by `rotation`, resize to `resizeWidth`×`resizeHeight`, apply
-/// `framing`, place the watermark at `overlay`, flatten onto `flattenOnto` if set, then encode as `format` at `quality` (`progressive` JPEG). Fits follow sharp's
-/// documented semantics, including its centring (crops round the offset up, letterboxes round it down).
-/// With `withoutEnlargement`, nothing is scaled above 1: `cover` then crops min(box, resized) on each axis
-/// and `contain` still letterboxes into the full box, as sharp's embed does.
+/// The backend executes it in order: cut out `trim`, rotate by `rotation`, resize to
+/// `resizeWidth`×`resizeHeight`, mirror when `mirrored`, apply `framing`, place the watermark at `overlay`,
+/// flatten onto `flattenOnto` if set,
+/// then encode as `format` at `quality` (`progressive` JPEG). Fits follow sharp's documented semantics,
+/// including its centring (crops round the offset up, letterboxes round it down). With `withoutEnlargement`,
+/// nothing is scaled above 1: `cover` then crops min(box, resized) on each axis and `contain` still
+/// letterboxes into the full box, as sharp's embed does.
 public struct RenderPlan: Sendable, Equatable {
     /// What turns the resized image into the output.
     public enum Framing: Sendable, Equatable {
@@ -18,14 +20,30 @@ public struct RenderPlan: Sendable, Equatable {
         case embed(width: Int, height: Int, x: Int, y: Int, background: Colour)
     }
 
+    /// A rectangle of the decode, in its pixels.
+    public struct Region: Sendable, Equatable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+    }
+
     /// How a smart crop chooses its rectangle; the raw values are libvips' `VipsInteresting` nicknames.
     public enum Interest: String, Sendable, Equatable, Hashable {
         case entropy
         case attention
     }
 
+    /// The part of the source that is rendered, in the decode's pixels (the whole picture's, for a trim), once
+    /// `VariantSpec.trim` found its border; nil renders it whole.
+    public let trim: Region?
+    /// The spec's trim threshold: a plan made before its border is found needs the decode at full size.
+    public let trimThreshold: Int?
     /// Applied to the displayed (EXIF-oriented) source before resizing; the box applies to the rotated image.
+    /// With a `flip`, the quarter turn of the orientation they make together (`Rotation.followed(by:)`).
     public let rotation: Rotation
+    /// Mirrored left to right after the resize, before `framing`.
+    public let mirrored: Bool
     /// The rotated source is scaled to exactly this size (the aspect ratio changes only for `fill`).
     ///
     /// A backend that resizes before rotating (cheaper) resizes to this size with the sides exchanged
@@ -72,16 +90,31 @@ public struct RenderPlan: Sendable, Equatable {
     /// - Parameters:
     ///   - sourceWidth: The width after EXIF orientation, at least 1.
     ///   - sourceHeight: The height after EXIF orientation, at least 1.
+    ///   - trim: What is left of the source once its border is removed (`VariantSpec.trim`), inside it; the
+    ///     source is then the whole decode.
     public init(
         sourceWidth: Int, sourceHeight: Int, spec: VariantSpec, sourceHasAlpha: Bool,
-        sourceFormat: OutputFormat?
+        sourceFormat: OutputFormat?, trim: Region? = nil
     ) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "a decoded source has at least one pixel")
-        let swapped = spec.rotation.swapsSides
-        let width = swapped ? sourceHeight : sourceWidth
-        let height = swapped ? sourceWidth : sourceHeight
+        precondition(
+            trim.map { $0.x >= 0 && $0.y >= 0 && $0.width > 0 && $0.height > 0 } ?? true,
+            "a trimmed picture keeps a pixel")
+        let orientation = spec.rotation.followed(by: spec.flip)
+        let kept = trim ?? Region(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        // The focal point names a point of the whole source; it follows the picture through the trim and turns.
+        let focus = spec.focus.map { point in
+            FocalPoint(
+                x: min(1, max(0, (point.x * Double(sourceWidth) - Double(kept.x)) / Double(kept.width))),
+                y: min(1, max(0, (point.y * Double(sourceHeight) - Double(kept.y)) / Double(kept.height)))
+            ).following(orientation.rotation, mirrored: orientation.mirrored)
+        }
+        let swapped = orientation.rotation.swapsSides
+        let width = swapped ? kept.height : kept.width
+        let height = swapped ? kept.width : kept.height
         let resized = Self.resize(width: width, height: height, spec: spec)
-        let framing = Self.framing(resizedWidth: resized.width, resizedHeight: resized.height, spec: spec)
+        let framing = Self.framing(
+            resizedWidth: resized.width, resizedHeight: resized.height, spec: spec, focus: focus)
         let output: (width: Int, height: Int) =
             switch framing {
             case .none: resized
@@ -98,7 +131,10 @@ public struct RenderPlan: Sendable, Equatable {
         var alphaToFlatten = sourceHasAlpha
         if case .embed(_, _, _, _, let background) = framing, background.alpha < 255 { alphaToFlatten = true }
 
-        rotation = spec.rotation
+        self.trim = trim
+        trimThreshold = spec.trim
+        rotation = orientation.rotation
+        mirrored = orientation.mirrored
         resizeWidth = resized.width
         resizeHeight = resized.height
         self.framing = framing
@@ -163,7 +199,9 @@ public struct RenderPlan: Sendable, Equatable {
         return max(1, Int(min(exact.rounded(.toNearestOrAwayFromZero), Double(Int32.max))))
     }
 
-    private static func framing(resizedWidth: Int, resizedHeight: Int, spec: VariantSpec) -> Framing {
+    private static func framing(resizedWidth: Int, resizedHeight: Int, spec: VariantSpec, focus: FocalPoint?)
+        -> Framing
+    {
         guard let boxWidth = spec.width, let boxHeight = spec.height else { return .none }
         switch spec.fit {
         case .cover:
@@ -175,7 +213,9 @@ public struct RenderPlan: Sendable, Equatable {
             }
             let slackX = resizedWidth - width
             let slackY = resizedHeight - height
-            let (x, y) = gravityOffset(spec.position, slackX: slackX, slackY: slackY)
+            let (x, y) =
+                focus.map { focalOffset($0, resizedWidth, resizedHeight, width, height) }
+                ?? gravityOffset(spec.position, slackX: slackX, slackY: slackY)
             return .crop(x: x, y: y, width: width, height: height)
         case .contain:
             guard (boxWidth, boxHeight) != (resizedWidth, resizedHeight) else { return .none }
@@ -202,6 +242,18 @@ public struct RenderPlan: Sendable, Equatable {
         case .northwest: (0, 0)
         case .centre, .entropy, .attention: (middleX, middleY)
         }
+    }
+
+    /// Where a `width`×`height` crop of the resized image starts to have the focal point at its centre, moved
+    /// only as far as needed to stay inside the image.
+    private static func focalOffset(
+        _ focus: FocalPoint, _ resizedWidth: Int, _ resizedHeight: Int, _ width: Int, _ height: Int
+    ) -> (x: Int, y: Int) {
+        func start(_ fraction: Double, _ length: Int, _ window: Int) -> Int {
+            let centred = (fraction * Double(length) - Double(window) / 2).rounded(.toNearestOrAwayFromZero)
+            return min(length - window, max(0, Int(centred)))
+        }
+        return (start(focus.x, resizedWidth, width), start(focus.y, resizedHeight, height))
     }
 
     private static func format(

@@ -37,6 +37,8 @@ enum Renderer {
         watermark: VipsImage?
     ) throws(BackendError) -> (image: VipsImage, framing: RenderPlan.Framing) {
         var image = try resize(plan, spec: spec, ladder: &ladder)
+        // After the resize, which joined the ladder unmirrored; before the crop, which cuts the mirrored picture.
+        if plan.mirrored { image = try image.flipped(horizontal: true) }
         if spec.blur > 0 { image = try image.blurred(sigma: spec.blur) }
         if spec.sharpen > 0 { image = try image.sharpened(sigma: spec.sharpen) }
         var applied = framing
@@ -77,19 +79,25 @@ enum Renderer {
         _ = try resize(plan, spec: spec, ladder: &ladder)
     }
 
-    /// Only an unrotated, unstretched resize keeps the decode's orientation and aspect ratio.
+    /// Only an unrotated, unstretched, untrimmed resize keeps the decode's orientation and aspect ratio.
     private static func joinsLadder(_ plan: RenderPlan, spec: VariantSpec) -> Bool {
-        plan.rotation == .d0 && spec.fit != .fill
+        plan.rotation == .d0 && spec.fit != .fill && plan.trim == nil
     }
 
-    /// The plan's rotation and resize, from the smallest rung large enough, materialised.
+    /// The plan's trim, rotation and resize, from the smallest rung large enough (the decode itself for a
+    /// trim, whose rectangle is in its pixels), materialised.
     private static func resize(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder)
         throws(BackendError) -> VipsImage
     {
         let swapped = plan.rotation.swapsSides
-        var image = ladder.source(
-            width: swapped ? plan.resizeHeight : plan.resizeWidth,
-            height: swapped ? plan.resizeWidth : plan.resizeHeight)
+        var image: VipsImage
+        if let trim = plan.trim {
+            image = try ladder.base.cropped(left: trim.x, top: trim.y, width: trim.width, height: trim.height)
+        } else {
+            image = ladder.source(
+                width: swapped ? plan.resizeHeight : plan.resizeWidth,
+                height: swapped ? plan.resizeWidth : plan.resizeHeight)
+        }
         if plan.rotation != .d0 { image = try image.rotated(degrees: plan.rotation.rawValue) }
         image = try image.resized(toWidth: plan.resizeWidth, height: plan.resizeHeight).materialized()
         if joinsLadder(plan, spec: spec) { ladder.add(image) }

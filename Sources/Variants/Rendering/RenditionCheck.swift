@@ -33,8 +33,8 @@ enum RenditionCheck {
         case .vips(let loader):
             let header = try VipsImage.load(loader, bytes: bytes).header
             return (header.width, header.height)
-        case nil:
-            throw BackendError(call: "verify", message: "\(type.mimeType) is not decoded here")
+        case .video, nil:
+            throw BackendError(call: "verify", message: "\(type.mimeType) is not a rendition format")
         }
     }
 

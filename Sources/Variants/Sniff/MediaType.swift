@@ -23,6 +23,8 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     case zip = "application/zip"
     case mp4 = "video/mp4"
     case quickTime = "video/quicktime"
+    case webm = "video/webm"
+    case matroska = "video/x-matroska"
     case isoMedia = "application/mp4"
     case json = "application/json"
     case text = "text/plain"
@@ -47,7 +49,8 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
     /// Claims to be a picture (`image/*`), whether or not we decode it.
     public var isPicture: Bool { rawValue.hasPrefix("image/") }
 
-    /// A picture type this service turns into pixels; HEIF-family sequences decode their still primary image.
+    /// A type this service turns into pixels: pictures (HEIF-family sequences decode their still primary
+    /// image) and videos (their poster frame).
     public var isDecodable: Bool { facts.decoder != nil }
 
     /// Text whose finer type only a name or a declaration can tell (a shell script without `#!`).

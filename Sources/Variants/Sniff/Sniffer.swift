@@ -17,6 +17,7 @@ public enum Sniffer {
             return .webp
         }
         if let type = isoMediaType(bytes) { return type }
+        if let type = ebmlType(bytes) { return type }
         if isBMP(bytes) { return .bmp }
         return textType(bytes)
     }
@@ -104,7 +105,7 @@ public enum Sniffer {
 
     private static let heicBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis"]
     private static let videoBrands: Set<String> = [
-        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash",
+        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "M4V ",
     ]
 
     private static let brandTypes: [String: MediaType] = {
@@ -116,6 +117,25 @@ public enum Sniffer {
     private static func brand(_ bytes: ArraySlice<UInt8>, at offset: Int) -> String {
         let start = bytes.startIndex + offset
         return String(decoding: bytes[start..<start + 4], as: UTF8.self)
+    }
+
+    // MARK: - EBML (WebM, Matroska)
+
+    /// An EBML header whose `DocType` element (ID 0x4282, its size in one byte) says `webm` or `matroska`.
+    private static func ebmlType(_ bytes: ArraySlice<UInt8>) -> MediaType? {
+        guard bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) else { return nil }
+        let header = Array(bytes.prefix(64))
+        for offset in 4..<max(4, header.count - 3)
+        where header[offset] == 0x42 && header[offset + 1] == 0x82 && header[offset + 2] & 0x80 != 0 {
+            let end = offset + 3 + Int(header[offset + 2] & 0x7F)
+            guard end <= header.count else { return nil }
+            switch String(decoding: header[(offset + 3)..<end], as: UTF8.self) {
+            case "webm": return .webm
+            case "matroska": return .matroska
+            default: return nil
+            }
+        }
+        return nil
     }
 
     // MARK: - Text

@@ -24,19 +24,26 @@ extension BucketDeclaration {
         }
         let variants = variants.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
         members.append(#""variants":{"# + variants.joined(separator: ",") + "}")
+        switch transforms.rule {
+        case .any: break
+        case .declaredOnly: members.append(#""transforms":"declared""#)
+        case .widths(let widths):
+            members.append(#""widths":["# + widths.map(String.init).joined(separator: ",") + "]")
+        }
         return "{" + members.joined(separator: ",") + "}"
     }
 }
 
 extension VariantSpec {
-    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive` or
-    /// `effort`, whose absence is its own setting, and `metadata` at its default.
+    /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive`,
+    /// `effort`, `flip` or `trim`, whose absence is its own setting, and `metadata` at its default; `focus` in
+    /// place of `position`.
     var declarationJSON: String {
         var members: [(String, String)] = [
             ("width", width.map(String.init) ?? "null"),
             ("height", height.map(String.init) ?? "null"),
             ("fit", JSONValue.quote(fit.rawValue)),
-            ("position", JSONValue.quote(position.rawValue)),
+            focus.map { ("focus", $0.json) } ?? ("position", JSONValue.quote(position.rawValue)),
             ("format", JSONValue.quote(format.rawValue)),
             ("blur", Self.canonicalNumber(blur)),
             ("sharpen", Self.canonicalNumber(sharpen)),
@@ -50,6 +57,12 @@ extension VariantSpec {
         }
         if let effort {
             members.append(("effort", String(effort)))
+        }
+        if let flip {
+            members.append(("flip", JSONValue.quote(flip.rawValue)))
+        }
+        if let trim {
+            members.append(("trim", String(trim)))
         }
         if metadata != .none {
             members.append(("metadata", JSONValue.quote(metadata.rawValue)))

@@ -2,7 +2,8 @@ extension BucketDeclaration {
     /// Reads a bucket declaration, checking every rule once so that nothing downstream has to.
     ///
     /// The declaration is a JSON object with `name`, and optionally `public`, `account`, `fileSizeLimit`,
-    /// `allowedMimeTypes`, `blockExecutables` and `variants` (an object of variant name to settings); `docs/BucketDeclaration.md` lists every field.
+    /// `allowedMimeTypes`, `blockExecutables`, `variants` (an object of variant name to settings),
+    /// `transforms` and `widths`; `docs/BucketDeclaration.md` lists every field.
     /// Unknown keys and keys given twice are errors, so a typo cannot silently fall back to a default;
     /// `null` reads as an absent optional field.
     ///
@@ -51,7 +52,7 @@ extension BucketDeclaration {
     {
         let bucket = try root.object(knownKeys: [
             "name", "public", "account", "fileSizeLimit", "allowedMimeTypes", "blockExecutables", "variants",
-            "watermarks",
+            "transforms", "widths", "watermarks",
         ])
         let watermarks =
             try bucket["watermarks"].map { (field) throws(VariantsError) in
@@ -69,6 +70,7 @@ extension BucketDeclaration {
             variants: try bucket["variants"].map { (field) throws(VariantsError) in
                 try Self.variants(field, watermarks: watermarks)
             } ?? [],
+            transforms: try bucket.transformScope(),
             watermarks: watermarks
         )
     }
@@ -103,7 +105,8 @@ extension BucketDeclaration {
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
-            "background", "withoutEnlargement", "animated", "progressive", "effort", "metadata", "watermark",
+            "background", "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus",
+            "trim", "metadata", "watermark",
         ])
         var (width, height) = try settings.box(clamping: true, required: sideRequired)
         var fit = try settings["fit"]?.oneOf(Fit.self)
@@ -113,6 +116,10 @@ extension BucketDeclaration {
             (fit, withoutEnlargement) = (.inside, true)
         }
         let quality = try settings["quality"].map(Self.quality)
+        let focus = try settings["focus"]?.focalPoint()
+        if focus != nil, let position = settings["position"] {
+            throw position.failure(expected: "position or focus, not both", got: "both")
+        }
         return VariantSpec(
             name: name,
             width: width,
@@ -130,6 +137,9 @@ extension BucketDeclaration {
             animated: try settings["animated"]?.bool() ?? true,
             progressive: try settings["progressive"]?.bool(),
             effort: try settings["effort"]?.effort(),
+            flip: try settings["flip"]?.flip(),
+            focus: focus,
+            trim: try settings["trim"]?.trimThreshold(),
             metadata: try settings["metadata"]?.oneOf(KeptMetadata.self) ?? .none,
             watermark: try settings["watermark"].map { (field) throws(VariantsError) in
                 try Self.watermark(named: field, among: watermarks)

@@ -27,12 +27,15 @@ public struct BucketDeclaration: Sendable, Equatable {
     public let blockExecutables: Bool
     /// Sorted by name, so iteration, logs and metadata come out the same way every time.
     public let variants: [VariantSpec]
+    /// Which on-demand transforms are served beside the declared variants.
+    public let transforms: TransformScope
     /// The overlays its variants and transforms may name, sorted by name.
     public let watermarks: [Watermark]
 
     init(
         name: String, isPublic: Bool = false, account: String? = nil, fileSizeLimit: Int?,
         allowedMimeTypes: [MimePattern], blockExecutables: Bool = false, variants: [VariantSpec],
+        transforms: TransformScope = .any,
         watermarks: [Watermark] = []
     ) {
         self.name = name
@@ -42,6 +45,7 @@ public struct BucketDeclaration: Sendable, Equatable {
         self.allowedMimeTypes = allowedMimeTypes
         self.blockExecutables = blockExecutables
         self.variants = variants.sorted { $0.name < $1.name }
+        self.transforms = transforms
         self.watermarks = watermarks.sorted { $0.name < $1.name }
     }
 

@@ -65,6 +65,34 @@ extension DeclarationField {
         return rotation
     }
 
+    func flip() throws(VariantsError) -> Flip {
+        try oneOf(Flip.self, aliases: Flip.aliases)
+    }
+
+    /// `[x, y]` or the text `x,y` (as a query writes it), each a fraction in 0…1.
+    func focalPoint() throws(VariantsError) -> FocalPoint {
+        let rule = "focal point x,y of fractions in 0…1"
+        let parts: [DeclarationField]
+        switch value {
+        case .array: parts = try elements()
+        case .string(let text):
+            parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                let number = try? JSONValue(parsing: part.utf8)
+                return DeclarationField(path: path, value: number ?? .string(String(part)))
+            }
+        default: throw failure(expected: rule)
+        }
+        guard parts.count == 2, let x = try? parts[0].number(in: 0...1),
+            let y = try? parts[1].number(in: 0...1)
+        else { throw failure(expected: rule) }
+        return FocalPoint(x: x, y: y)
+    }
+
+    /// How far a colour may be from the border's and still be trimmed, 0…255 a channel.
+    func trimThreshold() throws(VariantsError) -> Int {
+        try integer(in: VariantSpec.trimThresholds)
+    }
+
     // MARK: - Watermark settings
 
     /// A relative path under the declarations' folder: no empty, `.` or `..` part, no control character.
@@ -108,15 +136,22 @@ extension DeclarationField {
 }
 
 extension DeclarationObject {
-    /// The box a variant's settings name: `width`, `height` or both, each in 1…`maximumSide`. A
+    /// The box a variant's settings name: `width`, `height` or both, each in 1…`maximumSide`, times `dpr`. A
     /// declaration's larger side reads as the largest (`clamping`); naming neither is refused where a side is
     /// `required` (an on-demand transform may name neither).
     func box(clamping: Bool, required: Bool) throws(VariantsError) -> (
         width: Int?, height: Int?
     ) {
         let sides = 1...VariantSpec.maximumSide
-        let width = try self["width"]?.integer(in: sides, clamping: clamping)
-        let height = try self["height"]?.integer(in: sides, clamping: clamping)
+        var width = try self["width"]?.integer(in: sides, clamping: clamping)
+        var height = try self["height"]?.integer(in: sides, clamping: clamping)
+        // `dpr` multiplies the sides, so `width=300&dpr=2` is `width=600`: one rendition, one key.
+        if let ratio = try self["dpr"]?.number(in: VariantSpec.pixelRatios), ratio != 1 {
+            func scaled(_ side: Int) -> Int {
+                min(VariantSpec.maximumSide, Int((Double(side) * ratio).rounded(.toNearestOrAwayFromZero)))
+            }
+            (width, height) = (width.map(scaled), height.map(scaled))
+        }
         guard width != nil || height != nil || !required else {
             throw field.failure(expected: "width or height", got: "neither")
         }

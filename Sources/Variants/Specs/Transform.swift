@@ -13,6 +13,9 @@ public struct Transform: Sendable, Equatable {
     public let spec: VariantSpec
     /// `format=auto` was resolved from the `Accept` header, so the answer must say `Vary: Accept`.
     public let variesWithAccept: Bool
+    /// The client-hint headers `width=auto` and `dpr=auto` read (whether they were sent or not), which the
+    /// answer's `Vary` must name.
+    public let hintHeaders: [String]
 
     /// The name renditions made on demand carry in timings and messages.
     public static let name = "transform"
@@ -24,18 +27,22 @@ public struct Transform: Sendable, Equatable {
     ///   - query: The decoded name/value pairs in the order sent, without `expires`, `signature` and
     ///     `variant`, which are not options.
     ///   - accept: The request's `Accept` header, read only for `format=auto`.
+    ///   - hints: The request's client hints, read only for `width=auto` and `dpr=auto`, and `Save-Data`.
     ///   - watermarks: The bucket's, which `watermark=NAME` chooses from.
     /// - Throws: `400 invalid_transform` naming the parameter (`width: expected integer ≥ 1, got -5`),
     ///   also for an unknown parameter or one given twice; `400 unknown_watermark` for a watermark the
     ///   bucket does not declare.
-    public init(query: [(name: String, value: String)], accept: String?, watermarks: [Watermark] = [])
+    public init(
+        query: [(name: String, value: String)], accept: String?, hints: ClientHints = ClientHints(),
+        watermarks: [Watermark] = []
+    )
         throws(VariantsError)
     {
         var members: [(key: String, value: JSONValue)] = []
         for (name, value) in query {
             members.append((name, Self.queryValue(value)))
         }
-        try self.init(members: members, path: "", accept: accept, watermarks: watermarks)
+        try self.init(members: members, path: "", accept: accept, hints: hints, watermarks: watermarks)
     }
 
     /// Reads the options given as the member `key` of a JSON object (`{"transforms": {"width": 600}}`);
@@ -59,21 +66,73 @@ public struct Transform: Sendable, Equatable {
         guard case .object(let settings) = value else {
             throw DeclarationField(path: key, value: value).failure(expected: "object")
         }
-        return try Transform(members: settings, path: key, accept: accept, watermarks: watermarks)
+        return try Transform(
+            members: settings, path: key, accept: accept, hints: ClientHints(), watermarks: watermarks)
     }
 
     private init(
-        members: [(key: String, value: JSONValue)], path: String, accept: String?, watermarks: [Watermark]
+        members: [(key: String, value: JSONValue)], path: String, accept: String?, hints: ClientHints,
+        watermarks: [Watermark]
     ) throws(VariantsError) {
         let automatic = members.contains { $0.key == "format" && $0.value.isAuto }
-        let resolved = members.map { member in
+        var resolved: [(key: String, value: JSONValue)] = members.map { member in
             member.key == "format" && member.value.isAuto
                 ? (member.key, JSONValue.string(Self.format(accepting: accept).rawValue)) : member
         }
-        spec = try BucketDeclaration.variant(
+        hintHeaders = Self.resolve(&resolved, hints: hints)
+        let spec = try BucketDeclaration.variant(
             named: Self.name, DeclarationField(path: path, value: .object(resolved)), sideRequired: false,
             watermarks: watermarks)
+        self.spec = hints.saveData ? spec.savingData() : spec
         variesWithAccept = automatic
+    }
+
+    /// Puts the hints' numbers in place of `dpr=auto` and `width=auto`, and returns the headers read.
+    ///
+    /// `dpr=auto` is `Sec-CH-DPR` within 1…4, else 1. `width=auto` is `Sec-CH-Width`, which is in device
+    /// pixels already, so the ratio then multiplies only `height`; else `Sec-CH-Viewport-Width`, in CSS
+    /// pixels, times the ratio; else no width (the height's, or the picture's own). Other values are left to
+    /// the reader to refuse.
+    private static func resolve(_ members: inout [(key: String, value: JSONValue)], hints: ClientHints)
+        -> [String]
+    {
+        var read: [String] = []
+        if let index = members.firstIndex(where: { $0.key == "dpr" && $0.value.isAuto }) {
+            read.append(ClientHints.ratioHeader)
+            if let ratio = ClientHints.number(hints.devicePixelRatio) {
+                let clamped = min(Double(VariantSpec.pixelRatios.upperBound), max(1, ratio))
+                members[index].value = .number(VariantSpec.canonicalNumber(clamped))
+            } else {
+                members.remove(at: index)
+            }
+        }
+        guard let index = members.firstIndex(where: { $0.key == "width" && $0.value.isAuto }) else {
+            return read
+        }
+        read.append(contentsOf: ClientHints.widthHeaders)
+        if let device = ClientHints.number(hints.width) {
+            members[index].value = .number(String(Int(min(device.rounded(.up), Double(Int32.max)))))
+            // The width is in device pixels: the ratio goes into the height alone.
+            let ratios =
+                Double(VariantSpec.pixelRatios.lowerBound)...Double(VariantSpec.pixelRatios.upperBound)
+            guard let ratioIndex = members.firstIndex(where: { $0.key == "dpr" }),
+                case .number(let literal) = members[ratioIndex].value, let ratio = Double(literal),
+                ratios.contains(ratio)
+            else { return read }
+            if let heightIndex = members.firstIndex(where: { $0.key == "height" }),
+                case .number(let height) = members[heightIndex].value, let side = Double(height),
+                side.isFinite, side.rounded(.towardZero) == side
+            {
+                let scaled = min((side * ratio).rounded(.toNearestOrAwayFromZero), Double(Int32.max))
+                members[heightIndex].value = .number(VariantSpec.canonicalNumber(scaled))
+            }
+            members.remove(at: ratioIndex)
+        } else if let css = ClientHints.number(hints.viewportWidth) {
+            members[index].value = .number(String(Int(min(css.rounded(.up), Double(Int32.max)))))
+        } else {
+            members.remove(at: index)
+        }
+        return read
     }
 
     /// AVIF, then WebP, then JPEG: the first the client names with a non-zero `q`. Wildcards do not count,
@@ -104,7 +163,7 @@ public struct Transform: Sendable, Equatable {
 }
 
 extension JSONValue {
-    /// The word `auto`, which only `format` of a transform takes.
+    /// The word `auto`, which only `format`, `width` and `dpr` of a transform take.
     fileprivate var isAuto: Bool {
         if case .string(let word) = self { return word == "auto" }
         return false

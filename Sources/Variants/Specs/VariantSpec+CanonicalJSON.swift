@@ -9,15 +9,19 @@ extension VariantSpec {
     /// format's quality, the kept metadata of those that write it; `animated` only when a still is asked for), `fit` when one side is declared,
     /// `position` unless cropping by `cover`, `background` unless letterboxing or possibly flattening into a
     /// format without alpha. `effort` at its default is left out too, so that a declared 4 keys as an
-    /// undeclared one, and so is `metadata: "none"`, so that the keys made before it existed stand. A quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
-    /// undeclared side is `null`. A watermark keys by its settings and its file's checksum, not its name.
+    /// undeclared one, and so is `metadata: "none"`, so that the keys made before it existed stand. A quality
+    /// target keys as `{"ssimulacra2":N}`, never as any fixed quality. An undeclared side is `null`. A `flip`
+    /// keys with `rotate` as the orientation they make together (a half turn and `h` for `v`, a half turn for
+    /// `hv`), `focus` in place of `position`, `trim` when set; `dpr` is already in the sides. A watermark keys
+    /// by its settings and its file's checksum, not its name.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
+        let orientation = rotation.followed(by: flip)
         var members: [(String, String)] = [
             ("blur", Self.canonicalNumber(blur)),
             ("format", JSONValue.quote(format.rawValue)),
             ("height", height.map(String.init) ?? "null"),
-            ("rotate", String(rotation.rawValue)),
+            ("rotate", String(orientation.rotation.rawValue)),
             ("sharpen", Self.canonicalNumber(sharpen)),
             ("width", width.map(String.init) ?? "null"),
             ("withoutEnlargement", String(withoutEnlargement)),
@@ -26,7 +30,14 @@ extension VariantSpec {
             members.append(("fit", JSONValue.quote(fit.rawValue)))
         }
         if boxed && fit == .cover {
-            members.append(("position", JSONValue.quote(position.rawValue)))
+            members.append(
+                focus.map { ("focus", $0.json) } ?? ("position", JSONValue.quote(position.rawValue)))
+        }
+        if orientation.mirrored {
+            members.append(("flip", JSONValue.quote(Flip.h.rawValue)))
+        }
+        if let trim {
+            members.append(("trim", String(trim)))
         }
         // `original` may be written in any type, so a setting any type's encoder reads counts.
         let writers = format.writers

@@ -4,7 +4,7 @@
 extension VariantSpec: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, width, height, fit, position, format, quality, qualityTarget, blur, sharpen, rotation
-        case background, withoutEnlargement, animated, progressive, effort
+        case background, withoutEnlargement, animated, progressive, effort, flip, focus, trim
         case metadata, watermark
     }
 
@@ -42,6 +42,9 @@ extension VariantSpec: Codable {
             animated: try member(.animated).bool(),
             progressive: try settings["progressive"]?.bool(),
             effort: try settings["effort"]?.effort(),
+            flip: try settings["flip"]?.flip(),
+            focus: try settings["focus"]?.focalPoint(),
+            trim: try settings["trim"]?.trimThreshold(),
             metadata: try member(.metadata).oneOf(KeptMetadata.self),
             watermark: try settings["watermark"].map(Watermark.init(wire:))
         )
@@ -65,6 +68,9 @@ extension VariantSpec: Codable {
         try container.encode(animated, forKey: .animated)
         try container.encodeIfPresent(progressive, forKey: .progressive)
         try container.encodeIfPresent(effort, forKey: .effort)
+        try container.encodeIfPresent(flip, forKey: .flip)
+        try container.encodeIfPresent(focus.map { [$0.x, $0.y] }, forKey: .focus)
+        try container.encodeIfPresent(trim, forKey: .trim)
         try container.encode(metadata, forKey: .metadata)
         try container.encodeIfPresent(watermark, forKey: .watermark)
     }

@@ -16,10 +16,10 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     public let format: OutputFormat
     /// As declared, in 1…100; `nil` means the output format's `defaultQuality`, or a search for
     /// `qualityTarget` when there is one.
-    public let quality: Int?
+    public internal(set) var quality: Int?
     /// `quality: "auto"` or `{"ssimulacra2": N}`: the quality is searched for per rendition; never set
     /// together with `quality`.
-    public let qualityTarget: QualityTarget?
+    public internal(set) var qualityTarget: QualityTarget?
     /// Gaussian blur sigma in 0…20; 0 is none.
     public let blur: Double
     /// Sharpening sigma in 0…10; 0 is none.
@@ -38,6 +38,13 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     /// How hard libwebp works on a WebP rendition, its `method` in `efforts`: more effort, fewer bytes for the
     /// same look, more time. Undeclared (`nil`) is `defaultEffort`. Other formats ignore it.
     public let effort: Int?
+    /// A mirror after `rotation`; nil is none.
+    public let flip: Flip?
+    /// The point `cover` keeps nearest the centre of its crop, in place of `position`; nil uses `position`.
+    public let focus: FocalPoint?
+    /// Removes a border of the top-left pixel's colour, to within this threshold (0…255 a channel), before
+    /// anything else; nil keeps the picture whole.
+    public let trim: Int?
     /// What of the source's metadata the rendition keeps; `none` writes none.
     public let metadata: KeptMetadata
     /// The bucket's overlay placed on the rendition, if any.
@@ -48,7 +55,8 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         format: OutputFormat = .jpeg, quality: Int? = nil, qualityTarget: QualityTarget? = nil,
         blur: Double = 0, sharpen: Double = 0,
         rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
-        animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil, metadata: KeptMetadata = .none,
+        animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil, flip: Flip? = nil,
+        focus: FocalPoint? = nil, trim: Int? = nil, metadata: KeptMetadata = .none,
         watermark: Watermark? = nil
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
@@ -71,6 +79,9 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.animated = animated
         self.progressive = progressive
         self.effort = effort
+        self.flip = flip
+        self.focus = focus
+        self.trim = trim
         self.metadata = metadata
         self.watermark = watermark
     }
@@ -95,6 +106,8 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     static let blurs = 0...20
     static let sharpens = 0...10
     static let efforts = 0...6
+    static let pixelRatios = 1...4
+    static let trimThresholds = 0...255
 
     static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.count) && name.unicodeScalars.allSatisfy(nameScalars.contains)

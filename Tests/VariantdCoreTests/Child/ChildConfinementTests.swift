@@ -27,6 +27,20 @@ import Variants
         #expect(status.contains("Seccomp:\t2"), "seccomp mode 2 is a filter")
     }
 
+    /// FFmpeg's demuxers and its four decoders, single-threaded, need nothing the filter refuses: a sealed
+    /// child shows each clip's poster, turned portrait, and stays up for the next.
+    @Test func aSealedChildShowsVideoPostersOfEveryCodec() throws {
+        let child = try ChildProcess(
+            executable: TestPaths.variantd, arguments: ["decoder-child", "--confined"])
+        defer { child.terminate() }
+        for clip in ["portrait-h264.mp4", "portrait-hevc.mov", "portrait-vp9.webm", "portrait-av1.webm"] {
+            let metadata = try decode("videos/\(clip)", in: child)
+            #expect(metadata.width == 64 && metadata.height == 96, "\(clip)")
+            #expect(metadata.thumbhash != nil, "\(clip)")
+        }
+        #expect(try decode("pictures/gradient.jpg", in: child).width == 320)
+    }
+
     /// Every thread, libvips' and libdispatch's included, read from outside the child: the kernel's seccomp
     /// lines in its status, and Landlock by what it may do — each thread is made to open `/` with its filter
     /// suspended, and the kernel refuses.

@@ -19,13 +19,4 @@ import Testing
         #expect(GCSummary.age(.zero) == "0s")
         #expect(GCSummary.age(.seconds(7 * 86_400)) == "7d")
     }
-
-    @Test func onlyNamesOfTheStoresShapeAreRenditions() {
-        let checksum = String(repeating: "ab", count: 32)
-        #expect(RenditionSweep.isChecksum(checksum))
-        #expect(!RenditionSweep.isChecksum(checksum.uppercased()))
-        #expect(!RenditionSweep.isChecksum(".tmp"))
-        #expect(RenditionSweep.isPrefix("ab"))
-        #expect(!RenditionSweep.isPrefix(".t"))
-    }
 }

@@ -250,4 +250,28 @@ struct RenderOverS3Tests {
         let files = try FileManager.default.contentsOfDirectory(atPath: renditionFolder + "/" + directory)
         #expect(files.count == 1)
     }
+
+    /// `GET /v1/info/…` of an object in a bucket: one HEAD and one GET of the source the first time, and a
+    /// HEAD alone after it (no window trusts the source), with nothing measured again.
+    @Test func infoDownloadsASourceOnce() throws {
+        let (server, _, bucket, original) = try bucketWithGradient()
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let daemon = try start(
+            fixture, root: "s3://\(bucket)/objects", out: "s3://\(bucket)/renditions", server: server)
+        func requests(_ operation: String) throws -> Double {
+            try daemon.metric(line: "variantd_s3_requests_total{operation=\"\(operation)\"}")
+        }
+        let info = try daemon.render("/v1/info/pics/2026/gradient.jpg")
+        #expect(info.status == 200, "\(info.json)")
+        #expect(info.json["checksumSha256"] as? String == SHA256.hex(original))
+        #expect(info.json["width"] as? Int == 320 && info.json["dominantColour"] is String)
+        #expect(try requests("head") == 1 && requests("get") == 1)
+        let again = try daemon.render("/v1/info/pics/2026/gradient.jpg")
+        #expect(again.status == 200 && again.body == info.body)
+        #expect(try requests("head") == 2 && requests("get") == 1)
+        #expect(try daemon.metric(line: "variantd_info_measured_total") == 1)
+        let missing = try daemon.render("/v1/info/pics/2026/missing.jpg")
+        #expect(missing.status == 404 && missing.error == "not_found")
+    }
 }

@@ -71,6 +71,29 @@ import Variants
         try await eventually { try Self.renditions(in: fixture.out, of: "gradient.jpg").isEmpty }
     }
 
+    @Test func aDeletedObjectsTransformsStopCountingAgainstTheBudget() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.addRenderBuckets()
+        let daemon = try fixture.start(["--on-demand-budget", "100000000"])
+        let job = [
+            "id": "job-1", "bucket": "pics", "path": "2026/gradient.jpg", "source": "pics/2026/gradient.jpg",
+        ]
+        let body = Array(try JSONSerialization.data(withJSONObject: job))
+        #expect(try daemon.send("POST", "/v1/jobs?async=1", body: body).status == 202)
+        try await eventually { try Self.renditions(in: fixture.out, of: "gradient.jpg").count == 1 }
+        let transform = "/v1/render/pics/2026/gradient.jpg?width=48&format=jpeg"
+        let made = try daemon.render(transform)
+        #expect(made.status == 200)
+        #expect(try daemon.metric(line: "variantd_on_demand_bytes") == Double(made.body.count))
+
+        try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("pics/2026/gradient.jpg"))
+        #expect(try daemon.send("DELETE", "/v1/objects/pics/2026/gradient.jpg").status == 202)
+        try await eventually { try Self.renditions(in: fixture.out, of: "gradient.jpg").isEmpty }
+        try await eventually { try daemon.metric(line: "variantd_on_demand_bytes") == 0 }
+        #expect(try daemon.render(transform).status == 404)
+    }
+
     private func eventually(_ condition: () throws -> Bool) async throws {
         for _ in 0..<600 {
             if try condition() { return }

@@ -116,8 +116,8 @@ import Variants
         let (a, b, kept) = (rendition("a"), rendition("b"), rendition("c", source: Self.other))
         for rendition in [a, b, kept] { #expect(cache.keep(rendition)) }
 
-        let renditions = CachedRenditions(
-            store: try RenditionFolder(root: directory + "-store"), cache: cache)
+        let renditions = IndexedRenditions(
+            store: try RenditionFolder(root: directory + "-store"), index: RenditionIndex(), cache: cache)
         defer { try? FileManager.default.removeItem(atPath: directory + "-store") }
         #expect(try renditions.forget(sourceChecksum: Self.source) == 0, "the store itself held none")
         #expect(cache.entry(a.key) == nil && cache.entry(b.key) == nil)

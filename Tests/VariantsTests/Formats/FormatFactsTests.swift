@@ -43,6 +43,7 @@ import Testing
         switch decoder {
         case .vips(let loader): width = try VipsImage.load(loader, bytes: bytes).header.width
         case .heif: width = try HeifContainer(bytes: bytes, limits: Self.heifLimits).info.width
+        case .video(let demuxer): width = try FFmpeg.streamInfo(bytes, demuxer: demuxer).width
         }
         var timings = StageTimings()
         let metadata = try Pipeline().run(
@@ -156,6 +157,10 @@ import Testing
         case .heif: rebranded(try Samples.bytes("pictures/rgb-29x100.heif"), major: "mif1")
         case .heifSequence: rebranded(try Samples.bytes("pictures/rgb-29x100.heif"), major: "msf1")
         case .avifSequence: rebranded(try Samples.bytes("pictures/hopper.avif"), major: "msf1", avif: "avis")
+        case .mp4: try Samples.bytes("videos/portrait-h264.mp4")
+        case .quickTime: try Samples.bytes("videos/portrait-hevc.mov")
+        case .webm: try Samples.bytes("videos/portrait-vp9.webm")
+        case .matroska: try Samples.bytes("videos/portrait-h264.mkv")
         default: nil
         }
     }

@@ -24,7 +24,7 @@ import Testing
             RenditionOrder(ObjectRequest(bucket: "b", path: path), bucket: nil), bytes: bytes,
             timings: &timings)
         #expect(metadata.frames == frames)
-        #expect(metadata.duration == duration)
+        #expect(metadata.duration == Double(duration))
     }
 
     @Test func stillPictureReportsNeither() throws {

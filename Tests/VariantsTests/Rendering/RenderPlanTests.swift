@@ -309,4 +309,26 @@ private func plan(
                 x >= 0 && y >= 0 && x + plan.resizeWidth <= width && y + plan.resizeHeight <= height, context)
         }
     }
+
+    /// The focal point names a point of the whole source, and follows it through the trim and the mirror.
+    @Test func focusFollowsTheTrimAndTheMirror() throws {
+        let focused = VariantSpec(name: "v", width: 100, height: 100, focus: FocalPoint(x: 0.5, y: 0.5))
+        // x 200 of 400 is x 100 of the 300 kept from x 100: the crop starts at 50.
+        let trimmed = RenderPlan(
+            sourceWidth: 400, sourceHeight: 100, spec: focused, sourceHasAlpha: false, sourceFormat: .jpeg,
+            trim: RenderPlan.Region(x: 100, y: 0, width: 300, height: 100))
+        #expect(trimmed.resizeWidth == 300 && trimmed.framing == .crop(x: 50, y: 0, width: 100, height: 100))
+        let mirrored = VariantSpec(
+            name: "v", width: 100, height: 100, flip: .h, focus: FocalPoint(x: 0.3, y: 0.5))
+        let plan = RenderPlan(
+            sourceWidth: 400, sourceHeight: 100, spec: mirrored, sourceHasAlpha: false, sourceFormat: .jpeg)
+        #expect(plan.mirrored && plan.framing == .crop(x: 230, y: 0, width: 100, height: 100))
+        // `v` is a half turn and `h`: x 0.3 becomes 0.3 again, y 0.2 becomes 0.8.
+        let upsideDown = VariantSpec(
+            name: "v", width: 100, height: 100, flip: .v, focus: FocalPoint(x: 0.3, y: 0.2))
+        let turned = RenderPlan(
+            sourceWidth: 100, sourceHeight: 400, spec: upsideDown, sourceHasAlpha: false, sourceFormat: .jpeg)
+        #expect(turned.rotation == .d180 && turned.mirrored)
+        #expect(turned.framing == .crop(x: 0, y: 270, width: 100, height: 100))
+    }
 }

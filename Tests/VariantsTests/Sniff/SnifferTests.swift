@@ -38,10 +38,21 @@ import Testing
         ("msf1", ["msf1", "hevc"], .heifSequence),
         ("isom", ["isom", "mp41"], .mp4),
         ("qt  ", [], .quickTime),
+        ("M4V ", ["M4V ", "M4A ", "mp42", "isom"], .mp4),
         ("j2ki", ["j2ki"], .isoMedia),
     ])
     func readsMajorAndCompatibleBrands(major: String, compatible: [String], expected: MediaType) {
         #expect(Sniffer.sniff(ftyp(major, compatible)) == expected)
+    }
+
+    /// An EBML header is WebM or Matroska by its `DocType`; another document type proves nothing.
+    @Test(arguments: [("webm", MediaType.webm), ("matroska", .matroska), ("other", nil)])
+    func readsTheEBMLDocType(docType: String, expected: MediaType?) {
+        let element = [0x42, 0x82, 0x80 | UInt8(docType.utf8.count)] + Array(docType.utf8)
+        let header: [UInt8] = [
+            0x1A, 0x45, 0xDF, 0xA3, 0x80 | UInt8(element.count + 4), 0x42, 0x86, 0x81, 0x01,
+        ]
+        #expect(Sniffer.sniff((header + element)[...]) == expected)
     }
 
     @Test func needsTheWholePNGSignature() {

@@ -11,9 +11,9 @@ extension BucketDeclaration {
          "variants": {
           "a": {"width": 5000, "height": 10, "fit": "contain", "background": [1, 2, 3, 4], "format": "original",
                 "progressive": true, "watermark": "logo"},
-          "b": {"height": 33, "position": "attention", "rotate": -90, "blur": 0.5, "sharpen": 2,
+          "b": {"height": 33, "position": "attention", "rotate": -90, "flip": "v", "trim": 12, "blur": 0.5, "sharpen": 2,
                 "withoutEnlargement": false, "quality": 41, "format": "avif"},
-          "c": {"width": 20, "format": "webp", "animated": false, "quality": {"ssimulacra2": 70}, "effort": 6,
+          "c": {"width": 20, "height": 9, "focus": [0.25, 1], "dpr": 1.5, "format": "webp", "animated": false, "quality": {"ssimulacra2": 70}, "effort": 6,
                 "metadata": "copyright"}}}
         """#
 

@@ -27,10 +27,11 @@ struct RenderRequest: Sendable {
     let expires: String?
     let target: String
 
+    /// - Parameter prefix: What comes before the bucket: `/v1/info/` reads its object the same way.
     /// - Throws: `400 invalid_request` for a bucket or path out of its rule, `400 invalid_transform` for
     ///   `variant` beside options or given twice.
-    init(path decodedPath: String, target: String) throws(VariantsError) {
-        let location = decodedPath.dropFirst(Self.prefix.count)
+    init(path decodedPath: String, target: String, prefix: String = Self.prefix) throws(VariantsError) {
+        let location = decodedPath.dropFirst(prefix.count)
         let bucket = String(location.prefix { $0 != "/" })
         let path = String(location.dropFirst(bucket.count + 1))
         try Self.check(bucket: bucket, path: path)

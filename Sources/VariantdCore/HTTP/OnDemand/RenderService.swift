@@ -22,6 +22,8 @@ struct RenderService: Sendable {
     let access: RenderAccess
     /// `Cache-Control: public, max-age=` of public buckets' answers.
     let maxAge: Int
+    /// What is stored for each source, as this daemon knows it.
+    let index: RenditionIndex
     /// Local copies of renditions kept in object storage; nil when they are in a folder.
     let cache: RenditionCache?
     /// Counts transforms against accounts' monthly allowances; nil counts nothing.
@@ -35,19 +37,18 @@ struct RenderService: Sendable {
     /// megabytes.
     private let readTargets = BoundedMemo<String, RenderRequest>(capacity: 4096)
     static let rememberedTargetBytes = 1024
-    /// Checksums of rendition files: made by the child for those rendered here, so no hit hashes a file.
-    private let renditionFiles = ChecksumCache<FileIdentity>()
     private let openRenditions = OpenRenditions()
-    private let found = FoundRenditions()
     private let flights = RenderFlights()
 
     init(
         sources: any RenderSources, renditions: any RenditionCatalog, registry: BucketRegistry,
         admission: Admission,
         metrics: ServerMetrics, pool: PipelinePool, access: RenderAccess, maxAge: Int,
-        cache: RenditionCache? = nil, meter: TransformMeter? = nil, budget: OnDemandBudget? = nil,
+        index: RenditionIndex = RenditionIndex(), cache: RenditionCache? = nil, meter: TransformMeter? = nil,
+        budget: OnDemandBudget? = nil,
         headers: @escaping @Sendable (AnswerError) -> [(name: String, value: String)]
     ) {
+        self.index = index
         self.meter = meter
         self.budget = budget
         self.sources = sources
@@ -75,9 +76,9 @@ struct RenderService: Sendable {
         } catch {
             return .now(finish(failure(error, record: &record), record: record, started: started))
         }
-        if isCounted(checked), let found = remembered(checked, now: started) {
+        if isCounted(checked), let (source, found) = remembered(checked, now: started) {
             record.outcome = .hit
-            if !checked.isDeclared { budget?.record(found.key, size: found.size) }
+            count(found, ofSource: source, checked)
             let response = reply(found, to: request, checked, record: &record)
             return .now(finish(response, record: record, started: started))
         }
@@ -98,7 +99,10 @@ struct RenderService: Sendable {
         var render: RenderRequest
         /// The rendition asked for, with its spec key.
         var output: RenditionOutput
-        var variesWithAccept: Bool
+        /// The answer's `Vary`: the request headers the rendition was chosen by.
+        var vary: String?
+        /// A transform asked for by URL, whose answer sends `Accept-CH` for the page's later requests.
+        var offersHints: Bool
         /// A declared variant: counted by the per-picture cap, never refused by it.
         var isDeclared: Bool
         /// The bucket's declared variants, which shape the render of a spec it declares.
@@ -142,8 +146,9 @@ struct RenderService: Sendable {
             throw .service(error)
         }
         return try AnswerError.catching { () throws(VariantsError) in
-            let (output, variesWithAccept, isDeclared) = try transform(
-                render, bucket: bucket, accept: request.headers["accept"])
+            let (output, vary, isDeclared) = try transform(render, bucket: bucket, headers: request.headers)
+            var offersHints = false
+            if case .options = render.asked { offersHints = true }
             let metered =
                 isDeclared
                 ? nil
@@ -151,7 +156,8 @@ struct RenderService: Sendable {
                     account: bucket?.declaration.account ?? render.bucket, bucket: render.bucket,
                     object: render.path, specKey: output.specKey)
             return CheckedRequest(
-                render: render, output: output, variesWithAccept: variesWithAccept, isDeclared: isDeclared,
+                render: render, output: output, vary: vary, offersHints: offersHints,
+                isDeclared: isDeclared,
                 declared: bucket?.outputs ?? [], isPublic: isPublic, metered: metered)
         }
     }
@@ -170,10 +176,15 @@ struct RenderService: Sendable {
     /// trusted): the source's checksum and the rendition's key remembered, the source still the file it was,
     /// and the rendition held open (or opened, its identity read from the descriptor it is then sent from,
     /// and its checksum remembered for that identity, or kept by the cache with the copy).
-    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant) -> StoredRendition? {
+    ///
+    /// - Returns: the source's checksum and the rendition.
+    private func remembered(_ checked: CheckedRequest, now: ContinuousClock.Instant)
+        -> (String, StoredRendition)?
+    {
         guard let checksum = sources.rememberedChecksum(of: checked.render.source),
-            let key = found.key(sourceChecksum: checksum, specKey: checked.specKey)
+            let known = index.rendition(ofSource: checksum, specKey: checked.specKey)
         else { return nil }
+        let key = known.key
         let path: String
         var copy: RenditionCache.Entry?
         if let file = renditions.file(of: key) {
@@ -189,8 +200,8 @@ struct RenderService: Sendable {
         } else {
             guard let descriptor = try? FileDescriptor.open(path, .reading) else { return nil }
             guard let identity = FileIdentity(descriptor: descriptor),
-                let etag = renditionFiles.checksum(of: path, identity: identity)
-                    ?? (copy?.identity == identity ? copy?.checksum : nil)
+                let etag = known.identity == identity
+                    ? known.checksum : (copy?.identity == identity ? copy?.checksum : nil)
             else {
                 descriptor.close()
                 return nil
@@ -199,8 +210,17 @@ struct RenderService: Sendable {
             entry = OpenRenditions.Entry(file: file, identity: identity, checksum: etag, checked: now)
             openRenditions.keep(entry, at: path)
         }
-        return StoredRendition(
-            key: key, checksum: entry.checksum, size: entry.file.count, body: .spooled(entry.file))
+        return (
+            checksum,
+            StoredRendition(
+                key: key, checksum: entry.checksum, size: entry.file.count, body: .spooled(entry.file))
+        )
+    }
+
+    /// Counts a transform's rendition, sent or made, against the on-demand budget.
+    private func count(_ rendition: StoredRendition, ofSource checksum: String, _ checked: CheckedRequest) {
+        guard !checked.isDeclared, let budget else { return }
+        budget.record(ofSource: checksum, specKey: checked.specKey, key: rendition.key, size: rendition.size)
     }
 
     /// The slow path: the source hashed when its identity changed, its renditions listed once, and the
@@ -233,7 +253,7 @@ struct RenderService: Sendable {
             stored = try result.get()
             record.outcome = joined ? .shared : .miss
         }
-        if !checked.isDeclared { budget?.record(stored.key, size: stored.size) }
+        count(stored, ofSource: checksum, checked)
         return reply(stored, to: request, checked, record: &record)
     }
 
@@ -262,39 +282,50 @@ struct RenderService: Sendable {
     }
 
     /// The rendition the options, or the declared variant, ask for; `isDeclared` exempts it from the
-    /// per-picture cap.
+    /// per-picture cap. Options the bucket's `TransformScope` does not take are refused here, before the
+    /// source is looked at.
     private func transform(
-        _ render: RenderRequest, bucket: RegisteredBucket?, accept: String?
-    ) throws(VariantsError) -> (output: RenditionOutput, variesWithAccept: Bool, isDeclared: Bool) {
+        _ render: RenderRequest, bucket: RegisteredBucket?, headers: [String: String]
+    ) throws(VariantsError) -> (output: RenditionOutput, vary: String?, isDeclared: Bool) {
+        let scope = bucket?.declaration.transforms ?? .any
         switch render.asked {
         case .options(let options):
-            let (output, variesWithAccept) = try transforms.output(
-                options, accept: accept, watermarks: bucket?.declaration.watermarks ?? [])
-            return (output, variesWithAccept, false)
+            try scope.admitOptions(bucket: render.bucket)
+            let (output, vary) = try transforms.output(
+                options, headers: headers, watermarks: bucket?.declaration.watermarks ?? [])
+            try scope.admit(output.spec, bucket: render.bucket)
+            return (output, vary, false)
         case .body(let body):
+            try scope.admitOptions(bucket: render.bucket)
             guard
                 let transform = try Transform.inline(
-                    member: "transforms", of: body, accept: accept,
+                    member: "transforms", of: body, accept: headers["accept"],
                     watermarks: bucket?.declaration.watermarks ?? [])
             else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }
-            return (RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept, false)
+            try scope.admit(transform.spec, bucket: render.bucket)
+            return (
+                RenditionOutput(transform.spec, wanted: true), transform.variesWithAccept ? "Accept" : nil,
+                false
+            )
         case .variant(let name):
             guard let output = bucket?.output(named: name) else {
                 throw VariantsError(.notFound, "bucket '\(render.bucket)' declares no variant '\(name)'")
             }
-            return (output, false, true)
+            return (output, nil, true)
         }
     }
 
-    /// The stored rendition under the key found before, or else the one the store lists; the listing, a
-    /// source's one per miss, also counts its transforms for the cap. Blocks.
+    /// The stored rendition under the key the index knows, or else the one the store lists; the listing, a
+    /// source's one per miss, is learnt by the index and counts its transforms for the cap. Blocks.
     private func lookUp(_ checksum: String, _ specKey: String) throws(VariantsError) -> Lookup {
-        if let key = found.key(sourceChecksum: checksum, specKey: specKey), let stored = try stored(key) {
-            return .found(stored)
+        if let known = index.rendition(ofSource: checksum, specKey: specKey) {
+            if let stored = try stored(known.key) { return .found(stored) }
+            index.remove(known.key)
         }
         let listing = try renditions.listing(ofSource: checksum)
+        for key in listing.values { index.remember(key) }
         if let key = listing[specKey], let stored = try stored(key) { return .found(stored) }
         return .missing(Set(listing.keys))
     }
@@ -303,13 +334,13 @@ struct RenderService: Sendable {
     /// the cache's copy when it keeps one; a rendition downloaded is kept there. Blocks.
     private func stored(_ key: String) throws(VariantsError) -> StoredRendition? {
         if let copy = cache?.open(key) {
-            found.remember(key)
+            index.remember(key)
             return copy
         }
         let stored: StoredRendition
         switch try renditions.body(of: key) {
         case .file(let path):
-            guard let checksum = renditionFiles.checksum(ofFile: path),
+            guard let checksum = index.checksum(of: key, file: path),
                 let identity = FileIdentity(path: path)
             else { return nil }
             stored = StoredRendition(
@@ -324,7 +355,7 @@ struct RenderService: Sendable {
             return nil
         }
         cache?.keep(stored)
-        found.remember(key)
+        index.remember(key)
         return stored
     }
 
@@ -360,10 +391,10 @@ struct RenderService: Sendable {
                 return .failure(
                     .pipeline(VariantsError(.internalError, "the decoder answered no rendition")))
             }
-            found.remember(rendition.key)
-            if let path = renditions.file(of: rendition.key), let identity = FileIdentity(path: path) {
-                renditionFiles.remember(rendition.checksumSha256, of: path, identity: identity)
-            }
+            let path = renditions.file(of: rendition.key)
+            index.remember(
+                rendition.key, checksum: path == nil ? nil : rendition.checksumSha256,
+                identity: path.flatMap { FileIdentity(path: $0) })
             let made = StoredRendition(
                 key: rendition.key, checksum: rendition.checksumSha256, size: file.bytes.count,
                 body: .bytes(file.bytes))
@@ -380,7 +411,8 @@ struct RenderService: Sendable {
         var headers: [(name: String, value: String)] = [
             ("ETag", tag), ("Cache-Control", checked.isPublic ? "public, max-age=\(maxAge)" : "private"),
         ]
-        if checked.variesWithAccept { headers.append(("Vary", "Accept")) }
+        if let vary = checked.vary { headers.append(("Vary", vary)) }
+        if checked.offersHints { headers.append(("Accept-CH", ClientHints.accepted)) }
         // A 304 is given the rendition too: libmicrohttpd never sends a 304's body but states its length,
         // which must be the 200's (RFC 9110 §8.6), not the 0 of an empty one.
         var status = 200
@@ -427,7 +459,9 @@ struct RenderService: Sendable {
         case .service: true
         case .pipeline(let error):
             switch error.code {
-            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants: true
+            case .invalidRequest, .invalidTransform, .notFound, .tooManyVariants, .transformsDeclaredOnly,
+                .widthNotDeclared:
+                true
             default: false
             }
         }

@@ -279,6 +279,30 @@ final class VipsImage {
         }
     }
 
+    /// Mirrors left to right (`horizontal`) or top to bottom.
+    func flipped(horizontal: Bool) throws(BackendError) -> VipsImage {
+        try Vips.image("flip") { vv_flip(pointer, horizontal ? 1 : 0, &$0, &$1) }
+    }
+
+    /// The rectangle left once a border of the top-left pixel's colour is removed: what differs from that
+    /// colour by more than `threshold` (0…255 a channel), noise ignored; nil when the whole image is that
+    /// colour. The image is 8-bit.
+    func trimBox(threshold: Double) throws(BackendError) -> (left: Int, top: Int, width: Int, height: Int)? {
+        let current = header
+        // Alpha is flattened onto the background before searching, so only the colour bands name it.
+        let colourBands = current.hasAlpha ? current.bands - 1 : current.bands
+        let corner = try cropped(left: 0, top: 0, width: 1, height: 1).pixelBytes().prefix(colourBands)
+            .map(Double.init)
+        var box: (left: Int32, top: Int32, width: Int32, height: Int32) = (0, 0, 0, 0)
+        try Vips.call("find_trim") {
+            vv_find_trim(
+                pointer, threshold, corner, Int32(corner.count), &box.left, &box.top, &box.width, &box.height,
+                &$0)
+        }
+        guard box.width > 0, box.height > 0 else { return nil }
+        return (Int(box.left), Int(box.top), Int(box.width), Int(box.height))
+    }
+
     /// Crops where libvips finds most interest: `attention` looks for skin, saturation and edges. Also
     /// returns where the rectangle it chose starts, so the same one can be cut from other images.
     func smartCropped(width: Int, height: Int, attention: Bool) throws(BackendError) -> (

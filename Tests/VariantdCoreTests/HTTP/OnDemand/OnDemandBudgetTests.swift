@@ -17,13 +17,13 @@ import Variants
         let second = try world.plant("00000000000000a2", size: 100)
         let newest = try world.plant("00000000000000a3", size: 200)
         // A transform may share a declared variant's spec key: it is recorded, and still never removed.
-        budget.record(declared, size: 100)
-        budget.record(kept, size: 100)
-        budget.record(first, size: 100)
-        budget.record(second, size: 100)
+        world.use(declared, size: 100, in: budget)
+        world.use(kept, size: 100, in: budget)
+        world.use(first, size: 100, in: budget)
+        world.use(second, size: 100, in: budget)
         #expect(budget.snapshot == .init(bytes: 400, evictions: 0))
-        budget.record(kept, size: 100)
-        budget.record(newest, size: 200)
+        world.use(kept, size: 100, in: budget)
+        world.use(newest, size: 200, in: budget)
 
         try await settled(budget)
         #expect(budget.snapshot == .init(bytes: 400, evictions: 2))
@@ -51,7 +51,7 @@ import Variants
         #expect(budget.isRecorded(oldest) && budget.isRecorded(older) && !budget.isRecorded(declared))
 
         let made = try world.plant("00000000000000b3", size: 100)
-        budget.record(made, size: 100)
+        world.use(made, size: 100, in: budget)
         try await settled(budget)
         #expect(budget.snapshot == .init(bytes: 200, evictions: 1))
         #expect(!world.exists(oldest))
@@ -95,7 +95,15 @@ import Variants
         }
 
         func budget(_ bytes: Int) throws -> OnDemandBudget {
-            OnDemandBudget(budget: bytes, catalog: try RenditionFolder(root: root), registry: registry)
+            OnDemandBudget(
+                budget: bytes, index: RenditionIndex(), catalog: try RenditionFolder(root: root),
+                registry: registry)
+        }
+
+        /// Records a use of the rendition under `key`, as a hit or a render does.
+        func use(_ key: String, size: Int, in budget: OnDemandBudget) {
+            let specKey = RenditionKey.specKey(ofFileName: key.split(separator: "/").last ?? "")
+            budget.record(ofSource: sourceChecksum, specKey: specKey, key: key, size: size)
         }
 
         /// Writes a rendition of `size` bytes and returns its key.

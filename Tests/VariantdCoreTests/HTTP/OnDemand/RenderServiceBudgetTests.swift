@@ -81,8 +81,10 @@ import Variants
         private let objects: CountingObjects
         private let renditions: CountingCatalog
 
-        /// - Parameter padding: Bytes of nothing after the picture's end, to make a large source of it.
-        init(padding: Int = 0) throws {
+        /// - Parameters:
+        ///   - padding: Bytes of nothing after the picture's end, to make a large source of it.
+        ///   - declaration: The bucket `pics`'s declaration.
+        init(padding: Int = 0, declaration: String = #"{"name": "pics", "public": true}"#) throws {
             directory = try TestPaths.temporaryDirectory()
             let fileManager = FileManager.default
             let root = directory.appendingPathComponent("objects/pics/2026")
@@ -99,7 +101,7 @@ import Variants
             }
             let buckets = directory.appendingPathComponent("buckets")
             try fileManager.createDirectory(at: buckets, withIntermediateDirectories: true)
-            try Data(#"{"name": "pics", "public": true}"#.utf8).write(
+            try Data(declaration.utf8).write(
                 to: buckets.appendingPathComponent("pics.json"))
             let folder = try ObjectFolder(directory.appendingPathComponent("objects").path)
             sources = CountingSources(FolderSources(folder))
@@ -232,7 +234,7 @@ import Variants
 
 extension RenderService {
     /// The answer to one request, whether it came at once or from a task.
-    fileprivate func answer(_ request: HTTPRequest) async -> HTTPResponse {
+    func answer(_ request: HTTPRequest) async -> HTTPResponse {
         switch respond(to: request) {
         case .now(let response): response
         case .later(let work): await work()

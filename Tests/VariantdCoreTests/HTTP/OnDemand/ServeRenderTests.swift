@@ -60,7 +60,7 @@ import Variants
         #expect(tag.hasPrefix("\"") && tag.count == 66)
         #expect(first.headers["cache-control"] == "public, max-age=600")
         #expect(first.headers["content-length"] == String(first.body.count))
-        #expect(first.headers["vary"] == nil)
+        #expect(first.headers["vary"] == "Save-Data")
         let respelled = try daemon.render(
             Self.gradient + "?format=%22webp%22&width=64.0&withoutEnlargement=true")
         #expect(respelled.status == 200 && respelled.etag == tag && respelled.body == first.body)
@@ -190,7 +190,7 @@ import Variants
         #expect(try readBack(avif.body).type == "image/avif")
         #expect(webp.headers["content-type"] == "image/webp")
         #expect(jpeg.headers["content-type"] == "image/jpeg")
-        #expect([avif, webp, jpeg].allSatisfy { $0.headers["vary"] == "Accept" })
+        #expect([avif, webp, jpeg].allSatisfy { $0.headers["vary"] == "Accept, Save-Data" })
         #expect(Set([avif.etag, webp.etag, jpeg.etag]).count == 3)
     }
 
@@ -324,6 +324,24 @@ import Variants
         #expect(
             refused.status == 400
                 && (refused.json["message"] as? String)?.hasPrefix("transforms.width: ") == true)
+    }
+
+    /// A signature covers every option, `flip`, `focus`, `dpr` and `trim` as much as `width`.
+    @Test func signaturesCoverTheGeometryOptions() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let keyPath = try fixture.writeURLKey()
+        let daemon = try started(fixture, ["--url-key-file", keyPath])
+        let target =
+            "/v1/render/vault/2026/gradient.jpg?width=60&height=40&dpr=2&flip=h&focus=0.2,0.3&trim=10"
+        let signed = try URLKey(file: keyPath).sign(target, expires: Int(Date().timeIntervalSince1970) + 600)
+        let good = try daemon.render(signed)
+        #expect(good.status == 200, "\(good.json)")
+        #expect(try readBack(good.body).width == 120)
+        for (option, other) in [("flip=h", "flip=v"), ("focus=0.2", "focus=0.9"), ("dpr=2", "dpr=3")] {
+            let tampered = try daemon.render(signed.replacingOccurrences(of: option, with: other))
+            #expect(tampered.status == 403 && tampered.error == "forbidden", "\(other)")
+        }
     }
 
     @Test func renderCommandWritesOneTransform() async throws {

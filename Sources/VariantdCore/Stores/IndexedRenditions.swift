@@ -1,11 +1,13 @@
 import Variants
 
-/// A rendition store in object storage with a local copy of the renditions served from it: everything is
-/// asked of the store, and forgetting a source's renditions drops their copies too, so a rendition the store
-/// no longer has is not served from disk either.
-struct CachedRenditions: RenditionCatalog {
+/// The daemon's rendition store as its hits see it: everything is asked of the store, and the renditions of
+/// a source forgotten are let go of first in the `RenditionIndex` and in the local copies of object storage,
+/// so a rendition the store no longer has is not found in memory or served from disk either.
+struct IndexedRenditions: RenditionCatalog {
     let store: any RenditionCatalog
-    let cache: RenditionCache
+    let index: RenditionIndex
+    /// Local copies of renditions kept in object storage; nil when they are in a folder.
+    let cache: RenditionCache?
 
     func stored(sourceChecksum: String, specKeys: Set<String>) -> [RenditionFile] {
         store.stored(sourceChecksum: sourceChecksum, specKeys: specKeys)
@@ -27,15 +29,16 @@ struct CachedRenditions: RenditionCatalog {
         try store.body(of: key)
     }
 
-    /// The copies first: once the store has let a rendition go, no hit finds it here.
     func forget(sourceChecksum checksum: String) throws(VariantsError) -> Int {
-        cache.forget(sourceChecksum: checksum)
+        index.forget(sourceChecksum: checksum)
+        cache?.forget(sourceChecksum: checksum)
         return try store.forget(sourceChecksum: checksum)
     }
 
-    /// The copy first, for the same reason.
+    /// The copy first, then the store's; the index is left to the caller, which counted the rendition there
+    /// (`OnDemandBudget`).
     func remove(key: String) throws(VariantsError) {
-        cache.forget(key: key)
+        cache?.forget(key: key)
         try store.remove(key: key)
     }
 }

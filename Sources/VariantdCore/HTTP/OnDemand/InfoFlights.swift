@@ -1,0 +1,20 @@
+import Variants
+
+/// Measurements of `/v1/info` in flight, one per source checksum: requests for the same bytes arriving
+/// together wait for the one decoder child measuring them (single flight), so asking twice decodes once even
+/// before the first answer is remembered.
+actor InfoFlights {
+    private var flights: [String: Task<Result<CompletionMetadata, AnswerError>, Never>] = [:]
+
+    /// Joins the measurement of these bytes in flight, or starts `work`.
+    func measure(
+        _ checksum: String, work: @escaping @Sendable () async -> Result<CompletionMetadata, AnswerError>
+    ) async -> Result<CompletionMetadata, AnswerError> {
+        if let flight = flights[checksum] { return await flight.value }
+        let flight = Task { await work() }
+        flights[checksum] = flight
+        let result = await flight.value
+        flights[checksum] = nil
+        return result
+    }
+}
