@@ -22,25 +22,48 @@ struct InfoService: Sendable {
     }
 
     func respond(to request: HTTPRequest) -> HTTPReply {
+        let started = ContinuousClock.now
+        var record = RenderRecord(
+            method: request.method, outcome: .hit, code: "ok", status: 200, seconds: 0, bytesOut: 0)
+        record.event = "info"
         let object: RenderRequest
         let isPublic: Bool
         do throws(AnswerError) {
             (object, isPublic) = try read(request)
-        } catch {
-            return .now(failure(error))
-        }
-        if let checksum = render.sources.rememberedChecksum(of: object.source),
-            let metadata = measured[checksum]
-        {
-            return .now(answer(metadata, for: object, isPublic: isPublic))
-        }
-        return .later {
-            do throws(AnswerError) {
-                return answer(try await measure(object), for: object, isPublic: isPublic)
-            } catch {
-                return failure(error)
+            (record.bucket, record.path) = (object.bucket, object.path)
+            if let checksum = render.sources.rememberedChecksum(of: object.source),
+                let metadata = measured[checksum]
+            {
+                let response = try answer(metadata, for: object, isPublic: isPublic)
+                return .now(logged(response, record, started: started))
             }
+        } catch {
+            return .now(logged(failure(error, record: &record), record, started: started))
         }
+        return .later { [record] in
+            var record = record
+            let response: HTTPResponse
+            do throws(AnswerError) {
+                let metadata: CompletionMetadata
+                (metadata, record.outcome) = try await measure(object)
+                response = try answer(metadata, for: object, isPublic: isPublic)
+            } catch {
+                response = failure(error, record: &record)
+            }
+            return logged(response, record, started: started)
+        }
+    }
+
+    /// Logs the request as an `"event":"info"` line of the access log.
+    private func logged(_ response: HTTPResponse, _ record: RenderRecord, started: ContinuousClock.Instant)
+        -> HTTPResponse
+    {
+        var record = record
+        record.status = response.status
+        record.bytesOut = record.method == "HEAD" || response.status >= 400 ? 0 : response.body.count
+        record.seconds = (started.duration(to: .now) / .seconds(1) * 1e6).rounded() / 1e6
+        AccessLog.shared.append(record.write)
+        return response
     }
 
     /// The object named, once the request may read it: the bucket's render URLs' credentials, and no option.
@@ -69,14 +92,19 @@ struct InfoService: Sendable {
 
     /// The metadata of the object's current bytes: remembered by their checksum, or measured by a decoder
     /// child through the render slots' admission, once for all the requests for those bytes meanwhile.
-    private func measure(_ object: RenderRequest) async throws(AnswerError) -> CompletionMetadata {
+    ///
+    /// - Returns: the metadata, and whether it was measured for this request (`miss`), for another one in
+    ///   flight (`shared`), or remembered (`hit`).
+    private func measure(_ object: RenderRequest) async throws(AnswerError)
+        -> (CompletionMetadata, RenderRecord.Outcome)
+    {
         let sources = render.sources
         let looked = await Blocking.run { () throws(VariantsError) in
             try sources.checksum(of: object.source)
         }
         let hashed = try AnswerError.catching { () throws(VariantsError) in try looked.get() }
-        if let metadata = measured[hashed.checksum] { return metadata }
-        let result = await flights.measure(hashed.checksum) {
+        if let metadata = measured[hashed.checksum] { return (metadata, .hit) }
+        let (result, joined) = await flights.measure(hashed.checksum) {
             if let refusal = render.admission.enter() { return .failure(.service(refusal.error)) }
             defer { render.admission.leave() }
             let order = RenditionOrder(ObjectRequest(bucket: object.bucket, path: object.path), bucket: nil)
@@ -92,17 +120,16 @@ struct InfoService: Sendable {
                 return .success(metadata)
             }
         }
-        return try result.get()
+        return (try result.get(), joined ? .shared : .miss)
     }
 
     /// The metadata under the name asked; a non-picture is refused as a render refuses it.
     private func answer(_ metadata: CompletionMetadata, for object: RenderRequest, isPublic: Bool)
-        -> HTTPResponse
+        throws(AnswerError) -> HTTPResponse
     {
         guard metadata.width != nil else {
-            return failure(
-                .pipeline(
-                    VariantsError(.unsupportedMediaType, "\(metadata.contentType) objects are not pictures")))
+            throw .pipeline(
+                VariantsError(.unsupportedMediaType, "\(metadata.contentType) objects are not pictures"))
         }
         var named = metadata
         (named.bucket, named.path) = (object.bucket, object.path)
@@ -110,7 +137,10 @@ struct InfoService: Sendable {
         return .json(named, headers: [("Cache-Control", cache)])
     }
 
-    private func failure(_ error: AnswerError) -> HTTPResponse {
-        .error(error, headers: render.headers(error))
+    /// The error's answer; a request refused (a client's error) is told from one that failed.
+    private func failure(_ error: AnswerError, record: inout RenderRecord) -> HTTPResponse {
+        record.code = error.code
+        record.outcome = error.statusCode < 500 ? .rejected : .failed
+        return .error(error, headers: render.headers(error))
     }
 }

@@ -1,7 +1,7 @@
 import Variants
 
-/// What one render request came to: logged as one JSON line (`"event":"render"`) and counted in the
-/// metrics by `outcome` and `code`, both from closed sets.
+/// What one render or info request came to: logged as one JSON line (`"event":"render"` or `"info"`); a
+/// render's is counted in the metrics by `outcome` and `code`, both from closed sets.
 struct RenderRecord: Sendable {
     enum Outcome: String, Sendable, CaseIterable {
         /// Answered from the rendition store: no decode, no render slot.
@@ -18,7 +18,7 @@ struct RenderRecord: Sendable {
         case rejected
     }
 
-    let event = "render"
+    var event = "render"
     var method: String
     var bucket: String?
     var path: String?

@@ -143,6 +143,25 @@ import Variants
         let answers = calls.map { $0.finish() }
         #expect(answers.allSatisfy { $0.status == 200 && $0.body == answers[0].body })
         #expect(try daemon.metric(line: "variantd_info_measured_total") == 4)
+
+        // Each request is one access-log line, within the log's 100 ms batch.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [[String: Any]] = []
+        while lines.count < 13, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            lines = daemon.log.filter { $0["event"] as? String == "info" }
+        }
+        let outcomes = lines.map { "\($0["status"] ?? "")/\($0["outcome"] ?? "")/\($0["code"] ?? "")" }
+        #expect(outcomes.count == 13, "\(outcomes)")
+        #expect(outcomes.filter { $0 == "403/rejected/forbidden" }.count == 2)
+        #expect(outcomes.filter { $0 == "200/miss/ok" }.count == 4)
+        #expect(
+            outcomes.filter { $0 == "200/shared/ok" }.count + outcomes.filter { $0 == "200/hit/ok" }.count
+                == 7)
+        #expect(
+            lines.contains {
+                $0["path"] as? String == "2026/hopper.avif" && $0["bucket"] as? String == "vault"
+            })
     }
 }
 
