@@ -42,7 +42,8 @@ struct CopyrightRenditionTests {
             timings: &timings)
         var stored: [String: [UInt8]] = [:]
         for (name, rendition) in try #require(metadata.renditions) {
-            stored[name] = try #require(store.existing(rendition.key))
+            let bytes = try #require(store.existing(rendition.key))
+            stored[name] = bytes
         }
         return stored
     }
