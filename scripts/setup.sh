@@ -30,6 +30,7 @@ packages=(
   poppler-utils  # pdftoppm, the reference render of the PDF decoding tests
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
+  libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back
 )
 
 debian_uris() {

@@ -75,12 +75,17 @@ vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_en
         status = heif_encoder_set_parameter_integer(encoder, "threads", options->threads);
     if (status.code == heif_error_Ok)
         status = fill_image(&image, pixels, width, height, bands);
+    struct heif_image_handle *handle = NULL;
     if (status.code == heif_error_Ok) {
         struct heif_encoding_options *encoding = heif_encoding_options_alloc();
         encoding->save_alpha_channel = bands == 4;
-        status = heif_context_encode_image(context, image, encoder, encoding, NULL);
+        status = heif_context_encode_image(context, image, encoder, encoding, &handle);
         heif_encoding_options_free(encoding);
     }
+    if (status.code == heif_error_Ok && options->exif && options->exif_length > 0)
+        status = heif_context_add_exif_metadata(context, handle, options->exif, (int) options->exif_length);
+    if (status.code == heif_error_Ok && options->xmp && options->xmp_length > 0)
+        status = heif_context_add_XMP_metadata(context, handle, options->xmp, (int) options->xmp_length);
     if (status.code == heif_error_Ok) {
         struct heif_writer writer = {.writer_api_version = 1, .write = write_to_buffer};
         status = heif_context_write(context, &writer, &buffer);
@@ -93,6 +98,8 @@ vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_en
     } else {
         free(buffer.bytes);
     }
+    if (handle)
+        heif_image_handle_release(handle);
     if (image)
         heif_image_release(image);
     if (encoder)

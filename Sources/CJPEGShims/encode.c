@@ -29,9 +29,26 @@ static const jpeg_scan_info vj_grey_scans[] = {
     {1, {0}, 3, 63, 0, 0},
 };
 
+/* An APP1 segment: its signature, then the block. Segments over 65533 bytes are left out (the caller bounds
+ * them well below). */
+static void
+vj_write_app1(j_compress_ptr info, const char *signature, size_t signature_length, const void *block,
+              size_t length)
+{
+    if (!block || length == 0 || signature_length + length > 65533)
+        return;
+    unsigned char *segment = malloc(signature_length + length);
+    if (!segment)
+        return;
+    memcpy(segment, signature, signature_length);
+    memcpy(segment + signature_length, block, length);
+    jpegli_write_marker(info, JPEG_APP0 + 1, segment, (unsigned int) (signature_length + length));
+    free(segment);
+}
+
 /* Through jpegli, libjxl's libjpeg-compatible encoder: plain 8-bit JPEG that any decoder reads, with
- * quantisation tuned to the eye and adapted to each block's content. No JFIF header or other marker is
- * written: the caller asked for no metadata. */
+ * quantisation tuned to the eye and adapted to each block's content. No JFIF header is written, and no
+ * other marker but the EXIF and XMP blocks the caller hands over. */
 int
 vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
           void **bytes, size_t *length, vj_failure *failure)
@@ -78,6 +95,8 @@ vj_encode(const void *pixels, int width, int height, int bands, size_t stride, c
     info.write_JFIF_header = FALSE;
 
     jpegli_start_compress(&info, TRUE);
+    vj_write_app1(&info, "Exif\0\0", 6, options->exif, options->exif_length);
+    vj_write_app1(&info, "http://ns.adobe.com/xap/1.0/", 29, options->xmp, options->xmp_length);
     while (info.next_scanline < info.image_height) {
         JSAMPROW row = (JSAMPROW) ((const unsigned char *) pixels + (size_t) info.next_scanline * stride);
         jpegli_write_scanlines(&info, &row, 1);

@@ -143,6 +143,17 @@ vv_image_get_icc(VipsImage *image, const void **profile)
     return length;
 }
 
+size_t
+vv_image_get_metadata(VipsImage *image, vv_metadata_block block, const void **data)
+{
+    const char *name = block == VV_METADATA_XMP ? VIPS_META_XMP_NAME : VIPS_META_EXIF_NAME;
+    size_t length = 0;
+    *data = NULL;
+    if (!vips_image_get_typeof(image, name) || vips_image_get_blob(image, name, data, &length))
+        return 0;
+    return length;
+}
+
 int
 vv_image_icc_fits(VipsImage *image)
 {

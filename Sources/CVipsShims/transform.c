@@ -179,6 +179,38 @@ vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error)
     return status ? vv_fail(error) : 0;
 }
 
+int
+vv_overlay(VipsImage *base, VipsImage *overlay, int x, int y, double opacity, VipsImage **out, vv_error *error)
+{
+    VipsImage *t[5] = {NULL};
+    VipsImage *over = overlay;
+    int status = 0;
+    if (!vips_image_hasalpha(over)) {
+        status = vips_addalpha(over, &t[0], NULL);
+        over = t[0];
+    }
+    if (!status) {
+        /* The alpha band alone is multiplied by the opacity. */
+        double a[4] = {1, 1, 1, 1}, b[4] = {0, 0, 0, 0};
+        int bands = over->Bands < 4 ? over->Bands : 4;
+        a[bands - 1] = opacity;
+        status = vips_linear(over, &t[1], a, b, bands, "uchar", TRUE, NULL);
+    }
+    if (!status)
+        status = vips_composite2(base, t[1], &t[2], VIPS_BLEND_MODE_OVER, "x", x, "y", y, NULL);
+    VipsImage *composed = t[2];
+    if (!status && !vips_image_hasalpha(base)) {
+        status = vips_extract_band(composed, &t[3], 0, "n", base->Bands, NULL);
+        composed = t[3];
+    }
+    if (!status)
+        status = vips_cast_uchar(composed, out, NULL);
+    for (int i = 0; i < 4; i++)
+        if (t[i])
+            g_object_unref(t[i]);
+    return status ? vv_fail(error) : 0;
+}
+
 static int
 gaussian_blur(VipsImage *in, VipsImage **out, const double *sigma)
 {

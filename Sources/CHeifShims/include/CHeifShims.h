@@ -68,6 +68,11 @@ int vh_decode(vh_context *context, int keep_bit_depth, vh_pixels *out, vh_error 
  * must outlive the context (a static string); NULL lets libheif choose by plugin priority. */
 void vh_choose_decoder(vh_context *context, const char *decoder_id);
 
+/* A copy (free with vh_free) of the primary image's first EXIF block (as libheif hands it: a 4-byte offset to
+ * the TIFF header, then the block) or, with `xmp`, its first XMP packet; NULL when it has none of at most
+ * `max_length` bytes. */
+void *vh_copy_metadata(const vh_context *context, int xmp, size_t max_length, size_t *length);
+
 /* 1 when a loaded libheif plugin decodes HEVC under this id. */
 int vh_has_hevc_decoder(const char *decoder_id);
 
@@ -113,10 +118,14 @@ typedef struct vh_encode_options {
     int quality;    /* 1-100, libheif's lossy quality */
     int speed;      /* AV1 encoder speed 0 (slowest, smallest) to 9 (fastest) */
     int threads;    /* encoder threads */
+    const void *exif;   /* a TIFF-structured EXIF block to attach to the image, or NULL */
+    size_t exif_length;
+    const void *xmp;    /* an XMP packet to attach to the image, or NULL */
+    size_t xmp_length;
 } vh_encode_options;
 
 /* Encodes 8-bit interleaved sRGB pixels (3 or 4 bands, rows packed) as a still AVIF with an sRGB nclx
- * profile and no other metadata; free *bytes with vh_free. */
+ * profile and no other metadata but the EXIF and XMP blocks the options hand over; free *bytes with vh_free. */
 int vh_encode_avif(const void *pixels, int width, int height, int bands, const vh_encode_options *options,
                    void **bytes, size_t *length, vh_error *error);
 

@@ -8,6 +8,10 @@ typedef struct vj_options {
     int progressive;     /* nonzero: a progressive scan script instead of one baseline scan */
     int optimize_coding; /* nonzero: Huffman tables fitted to the picture (a second pass) */
     int subsample_chroma; /* nonzero: chroma at half the resolution both ways (4:2:0); RGB only */
+    const void *exif;     /* a TIFF-structured EXIF block to write as APP1, or NULL */
+    size_t exif_length;   /* at most 65527 bytes */
+    const void *xmp;      /* an XMP packet to write as APP1, or NULL */
+    size_t xmp_length;    /* at most 65504 bytes */
 } vj_options;
 
 /* libjpeg's own words for a failure (its messages fit JMSG_LENGTH_MAX, 200 bytes). */
@@ -16,7 +20,7 @@ typedef struct vj_failure {
 } vj_failure;
 
 /* Encodes (with jpegli) `height` rows of `width` 8-bit pixels of 1 (grey) or 3 (RGB) bands, `stride` bytes apart, with no
- * metadata. On success returns 0 and hands over the file in `*bytes` (free with vj_free); on failure returns
+ * metadata but the EXIF and XMP blocks the options hand over. On success returns 0 and hands over the file in `*bytes` (free with vj_free); on failure returns
  * -1 and says why in `failure`. */
 int vj_encode(const void *pixels, int width, int height, int bands, size_t stride, const vj_options *options,
               void **bytes, size_t *length, vj_failure *failure);

@@ -136,6 +136,15 @@ void vv_image_take_description(VipsImage *image, VipsImage *source);
 /* The attached ICC profile, borrowed from the image (valid while it lives); 0 when there is none. */
 size_t vv_image_get_icc(VipsImage *image, const void **profile);
 
+/* A metadata block a loader attached, borrowed from the image (valid while it lives): the EXIF block as the
+ * file holds it (JPEG's with its "Exif\0\0" signature) or the XMP packet; 0 when there is none. */
+typedef enum vv_metadata_block {
+    VV_METADATA_EXIF = 0,
+    VV_METADATA_XMP = 1,
+} vv_metadata_block;
+
+size_t vv_image_get_metadata(VipsImage *image, vv_metadata_block block, const void **data);
+
 /* Whether libvips would convert through the attached ICC profile rather than a stand-in of its own: lcms
  * opens it, libvips converts its colour space, and its channels are the image's (grey, RGB or CMYK). */
 int vv_image_icc_fits(VipsImage *image);
@@ -187,6 +196,11 @@ int vv_embed(VipsImage *in, int left, int top, int width, int height, const doub
 
 /* Composes alpha onto an RGB colour (0-255) and drops the alpha band. */
 int vv_flatten(VipsImage *in, const double rgb[3], VipsImage **out, vv_error *error);
+
+/* Composes `overlay` over `base` with its top left corner at (x, y), its alpha (an opaque one when it has
+ * none) multiplied by `opacity` (0-1); the result has base's bands, 8-bit. */
+int vv_overlay(VipsImage *base, VipsImage *overlay, int x, int y, double opacity, VipsImage **out,
+               vv_error *error);
 
 /* Gaussian blur of the given sigma, alpha premultiplied so transparent pixels do not darken the edges. */
 int vv_gaussblur(VipsImage *in, double sigma, VipsImage **out, vv_error *error);

@@ -2,7 +2,7 @@
  * WebP output through libwebp directly.
  *
  * Why not libvips' saver: libvips 8.14's webpsave writes a generated EXIF chunk even with strip set, and
- * renditions must carry no metadata. Calling libwebp also lets the encoder use more than one thread.
+ * renditions must carry no metadata but what a variant keeps. Calling libwebp also lets the encoder use more than one thread.
  * The shim only forwards: every setting arrives from Swift.
  */
 #ifndef CWEBP_SHIMS_H
@@ -27,6 +27,12 @@ int vw_encode(const void *pixels, int width, int height, int bands, const vw_opt
  * Returns 0 and a buffer to free with vw_free, or a libwebp error code (> 0). */
 int vw_encode_animation(const void *const *frames, int count, int width, int height, int bands, const int *delays,
                         int loop, const vw_options *options, void **bytes, size_t *length);
+
+/* The WebP in `bytes` with an EXIF chunk (a TIFF-structured block) and an XMP chunk added, either may be NULL
+ * (an extended header then says so); the file is rewritten through libwebp's muxer, its image data unchanged.
+ * Returns 0 and a buffer to free with vw_free, or a WebPMuxError (< 0). */
+int vw_add_metadata(const void *webp, size_t webp_length, const void *exif, size_t exif_length, const void *xmp,
+                    size_t xmp_length, void **bytes, size_t *length);
 
 void vw_free(void *bytes);
 

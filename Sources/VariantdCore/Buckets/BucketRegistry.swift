@@ -54,12 +54,13 @@ final class BucketRegistry: Sendable {
         }
     }
 
-    /// What `stat` says of every declaration file, through symbolic links: a linked declaration changes
-    /// with its target, and a copy renamed into place with its old size and time has another inode.
+    /// What `stat` says of every declaration file and every PNG beside them (watermarks), through symbolic
+    /// links: a linked declaration changes with its target, and a copy renamed into place with its old size
+    /// and time has another inode.
     private static func stamp(_ directory: String) -> [String: FileIdentity] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var stamp: [String: FileIdentity] = [:]
-        for name in names where name.hasSuffix(".json") {
+        for name in names where name.hasSuffix(".json") || name.hasSuffix(".png") {
             stamp[name] = FileIdentity(path: directory + "/" + name)
         }
         return stamp

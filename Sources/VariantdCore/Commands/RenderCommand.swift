@@ -31,6 +31,9 @@ package struct RenderCommand: Subcommand {
           --flip <h|v|hv>         Mirror after the rotation.
           --focus <x,y>           Fractions 0…1 of the picture: cover crops keep that point centred.
           --trim <threshold>      0…255: remove a border of the top-left pixel's colour first.
+          --metadata <m>          none (default) or copyright: keep the source's EXIF Artist and
+                                  Copyright and XMP dc:rights in a JPEG, WebP or AVIF.
+          --watermark <name>      Place the bucket's watermark of that name (see --bucket).
           --bucket <file>         The bucket declaration the file belongs to (default: the embedded
                                   post-images bucket): a transform it declares is made as a job makes it.
           -o, --output <file>     Where to write the rendition; - writes it to stdout.
@@ -43,7 +46,8 @@ package struct RenderCommand: Subcommand {
 
     static let options = [
         "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate", "background",
-        "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus", "trim",
+        "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus", "trim", "metadata",
+        "watermark",
     ]
 
     let file: String
@@ -63,7 +67,7 @@ package struct RenderCommand: Subcommand {
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("Expected one <file>, got \(files.count)") }
         do {
-            transform = try Transform(query: query, accept: nil)
+            transform = try Transform(query: query, accept: nil, watermarks: declaration.watermarks)
         } catch {
             throw UsageError(error.message)
         }

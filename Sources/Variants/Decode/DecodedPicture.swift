@@ -10,6 +10,9 @@ struct DecodedPicture {
     let profileIgnored: Bool
     /// The picture was HDR (PQ or HLG) and was tone-mapped to SDR.
     let toneMapped: ToneMapping.Transfer?
+    /// Who made the picture and who holds its rights, as its EXIF and XMP say;
+    /// written only into renditions that keep it.
+    var rights: RightsMetadata?
     /// Every frame of an animated GIF or WebP, each like `image`, when an animated rendition was asked for.
     var animation: Animation?
 

@@ -198,6 +198,13 @@ struct OpenedPicture {
             var decoded = DecodedPicture(
                 image: image, width: header.displayedWidth, height: header.displayedHeight,
                 profileIgnored: ignored || converted.profile == .ignored, toneMapped: toneMapping?.transfer)
+            switch backend {
+            case .vips(_, let headerImage): decoded.rights = RightsMetadata(headerImage.metadataBlocks)
+            case .heif(let container, _):
+                decoded.rights = RightsMetadata(
+                    container.metadataBlocks(maxLength: RightsMetadata.maximumBlockBytes))
+            case .video: break
+            }
             // A later frame that cannot be decoded leaves the picture a still of its first frame.
             if animates, case .vips(let loader, _) = backend {
                 decoded.animation = try? animation(

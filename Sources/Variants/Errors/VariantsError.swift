@@ -22,6 +22,8 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
         /// The rendition store has no room (a full disk, a spent quota): nothing is wrong with the input, and
         /// the same request succeeds once space is back.
         case insufficientStorage = "insufficient_storage"
+        /// A variant or a transform names a watermark its bucket does not declare.
+        case unknownWatermark = "unknown_watermark"
 
         /// The HTTP status the daemon answers with.
         public var statusCode: Int {
@@ -29,7 +31,7 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             case .unreadablePicture: 422
             case .unsupportedMediaType: 415
             case .payloadTooLarge: 413
-            case .invalidTransform, .invalidRequest: 400
+            case .invalidTransform, .invalidRequest, .unknownWatermark: 400
             case .tooManyVariants: 429
             case .notFound: 404
             case .transformsDeclaredOnly, .widthNotDeclared: 403

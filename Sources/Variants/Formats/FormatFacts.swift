@@ -30,6 +30,8 @@ struct FormatFacts: Sendable {
         var progressive = false
         /// A variant's `effort` reaches it; the others are written at a fixed effort of `Renderer`'s.
         var effort = false
+        /// A variant's `metadata: "copyright"` reaches it: it writes the kept EXIF and XMP blocks.
+        var keepsRights = false
     }
 
     /// How a type's bytes are laid out, which decides how `ContainerCheck` walks them before any decoder does.

@@ -8,7 +8,7 @@ extension MediaType {
                 container: .jpegSegments, decoder: .vips(.jpeg),
                 encoder: .init(
                     format: .jpeg, defaultQuality: 82, scoreSearch: .init(target: 83, pointsPerStep: 0.6),
-                    progressive: true))
+                    progressive: true, keepsRights: true))
         case .png:
             FormatFacts(
                 extensions: ["png"], aliases: ["image/x-png"], container: .pngChunks, decoder: .vips(.png),
@@ -22,7 +22,7 @@ extension MediaType {
                 extensions: ["webp"], container: .riffChunks, decoder: .vips(.webp),
                 encoder: .init(
                     format: .webp, defaultQuality: 80, scoreSearch: .init(target: 75, pointsPerStep: 0.8),
-                    effort: true),
+                    effort: true, keepsRights: true),
                 alpha: true, animates: true)
         case .heic:
             FormatFacts(extensions: ["heic", "hif"], container: .isoBoxes, decoder: .heif, alpha: true)
@@ -31,7 +31,7 @@ extension MediaType {
         case .avif:
             FormatFacts(
                 extensions: ["avif"], container: .isoBoxes, decoder: .heif,
-                encoder: .init(format: .avif, defaultQuality: 60),
+                encoder: .init(format: .avif, defaultQuality: 60, keepsRights: true),
                 alpha: true)
         // A sequence's still primary image is decoded; its track is not.
         case .heifSequence, .avifSequence: FormatFacts(container: .isoBoxes, decoder: .heif, alpha: true)

@@ -11,7 +11,7 @@ extension Pipeline {
     /// and the files are written only when all succeeded, so a failing encoder leaves nothing behind.
     func renderVariants(
         _ plans: [PlannedOutput], resamplesAfter: Bool = true, animatedSource: Bool = false,
-        ladder: inout ResizeLadder, animation: DecodedPicture.Animation? = nil,
+        ladder: inout ResizeLadder, animation: DecodedPicture.Animation? = nil, rights: RightsMetadata? = nil,
         checksum: String, into metadata: inout CompletionMetadata, timings: inout StageTimings
     ) throws(VariantsError) {
         var variants: [String: String] = [:]
@@ -26,6 +26,8 @@ extension Pipeline {
             $0.plan.resizeWidth * $0.plan.resizeHeight > $1.plan.resizeWidth * $1.plan.resizeHeight
         }.map { (spec: $0.output.spec, plan: $0.plan, specKey: $0.output.specKey, wanted: $0.output.wanted) }
         let lastMade = largestFirst.lastIndex(where: \.wanted) ?? -1
+        // Each watermark is decoded once, when a rendition that places it is made.
+        var watermarks: [String: VipsImage] = [:]
         for (index, (spec, plan, specKey, wanted)) in largestFirst.enumerated() {
             guard wanted else {
                 // The frames of a source whose animation is not wanted were not decoded; made, it would be.
@@ -48,8 +50,20 @@ extension Pipeline {
                     try replay(spec, plan: plan, ladder: &ladder, timings: &timings)
                 }
             } else {
+                let kept = plan.keepsRights ? rights?.blocks ?? .none : .none
+                var watermark: VipsImage?
+                if let declared = spec.watermark {
+                    if let decoded = watermarks[declared.checksum] {
+                        watermark = decoded
+                    } else {
+                        watermark = try decode(declared, timings: &timings)
+                        watermarks[declared.checksum] = watermark
+                    }
+                }
                 let output = try render(
-                    spec, plan: plan, ladder: &ladder, animation: animation, timings: &timings)
+                    spec, plan: plan, ladder: &ladder, animation: animation, metadata: kept,
+                    watermark: watermark,
+                    timings: &timings)
                 try RenditionCheck.verify(output.bytes, as: type, plan: plan)
                 bytes = output.bytes
                 pending.append(RenditionFile(key: key, bytes: bytes))
@@ -83,23 +97,40 @@ extension Pipeline {
 
     private func render(
         _ spec: VariantSpec, plan: RenderPlan, ladder: inout ResizeLadder,
-        animation: DecodedPicture.Animation?,
+        animation: DecodedPicture.Animation?, metadata: MetadataBlocks, watermark: VipsImage?,
         timings: inout StageTimings
     ) throws(VariantsError) -> Renderer.Output {
         do {
             if animates(spec, plan: plan, frames: animation != nil), let animation {
                 return try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
-                    try Renderer.animate(animation, plan: plan, spec: spec)
+                    try Renderer.animate(
+                        animation, plan: plan, spec: spec, metadata: metadata, watermark: watermark)
                 }
             }
             let image = try timings.measure(.render, variant: spec.name) { () throws(BackendError) in
-                try Renderer.prepare(plan, spec: spec, ladder: &ladder)
+                try Renderer.prepare(plan, spec: spec, ladder: &ladder, watermark: watermark)
             }
             return try timings.measure(.encode, variant: spec.name) { () throws(BackendError) in
-                try Renderer.encode(image, plan: plan)
+                try Renderer.encode(image, plan: plan, metadata: metadata)
             }
         } catch {
             throw VariantsError(.internalError, "variant '\(spec.name)' could not be rendered (\(error))")
+        }
+    }
+
+    /// A watermark's pixels, decoded like any picture under the pipeline's limits: 8-bit sRGB, upright, with
+    /// its alpha.
+    private func decode(_ watermark: Watermark, timings: inout StageTimings) throws(VariantsError)
+        -> VipsImage
+    {
+        try timings.measure(.decode) { () throws(VariantsError) in
+            do throws(VariantsError) {
+                let picture = try OpenedPicture(bytes: watermark.png, type: .png, limits: limits)
+                return try picture.decode { width, height in (width, height) }.image
+            } catch {
+                throw VariantsError(
+                    .internalError, "the watermark '\(watermark.name)' cannot be decoded (\(error.message))")
+            }
         }
     }
 

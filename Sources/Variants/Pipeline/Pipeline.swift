@@ -83,7 +83,8 @@ public struct Pipeline: Sendable {
         if !plans.isEmpty {
             try renderVariants(
                 plans, resamplesAfter: order.placeholder, animatedSource: animatedSource,
-                ladder: &ladder, animation: decoded.animation, checksum: checksum, into: &metadata,
+                ladder: &ladder, animation: decoded.animation, rights: decoded.rights, checksum: checksum,
+                into: &metadata,
                 timings: &timings)
         }
         guard order.placeholder else { return metadata }

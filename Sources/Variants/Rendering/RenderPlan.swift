@@ -1,7 +1,8 @@
 /// The geometry and format decisions for rendering one variant from one source, made without touching pixels.
 ///
 /// The backend executes it in order: cut out `trim`, rotate by `rotation`, resize to
-/// `resizeWidth`×`resizeHeight`, mirror when `mirrored`, apply `framing`, flatten onto `flattenOnto` if set,
+/// `resizeWidth`×`resizeHeight`, mirror when `mirrored`, apply `framing`, place the watermark at `overlay`,
+/// flatten onto `flattenOnto` if set,
 /// then encode as `format` at `quality` (`progressive` JPEG). Fits follow sharp's documented semantics,
 /// including its centring (crops round the offset up, letterboxes round it down). With `withoutEnlargement`,
 /// nothing is scaled above 1: `cover` then crops min(box, resized) on each axis and `contain` still
@@ -66,6 +67,11 @@ public struct RenderPlan: Sendable, Equatable {
     public let progressive: Bool
     /// libwebp's effort, 0…6; read for a WebP output only.
     public let effort: Int
+    /// The rendition carries the source's artist, copyright and rights statement (`metadata: "copyright"`,
+    /// where the encoder writes them: `FormatFacts.Encoder.keepsRights`).
+    public let keepsRights: Bool
+    /// Where the variant's watermark is placed on the output; nil without one.
+    public let overlay: Overlay?
     /// The colour alpha is flattened onto because the output format cannot keep it; `nil` to keep alpha.
     public let flattenOnto: Colour?
     /// Resized size over rotated source size, the larger of the two axes: the decoder may shrink on load
@@ -140,6 +146,10 @@ public struct RenderPlan: Sendable, Equatable {
         scoreTarget = spec.qualityTarget?.score(in: format)
         progressive = spec.writesProgressive && writtenType.facts.encoder?.progressive == true
         effort = spec.webpEffort
+        overlay = spec.watermark.map {
+            Self.overlay($0, outputWidth: output.width, outputHeight: output.height)
+        }
+        keepsRights = spec.metadata == .copyright && writtenType.facts.encoder?.keepsRights == true
         flattenOnto = alphaToFlatten && !format.supportsAlpha ? spec.background : nil
         scale = max(Double(resized.width) / Double(width), Double(resized.height) / Double(height))
     }

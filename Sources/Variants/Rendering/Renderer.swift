@@ -22,17 +22,19 @@ enum Renderer {
     /// Applies the plan's geometry and filters, resampling from the smallest rung of the ladder that is large
     /// enough; the resized image joins the ladder when later sizes can use it. The result is materialised so
     /// its cost is measured here.
-    static func prepare(_ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder)
-        throws(BackendError)
-        -> VipsImage
-    {
-        try prepare(plan, framing: plan.framing, spec: spec, ladder: &ladder).image
+    ///
+    /// - Parameter watermark: The decoded watermark the plan's `overlay` places.
+    static func prepare(
+        _ plan: RenderPlan, spec: VariantSpec, ladder: inout ResizeLadder, watermark: VipsImage? = nil
+    ) throws(BackendError) -> VipsImage {
+        try prepare(plan, framing: plan.framing, spec: spec, ladder: &ladder, watermark: watermark).image
     }
 
     /// `prepare` with `framing` in place of the plan's; also returns the framing applied, a smart crop as the
     /// rectangle it chose.
     private static func prepare(
-        _ plan: RenderPlan, framing: RenderPlan.Framing, spec: VariantSpec, ladder: inout ResizeLadder
+        _ plan: RenderPlan, framing: RenderPlan.Framing, spec: VariantSpec, ladder: inout ResizeLadder,
+        watermark: VipsImage?
     ) throws(BackendError) -> (image: VipsImage, framing: RenderPlan.Framing) {
         var image = try resize(plan, spec: spec, ladder: &ladder)
         // After the resize, which joined the ladder unmirrored; before the crop, which cuts the mirrored picture.
@@ -56,6 +58,11 @@ enum Renderer {
                 Double(background.alpha)
             )
             image = try image.embedded(left: x, top: y, width: width, height: height, background: rgba)
+        }
+        if let overlay = plan.overlay, let watermark {
+            image = try image.overlaid(
+                watermark.resized(toWidth: overlay.width, height: overlay.height), x: overlay.x, y: overlay.y,
+                opacity: overlay.opacity)
         }
         if let colour = plan.flattenOnto, image.hasAlpha {
             image = try image.flattened(
@@ -98,9 +105,10 @@ enum Renderer {
     }
 
     /// An animated WebP: every frame prepared like a still, then encoded together with its delays and loop.
-    static func animate(_ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec)
-        throws(BackendError) -> Output
-    {
+    static func animate(
+        _ animation: DecodedPicture.Animation, plan: RenderPlan, spec: VariantSpec, metadata: MetadataBlocks,
+        watermark: VipsImage? = nil
+    ) throws(BackendError) -> Output {
         var frames: [[UInt8]] = []
         var size: VipsHeader?
         // A smart crop is chosen on the first frame, as for a still of the picture, and kept for every later
@@ -108,25 +116,29 @@ enum Renderer {
         var framing = plan.framing
         for frame in animation.frames {
             var ladder = ResizeLadder(base: frame)
-            let prepared = try prepare(plan, framing: framing, spec: spec, ladder: &ladder)
+            let prepared = try prepare(
+                plan, framing: framing, spec: spec, ladder: &ladder, watermark: watermark)
             framing = prepared.framing
             size = prepared.image.header
             frames.append(try prepared.image.pixelBytes())
         }
         guard let size else { throw BackendError(call: "animate", message: "the animation has no frames") }
-        let bytes = try WebPEncoder.encodeAnimation(
+        let animated = try WebPEncoder.encodeAnimation(
             frames: frames, width: size.width, height: size.height, bands: size.bands,
             delays: animation.delays,
             loop: animation.loop, quality: plan.quality ?? 100, effort: plan.effort, threads: 1)
+        let bytes = try WebPEncoder.adding(metadata, to: animated)
         return Output(bytes: bytes, width: size.width, height: size.height, format: plan.format)
     }
 
-    /// Encodes a prepared image in the plan's format, every metadata block stripped.
+    /// Encodes a prepared image in the plan's format, every metadata block stripped but `metadata`'s.
     /// With a score target, at the lowest quality that reaches it (`QualitySearch`).
-    static func encode(_ image: VipsImage, plan: RenderPlan) throws(BackendError) -> Output {
+    static func encode(_ image: VipsImage, plan: RenderPlan, metadata: MetadataBlocks = .none)
+        throws(BackendError) -> Output
+    {
         let header = image.header
         let encode = { (quality: Int) throws(BackendError) in
-            try Self.bytes(of: image, plan: plan, quality: quality)
+            try Self.bytes(of: image, plan: plan, quality: quality, metadata: metadata)
         }
         let bytes: [UInt8]
         if let target = plan.scoreTarget,
@@ -140,8 +152,8 @@ enum Renderer {
         return Output(bytes: bytes, width: header.width, height: header.height, format: plan.format)
     }
 
-    private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int) throws(BackendError)
-        -> [UInt8]
+    private static func bytes(of image: VipsImage, plan: RenderPlan, quality: Int, metadata: MetadataBlocks)
+        throws(BackendError) -> [UInt8]
     {
         // The one call into each encoder; what each takes is the formats table's (`FormatFacts.Encoder`), read
         // into the plan.
@@ -150,13 +162,16 @@ enum Renderer {
             preconditionFailure("a plan resolves `original` to a format")
         case .jpeg:
             return try JPEGEncoder.encode(
-                image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding)
+                image, quality: quality, progressive: plan.progressive, optimizedCoding: jpegOptimizedCoding,
+                metadata: metadata)
         case .png:
             return try image.encodedAsPNG(effort: pngEffort)
         case .webp:
-            return try WebPEncoder.encode(image, quality: quality, effort: plan.effort, threads: 1)
+            return try WebPEncoder.adding(
+                metadata, to: WebPEncoder.encode(image, quality: quality, effort: plan.effort, threads: 1))
         case .avif:
-            return try HeifEncoder.avif(image, quality: quality, speed: avifSpeed, threads: 1)
+            return try HeifEncoder.avif(
+                image, quality: quality, speed: avifSpeed, threads: 1, metadata: metadata)
         }
     }
 }

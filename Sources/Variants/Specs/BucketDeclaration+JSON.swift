@@ -18,6 +18,10 @@ extension BucketDeclaration {
         if blockExecutables {
             members.append(#""blockExecutables":true"#)
         }
+        if !watermarks.isEmpty {
+            let declared = watermarks.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
+            members.append(#""watermarks":{"# + declared.joined(separator: ",") + "}")
+        }
         let variants = variants.map { JSONValue.quote($0.name) + ":" + $0.declarationJSON }
         members.append(#""variants":{"# + variants.joined(separator: ",") + "}")
         switch transforms.rule {
@@ -32,7 +36,8 @@ extension BucketDeclaration {
 
 extension VariantSpec {
     /// The variant's settings as declaration JSON, every one written out but an undeclared `progressive`,
-    /// `effort`, `flip` or `trim`, whose absence is its own setting; `focus` in place of `position`.
+    /// `effort`, `flip` or `trim`, whose absence is its own setting, and `metadata` at its default; `focus` in
+    /// place of `position`.
     var declarationJSON: String {
         var members: [(String, String)] = [
             ("width", width.map(String.init) ?? "null"),
@@ -58,6 +63,12 @@ extension VariantSpec {
         }
         if let trim {
             members.append(("trim", String(trim)))
+        }
+        if metadata != .none {
+            members.append(("metadata", JSONValue.quote(metadata.rawValue)))
+        }
+        if let watermark {
+            members.append(("watermark", JSONValue.quote(watermark.name)))
         }
         if let quality {
             members.append(("quality", String(quality)))

@@ -11,8 +11,14 @@ extension BucketDeclaration {
     /// - Throws: `400 invalid_transform` naming the first offending field, what it must be and what it was
     ///   (`variants.thumb.quality: expected integer in 1…100, got 0`); `429 too_many_variants` over
     ///   `maximumVariants`.
-    public init(parsing json: some Collection<UInt8>) throws(VariantsError) {
-        try self.init(DeclarationField(path: "", value: try Self.document(json)))
+    ///
+    /// - Parameter readFile: Reads a watermark's `file` (a path the parser has checked to be relative, without
+    ///   `.` or `..`) from the declarations' folder, its error's message saying what the file is instead;
+    ///   without it, a declaration that declares watermarks is refused, since they have nowhere to come from.
+    public init(
+        parsing json: some Collection<UInt8>, readFile: ((String) throws(VariantsError) -> [UInt8])? = nil
+    ) throws(VariantsError) {
+        try self.init(DeclarationField(path: "", value: try Self.document(json)), readFile: readFile)
     }
 
     /// Reads the declaration given inline as the member `key` of a JSON object (a job's `bucketPolicy`)
@@ -29,7 +35,7 @@ extension BucketDeclaration {
         try JSONValue.refuseRepeatedKeys(members)
         guard let value = members.first(where: { $0.key == key })?.value else { return nil }
         if case .null = value { return nil }
-        return try BucketDeclaration(DeclarationField(path: key, value: value))
+        return try BucketDeclaration(DeclarationField(path: key, value: value), readFile: nil)
     }
 
     private static func document(_ json: some Collection<UInt8>) throws(VariantsError) -> JSONValue {
@@ -41,11 +47,17 @@ extension BucketDeclaration {
         }
     }
 
-    private init(_ root: DeclarationField) throws(VariantsError) {
+    private init(_ root: DeclarationField, readFile: ((String) throws(VariantsError) -> [UInt8])?)
+        throws(VariantsError)
+    {
         let bucket = try root.object(knownKeys: [
             "name", "public", "account", "fileSizeLimit", "allowedMimeTypes", "blockExecutables", "variants",
-            "transforms", "widths",
+            "transforms", "widths", "watermarks",
         ])
+        let watermarks =
+            try bucket["watermarks"].map { (field) throws(VariantsError) in
+                try Self.watermarks(field, readFile: readFile)
+            } ?? []
         let name = try bucket.required("name", expected: Self.nameRule)
         let allowedMimeTypes = try bucket["allowedMimeTypes"]?.mimePatterns() ?? []
         self.init(
@@ -55,14 +67,19 @@ extension BucketDeclaration {
             fileSizeLimit: try bucket["fileSizeLimit"]?.fileSizeLimit(),
             allowedMimeTypes: allowedMimeTypes,
             blockExecutables: try bucket["blockExecutables"]?.bool() ?? false,
-            variants: try bucket["variants"].map(Self.variants) ?? [],
-            transforms: try bucket.transformScope()
+            variants: try bucket["variants"].map { (field) throws(VariantsError) in
+                try Self.variants(field, watermarks: watermarks)
+            } ?? [],
+            transforms: try bucket.transformScope(),
+            watermarks: watermarks
         )
     }
 
     // MARK: - Variants
 
-    private static func variants(_ field: DeclarationField) throws(VariantsError) -> [VariantSpec] {
+    private static func variants(_ field: DeclarationField, watermarks: [Watermark]) throws(VariantsError)
+        -> [VariantSpec]
+    {
         let members = try field.members()
         guard members.count <= maximumVariants else {
             let message = "\(field.path): expected at most \(maximumVariants) variants, got \(members.count)"
@@ -72,7 +89,7 @@ extension BucketDeclaration {
         for (name, settings) in members {
             // A variant's name is its key.
             let name = try DeclarationField(path: field.path, value: .string(name)).variantName()
-            variants.append(try variant(named: name, settings))
+            variants.append(try variant(named: name, settings, watermarks: watermarks))
         }
         return variants
     }
@@ -84,12 +101,12 @@ extension BucketDeclaration {
     /// own size, clamped like a declared side, which is the box `maximumSide` square fitted `inside` without
     /// enlargement.
     static func variant(
-        named name: String, _ field: DeclarationField, sideRequired: Bool = true
+        named name: String, _ field: DeclarationField, sideRequired: Bool = true, watermarks: [Watermark] = []
     ) throws(VariantsError) -> VariantSpec {
         let settings = try field.object(knownKeys: [
             "width", "height", "fit", "position", "format", "quality", "blur", "sharpen", "rotate",
             "background", "withoutEnlargement", "animated", "progressive", "effort", "dpr", "flip", "focus",
-            "trim",
+            "trim", "metadata", "watermark",
         ])
         var (width, height) = try settings.box(clamping: true, required: sideRequired)
         var fit = try settings["fit"]?.oneOf(Fit.self)
@@ -122,8 +139,63 @@ extension BucketDeclaration {
             effort: try settings["effort"]?.effort(),
             flip: try settings["flip"]?.flip(),
             focus: focus,
-            trim: try settings["trim"]?.trimThreshold()
+            trim: try settings["trim"]?.trimThreshold(),
+            metadata: try settings["metadata"]?.oneOf(KeptMetadata.self) ?? .none,
+            watermark: try settings["watermark"].map { (field) throws(VariantsError) in
+                try Self.watermark(named: field, among: watermarks)
+            }
         )
+    }
+
+    /// The bucket's watermark the field names.
+    ///
+    /// - Throws: `400 unknown_watermark` for a name the bucket does not declare.
+    private static func watermark(named field: DeclarationField, among watermarks: [Watermark])
+        throws(VariantsError) -> Watermark
+    {
+        let name = try field.string()
+        if let watermark = watermarks.first(where: { $0.name == name }) { return watermark }
+        let declared = watermarks.isEmpty ? "none" : watermarks.map(\.name).joined(separator: ", ")
+        throw VariantsError(
+            .unknownWatermark,
+            "\(field.path): expected a watermark the bucket declares (\(declared)), got \(field.value.quoted())"
+        )
+    }
+
+    // MARK: - Watermarks
+
+    private static func watermarks(
+        _ field: DeclarationField, readFile: ((String) throws(VariantsError) -> [UInt8])?
+    ) throws(VariantsError) -> [Watermark] {
+        var watermarks: [Watermark] = []
+        for (name, settings) in try field.members() {
+            let name = try DeclarationField(path: field.path, value: .string(name)).variantName()
+            let members = try settings.object(knownKeys: ["file", "position", "margin", "opacity", "width"])
+            let fileField = try members.required("file", expected: "a PNG's path")
+            let file = try fileField.watermarkFile()
+            guard let readFile else {
+                throw settings.failure(
+                    expected: "a declaration read from a file, whose folder holds the PNG",
+                    got: "a declaration without one")
+            }
+            let png: [UInt8]
+            do {
+                png = try readFile(file)
+            } catch {
+                throw fileField.failure(
+                    expected: "a PNG file inside the declarations' folder", got: error.message)
+            }
+            watermarks.append(
+                try Watermark(
+                    name: name, file: file,
+                    position: try members["position"]?.watermarkPosition() ?? .southeast,
+                    margin: try members["margin"]?.watermarkMargin() ?? 0,
+                    opacity: try members["opacity"]?.opacity() ?? 1,
+                    width: try members["width"]?.watermarkWidth() ?? 0.25,
+                    png: png,
+                    fail: { fileField.failure(expected: $0, got: "another file") }))
+        }
+        return watermarks
     }
 
     /// A fixed quality in 1…100, `"auto"`, or `{"ssimulacra2": N}` with N in `QualityTarget.scores`. Any format

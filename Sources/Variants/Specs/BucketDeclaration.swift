@@ -29,11 +29,14 @@ public struct BucketDeclaration: Sendable, Equatable {
     public let variants: [VariantSpec]
     /// Which on-demand transforms are served beside the declared variants.
     public let transforms: TransformScope
+    /// The overlays its variants and transforms may name, sorted by name.
+    public let watermarks: [Watermark]
 
     init(
         name: String, isPublic: Bool = false, account: String? = nil, fileSizeLimit: Int?,
         allowedMimeTypes: [MimePattern], blockExecutables: Bool = false, variants: [VariantSpec],
-        transforms: TransformScope = .any
+        transforms: TransformScope = .any,
+        watermarks: [Watermark] = []
     ) {
         self.name = name
         self.isPublic = isPublic
@@ -43,6 +46,7 @@ public struct BucketDeclaration: Sendable, Equatable {
         self.blockExecutables = blockExecutables
         self.variants = variants.sorted { $0.name < $1.name }
         self.transforms = transforms
+        self.watermarks = watermarks.sorted { $0.name < $1.name }
     }
 
     /// More variants than this is `429 too_many_variants`: each one is rendered inside the upload request.

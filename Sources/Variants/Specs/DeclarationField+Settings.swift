@@ -93,6 +93,42 @@ extension DeclarationField {
         try integer(in: VariantSpec.trimThresholds)
     }
 
+    // MARK: - Watermark settings
+
+    /// A relative path under the declarations' folder: no empty, `.` or `..` part, no control character.
+    func watermarkFile() throws(VariantsError) -> String {
+        let path = try string()
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...255).contains(path.utf8.count), !path.hasPrefix("/"),
+            parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
+            !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { throw failure(expected: "a PNG's path relative to the declarations' folder, without . or ..") }
+        return path
+    }
+
+    func watermarkPosition() throws(VariantsError) -> Position {
+        let expected = "one of " + Watermark.positions.map(\.rawValue).joined(separator: ", ")
+        guard let position = try? oneOf(Position.self, aliases: Position.aliases),
+            Watermark.positions.contains(position)
+        else { throw failure(expected: expected) }
+        return position
+    }
+
+    func watermarkMargin() throws(VariantsError) -> Int {
+        try integer(in: Watermark.margins)
+    }
+
+    func opacity() throws(VariantsError) -> Double {
+        try number(in: 0...1)
+    }
+
+    /// A fraction of the rendition's width, above 0.
+    func watermarkWidth() throws(VariantsError) -> Double {
+        let fraction = try number(in: 0...1)
+        guard fraction > 0 else { throw failure(expected: "number in 0…1 above 0") }
+        return fraction
+    }
+
     /// One channel of a colour.
     func channel() throws(VariantsError) -> UInt8 {
         UInt8(try integer(in: 0...255))

@@ -28,25 +28,31 @@ public struct Transform: Sendable, Equatable {
     ///     `variant`, which are not options.
     ///   - accept: The request's `Accept` header, read only for `format=auto`.
     ///   - hints: The request's client hints, read only for `width=auto` and `dpr=auto`, and `Save-Data`.
+    ///   - watermarks: The bucket's, which `watermark=NAME` chooses from.
     /// - Throws: `400 invalid_transform` naming the parameter (`width: expected integer ≥ 1, got -5`),
-    ///   also for an unknown parameter or one given twice.
-    public init(query: [(name: String, value: String)], accept: String?, hints: ClientHints = ClientHints())
+    ///   also for an unknown parameter or one given twice; `400 unknown_watermark` for a watermark the
+    ///   bucket does not declare.
+    public init(
+        query: [(name: String, value: String)], accept: String?, hints: ClientHints = ClientHints(),
+        watermarks: [Watermark] = []
+    )
         throws(VariantsError)
     {
         var members: [(key: String, value: JSONValue)] = []
         for (name, value) in query {
             members.append((name, Self.queryValue(value)))
         }
-        try self.init(members: members, path: "", accept: accept, hints: hints)
+        try self.init(members: members, path: "", accept: accept, hints: hints, watermarks: watermarks)
     }
 
     /// Reads the options given as the member `key` of a JSON object (`{"transforms": {"width": 600}}`);
     /// errors name the field under `key` (`transforms.width`).
     ///
     /// - Returns: nil when the member is absent or `null`.
-    public static func inline(member key: String, of json: some Collection<UInt8>, accept: String? = nil)
-        throws(VariantsError) -> Transform?
-    {
+    public static func inline(
+        member key: String, of json: some Collection<UInt8>, accept: String? = nil,
+        watermarks: [Watermark] = []
+    ) throws(VariantsError) -> Transform? {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: json)
@@ -60,11 +66,13 @@ public struct Transform: Sendable, Equatable {
         guard case .object(let settings) = value else {
             throw DeclarationField(path: key, value: value).failure(expected: "object")
         }
-        return try Transform(members: settings, path: key, accept: accept, hints: ClientHints())
+        return try Transform(
+            members: settings, path: key, accept: accept, hints: ClientHints(), watermarks: watermarks)
     }
 
     private init(
-        members: [(key: String, value: JSONValue)], path: String, accept: String?, hints: ClientHints
+        members: [(key: String, value: JSONValue)], path: String, accept: String?, hints: ClientHints,
+        watermarks: [Watermark]
     ) throws(VariantsError) {
         let automatic = members.contains { $0.key == "format" && $0.value.isAuto }
         var resolved: [(key: String, value: JSONValue)] = members.map { member in
@@ -73,7 +81,8 @@ public struct Transform: Sendable, Equatable {
         }
         hintHeaders = Self.resolve(&resolved, hints: hints)
         let spec = try BucketDeclaration.variant(
-            named: Self.name, DeclarationField(path: path, value: .object(resolved)), sideRequired: false)
+            named: Self.name, DeclarationField(path: path, value: .object(resolved)), sideRequired: false,
+            watermarks: watermarks)
         self.spec = hints.saveData ? spec.savingData() : spec
         variesWithAccept = automatic
     }

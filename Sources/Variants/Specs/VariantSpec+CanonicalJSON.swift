@@ -4,15 +4,16 @@ extension VariantSpec {
     /// The store keys renditions by a hash of this text, so it must change exactly when the rendering
     /// would: defaults are filled in (`quality` for a fixed format, `fit`, `position`), equivalent spellings
     /// collapse (`center`, `#fff`, `-90`, a clamped `5000`), and settings that cannot affect the output are
-    /// left out: `animated`, `progressive`, `effort` and `quality` unless an encoder that may write the
+    /// left out: `animated`, `progressive`, `effort`, `metadata` and `quality` unless an encoder that may write the
     /// rendition reads them (`FormatFacts.Encoder`: WebP's animation and effort, JPEG's scans, every lossy
-    /// format's quality; `animated` only when a still is asked for), `fit` when one side is declared,
+    /// format's quality, the kept metadata of those that write it; `animated` only when a still is asked for), `fit` when one side is declared,
     /// `position` unless cropping by `cover`, `background` unless letterboxing or possibly flattening into a
     /// format without alpha. `effort` at its default is left out too, so that a declared 4 keys as an
-    /// undeclared one. A quality target keys as `{"ssimulacra2":N}`, never as any fixed quality. An
-    /// undeclared side is `null`. A `flip` keys with `rotate` as the orientation they make together (a
-    /// half turn and `h` for `v`, a half turn for `hv`), `focus` in place of `position`, `trim` when set; `dpr`
-    /// is already in the sides.
+    /// undeclared one, and so is `metadata: "none"`, so that the keys made before it existed stand. A quality
+    /// target keys as `{"ssimulacra2":N}`, never as any fixed quality. An undeclared side is `null`. A `flip`
+    /// keys with `rotate` as the orientation they make together (a half turn and `h` for `v`, a half turn for
+    /// `hv`), `focus` in place of `position`, `trim` when set; `dpr` is already in the sides. A watermark keys
+    /// by its settings and its file's checksum, not its name.
     public var canonicalJSON: String {
         let boxed = width != nil && height != nil
         let orientation = rotation.followed(by: flip)
@@ -48,6 +49,12 @@ extension VariantSpec {
         }
         if writesProgressive && writers.contains(where: { $0.encoder?.progressive == true }) {
             members.append(("progressive", "true"))
+        }
+        if metadata != .none && writers.contains(where: { $0.encoder?.keepsRights == true }) {
+            members.append(("metadata", JSONValue.quote(metadata.rawValue)))
+        }
+        if let watermark {
+            members.append(("watermark", watermark.canonicalJSON))
         }
         if webpEffort != Self.defaultEffort && writers.contains(where: { $0.encoder?.effort == true }) {
             members.append(("effort", String(webpEffort)))

@@ -5,6 +5,7 @@ extension VariantSpec: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, width, height, fit, position, format, quality, qualityTarget, blur, sharpen, rotation
         case background, withoutEnlargement, animated, progressive, effort, flip, focus, trim
+        case metadata, watermark
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,7 +44,9 @@ extension VariantSpec: Codable {
             effort: try settings["effort"]?.effort(),
             flip: try settings["flip"]?.flip(),
             focus: try settings["focus"]?.focalPoint(),
-            trim: try settings["trim"]?.trimThreshold()
+            trim: try settings["trim"]?.trimThreshold(),
+            metadata: try member(.metadata).oneOf(KeptMetadata.self),
+            watermark: try settings["watermark"].map(Watermark.init(wire:))
         )
     }
 
@@ -68,5 +71,7 @@ extension VariantSpec: Codable {
         try container.encodeIfPresent(flip, forKey: .flip)
         try container.encodeIfPresent(focus.map { [$0.x, $0.y] }, forKey: .focus)
         try container.encodeIfPresent(trim, forKey: .trim)
+        try container.encode(metadata, forKey: .metadata)
+        try container.encodeIfPresent(watermark, forKey: .watermark)
     }
 }

@@ -45,6 +45,10 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
     /// Removes a border of the top-left pixel's colour, to within this threshold (0…255 a channel), before
     /// anything else; nil keeps the picture whole.
     public let trim: Int?
+    /// What of the source's metadata the rendition keeps; `none` writes none.
+    public let metadata: KeptMetadata
+    /// The bucket's overlay placed on the rendition, if any.
+    public let watermark: Watermark?
 
     init(
         name: String, width: Int?, height: Int?, fit: Fit? = nil, position: Position = .centre,
@@ -52,7 +56,8 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         blur: Double = 0, sharpen: Double = 0,
         rotation: Rotation = .d0, background: Colour = .white, withoutEnlargement: Bool = true,
         animated: Bool = true, progressive: Bool? = nil, effort: Int? = nil, flip: Flip? = nil,
-        focus: FocalPoint? = nil, trim: Int? = nil
+        focus: FocalPoint? = nil, trim: Int? = nil, metadata: KeptMetadata = .none,
+        watermark: Watermark? = nil
     ) {
         precondition(width != nil || height != nil, "a variant needs a width or a height")
         precondition([width, height].compactMap(\.self).allSatisfy { (1...Self.maximumSide).contains($0) })
@@ -77,6 +82,8 @@ public struct VariantSpec: Sendable, Equatable, Hashable {
         self.flip = flip
         self.focus = focus
         self.trim = trim
+        self.metadata = metadata
+        self.watermark = watermark
     }
 
     /// Whether a JPEG rendition is progressive: unless declared `false`.

@@ -32,6 +32,35 @@ import Variants
         #expect(registry.count == 2 && registry.bucket(named: "b") != nil)
     }
 
+    /// A watermark's PNG beside the declarations counts as one of their files: a new logo reloads, and the
+    /// bucket's watermark then has the new file's checksum.
+    @Test func reloadsWhenAWatermarkChanges() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logo = directory.appendingPathComponent("logo.png")
+        func writeLogo(side: Int) throws {
+            let vips = Process()
+            vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+            vips.arguments = ["black", logo.path, String(side), String(side)]
+            try vips.run()
+            vips.waitUntilExit()
+            try #require(vips.terminationStatus == 0)
+        }
+        try writeLogo(side: 4)
+        let declaration = #"{"name": "a", "watermarks": {"logo": {"file": "logo.png"}}}"#
+        try declaration.write(
+            to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        let registry = try BucketRegistry(directory: directory.path)
+        let before = try #require(registry.bucket(named: "a")?.watermarks.first)
+        #expect(before.pixelWidth == 4)
+        #expect(try registry.reloadIfChanged() == nil)
+
+        try writeLogo(side: 6)
+        #expect(try registry.reloadIfChanged() == 1)
+        let after = try #require(registry.bucket(named: "a")?.watermarks.first)
+        #expect(after.pixelWidth == 6 && after.checksum != before.checksum)
+    }
+
     /// Declarations kept elsewhere and linked in (a Kubernetes ConfigMap volume swaps its `..data` link on
     /// every update; a checkout of a configuration repository): the link itself never changes, its target does.
     @Test func reloadsWhenALinkedDeclarationsTargetChanges() throws {

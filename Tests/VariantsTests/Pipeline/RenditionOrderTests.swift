@@ -27,7 +27,7 @@ import Testing
 
     @Test func everySettingSurvivesTheWire() throws {
         #expect(BucketDeclaration.settingsLeftAtDefault.isEmpty, "\(BucketDeclaration.settingsLeftAtDefault)")
-        let bucket = try BucketDeclaration(parsing: BucketDeclaration.everySetting.utf8)
+        let bucket = try BucketDeclaration.parsingEverySetting()
         let order = RenditionOrder(Self.object, bucket: bucket)
         let again = try decode(try wire(order))
         #expect(again == order)

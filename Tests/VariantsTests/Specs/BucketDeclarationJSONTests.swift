@@ -11,8 +11,8 @@ import Testing
     }
 
     @Test func everySettingSurvivesTheRoundTrip() throws {
-        let bucket = try BucketDeclaration(parsing: BucketDeclaration.everySetting.utf8)
-        let again = try BucketDeclaration(parsing: bucket.declarationJSON.utf8)
+        let bucket = try BucketDeclaration.parsingEverySetting()
+        let again = try BucketDeclaration.parsingEverySetting(bucket.declarationJSON)
         #expect(again == bucket)
         #expect(again.variants.map(\.canonicalJSON) == bucket.variants.map(\.canonicalJSON))
     }

@@ -107,7 +107,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
 
     static let variantKeys =
         "width, height, fit, position, format, quality, blur, sharpen, rotate, background, withoutEnlargement, animated, "
-        + "progressive, effort, dpr, flip, focus, trim"
+        + "progressive, effort, dpr, flip, focus, trim, metadata, watermark"
 
     static let backgroundRule =
         "variants.v.background: expected colour as #rgb, #rrggbb, #rrggbbaa, [r, g, b] or [r, g, b, a]"
@@ -338,7 +338,7 @@ private func variant(_ settings: String) throws -> VariantSpec {
         (
             #"{"name": "b", "private": true}"#,
             "private: expected one of the keys name, public, account, fileSizeLimit, allowedMimeTypes, blockExecutables, "
-                + "variants, transforms, widths, got unknown key"
+                + "variants, transforms, widths, watermarks, got unknown key"
         ),
         (
             #"{"name": "b", "public": "yes"}"#,

@@ -39,7 +39,17 @@ import Testing
         // `position` and `focus` exclude each other: one of them, under its own name.
         ("position", { g in [["centre", "center"], ["north"], ["attention"]].randomElement(using: &g)! }),
         ("focus", { g in focus(&g) }),
+        ("metadata", { g in [["none"], ["copyright", "\"copyright\""]].randomElement(using: &g)! }),
+        ("watermark", { g in [["logo", "\"logo\""], ["other"]].randomElement(using: &g)! }),
     ]
+
+    /// The watermarks `watermark` chooses from: two files, two settings.
+    static let watermarks = try! BucketDeclaration(
+        parsing: #"""
+            {"name": "w", "watermarks": {"logo": {"file": "logo.png"},
+             "other": {"file": "other.png", "position": "centre", "opacity": 0.5, "width": 1}}}
+            """#.utf8, readFile: BucketDeclaration.testFiles
+    ).watermarks
 
     private static func integer(_ range: ClosedRange<Int>, _ g: inout Generator) -> Spellings {
         let value = Int.random(in: range, using: &g)
@@ -79,7 +89,7 @@ import Testing
                 let query = values.shuffled(using: &generator).map { name, spellings in
                     (name: name, value: spellings.randomElement(using: &generator)!)
                 }
-                let spec = try Transform(query: query, accept: nil).spec
+                let spec = try Transform(query: query, accept: nil, watermarks: Self.watermarks).spec
                 keys.insert(RenditionKey.specKey(of: spec))
                 specs.append(spec)
             }

@@ -36,6 +36,9 @@ import Testing
         ("width=10&focus=0.5,0.25", "width=10"),
         ("width=10&height=10&fit=contain&focus=0.1,0.1", "width=10&height=10&fit=contain"),
         ("width=10&trim=10", "trim=1e1&width=10.0"),
+        ("width=100&metadata=none", "width=100"),
+        ("width=100&metadata=copyright", #"metadata="copyright"&width=100"#),
+        ("width=100&format=png&metadata=copyright", "width=100&format=png"),
     ])
     func equalRenderingsShareOneKey(first: String, second: String) throws {
         #expect(try key(first, accept: "image/avif") == key(second, accept: "image/avif"))
@@ -51,6 +54,7 @@ import Testing
         #expect(try key("width=10&height=10&focus=0.5,0.5") != key("width=10&height=10&focus=0.5,0.6"))
         #expect(try key("width=10&trim=10") != key("width=10"))
         #expect(try key("width=10&trim=10") != key("width=10&trim=11"))
+        #expect(try key("width=100&metadata=copyright") != key("width=100"))
     }
 
     @Test(arguments: [
@@ -63,13 +67,14 @@ import Testing
             #"fit: expected one of cover, contain, fill, inside, outside, got "stretch""#
         ),
         ("width=10&rotate=45", "rotate: expected multiple of 90 in -360…360, got 45"),
+        ("width=10&metadata=all", #"metadata: expected one of none, copyright, got "all""#),
         ("width=10&width=20", #"width: expected each key once, got a second "width""#),
         ("width=10&format=gif", #"format: expected one of jpeg, png, webp, avif, original, got "gif""#),
         (
             "width=10&colour=red",
             "colour: expected one of the keys width, height, fit, position, format, quality, blur, sharpen, "
                 + "rotate, background, withoutEnlargement, animated, progressive, effort, dpr, flip, focus, trim, "
-                + "got unknown key"
+                + "metadata, watermark, got unknown key"
         ),
         ("width=10&dpr=5", "dpr: expected number in 1…4, got 5"),
         ("width=10&dpr=0.5", "dpr: expected number in 1…4, got 0.5"),

@@ -121,6 +121,18 @@ private func canonical(_ settings: String, name: String = "v") throws -> String 
         #expect(try canonical(jpeg) == canonical(jpeg + #", "effort": 6"#))
     }
 
+    /// `metadata: "none"` keys as an undeclared one, so no key made before the setting existed moves;
+    /// `copyright` keys only a format whose encoder writes it (not PNG).
+    @Test func metadataKeysOnlyWhereItIsWritten() throws {
+        for format in ["jpeg", "webp", "avif", "original"] {
+            let plain = #""width": 200, "format": "\#(format)""#
+            #expect(try canonical(plain) == canonical(plain + #", "metadata": "none""#))
+            #expect(try canonical(plain + #", "metadata": "copyright""#).contains(#""metadata":"copyright""#))
+        }
+        let png = #""width": 200, "format": "png""#
+        #expect(try canonical(png) == canonical(png + #", "metadata": "copyright""#))
+    }
+
     /// An undeclared `progressive` writes what `true` writes, so the two share a key; `false` does not.
     @Test func progressiveUnlessDeclaredFalse() throws {
         let plain = #""width": 20, "format": "jpeg""#

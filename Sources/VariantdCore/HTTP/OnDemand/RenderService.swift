@@ -291,14 +291,17 @@ struct RenderService: Sendable {
         switch render.asked {
         case .options(let options):
             try scope.admitOptions(bucket: render.bucket)
-            let (output, vary) = try transforms.output(options, headers: headers, servedWidths: scope.widths)
+            let (output, vary) = try transforms.output(
+                options, headers: headers, servedWidths: scope.widths,
+                watermarks: bucket?.declaration.watermarks ?? [])
             try scope.admit(output.spec, bucket: render.bucket)
             return (output, vary, false)
         case .body(let body):
             try scope.admitOptions(bucket: render.bucket)
             guard
                 let transform = try Transform.inline(
-                    member: "transforms", of: body, accept: headers["accept"])
+                    member: "transforms", of: body, accept: headers["accept"],
+                    watermarks: bucket?.declaration.watermarks ?? [])
             else {
                 throw VariantsError(.invalidRequest, "expected transforms")
             }

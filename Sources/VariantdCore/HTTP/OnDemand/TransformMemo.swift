@@ -29,15 +29,17 @@ final class TransformMemo: Sendable {
     /// varies with `Accept` or the client hints), and the answer's `Vary`: the headers read, `Save-Data`
     /// always. The client hints are looked up only for options that may be `auto`.
     ///
+    /// A transform with a watermark is never remembered: the bucket's watermark of that name is another file
+    /// in another bucket, or after a reload.
+    ///
     /// - Parameters:
     ///   - headers: The request's headers, by lower-case name.
     ///   - servedWidths: The bucket's `TransformScope.widths`, which a hinted width is rounded up to.
-    /// - Throws: `400 invalid_transform`, as `Transform(query:accept:hints:)`.
+    /// - Throws: `400 invalid_transform`, as `Transform(query:accept:hints:watermarks:)`.
     func output(
-        _ options: [(name: String, value: String)], headers: [String: String], servedWidths: [Int]? = nil
-    ) throws(VariantsError)
-        -> (output: RenditionOutput, vary: String)
-    {
+        _ options: [(name: String, value: String)], headers: [String: String], servedWidths: [Int]? = nil,
+        watermarks: [Watermark] = []
+    ) throws(VariantsError) -> (output: RenditionOutput, vary: String) {
         let saveData = ClientHints.savesData(headers["save-data"])
         let key = Options(names: options.map(\.name), values: options.map(\.value), saveData: saveData)
         if let remembered = entries[key] { return (remembered, ClientHints.saveDataHeader) }
@@ -47,10 +49,13 @@ final class TransformMemo: Sendable {
             hints.viewportWidth = headers["sec-ch-viewport-width"]
             hints.devicePixelRatio = headers["sec-ch-dpr"]
         }
-        let transform = try Transform(query: options, accept: headers["accept"], hints: hints)
+        let transform = try Transform(
+            query: options, accept: headers["accept"], hints: hints, watermarks: watermarks)
         let output = RenditionOutput(transform.spec, wanted: true)
         let bytes = options.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-        if !transform.variesWithAccept, transform.hintHeaders.isEmpty, bytes <= Self.maximumRememberedBytes {
+        if !transform.variesWithAccept, transform.hintHeaders.isEmpty, transform.spec.watermark == nil,
+            bytes <= Self.maximumRememberedBytes
+        {
             entries.remember(output, for: key)
         }
         let vary =

@@ -78,6 +78,23 @@ final class HeifContainer {
         vh_close(context)
     }
 
+    /// The primary image's EXIF block (TIFF-structured, libheif's offset read) and XMP packet, each at most
+    /// `maxLength` bytes.
+    func metadataBlocks(maxLength: Int) -> MetadataBlocks {
+        func block(xmp: Bool) -> [UInt8]? {
+            var length = 0
+            let copy = vh_copy_metadata(context, xmp ? 1 : 0, maxLength, &length)
+            return CCopy.bytes(copy, count: length, free: vh_free)
+        }
+        // libheif's EXIF starts with the big-endian offset of the TIFF header past those four bytes.
+        let exif = block(xmp: false).flatMap { bytes -> [UInt8]? in
+            guard bytes.count >= 4 else { return nil }
+            let offset = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            return offset < bytes.count - 4 ? Array(bytes[(4 + offset)...]) : nil
+        }
+        return MetadataBlocks(exif: exif, xmp: block(xmp: true))
+    }
+
     /// How a grid image is tiled, in displayed coordinates (1 × 1 for a plain image).
     struct Tiling: Sendable, Equatable {
         var columns: Int
@@ -272,23 +289,28 @@ enum HEVCDecoder: String, Sendable, CaseIterable {
 
 /// AVIF output through libheif and aom (libvips 8.14's HEIF saver fails against libheif 1.19).
 enum HeifEncoder {
-    /// Encodes an 8-bit sRGB image (3 or 4 bands) as a still AVIF without metadata, its pixels read where
-    /// libvips holds them.
+    /// Encodes an 8-bit sRGB image (3 or 4 bands) as a still AVIF without metadata but `metadata`'s, its
+    /// pixels read where libvips holds them.
     ///
     /// - Parameter speed: aom's speed, 0 (slowest, smallest) to 9 (fastest).
-    static func avif(_ image: VipsImage, quality: Int, speed: Int, threads: Int) throws(BackendError)
-        -> [UInt8]
-    {
+    static func avif(
+        _ image: VipsImage, quality: Int, speed: Int, threads: Int, metadata: MetadataBlocks = .none
+    ) throws(BackendError) -> [UInt8] {
         let header = image.header
-        var options = vh_encode_options(quality: Int32(quality), speed: Int32(speed), threads: Int32(threads))
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        let outcome = try image.withPixels { buffer in
-            Result { () throws(BackendError) in
-                try Heif.call("encode_avif") {
-                    vh_encode_avif(
-                        buffer.baseAddress, Int32(header.width), Int32(header.height), Int32(header.bands),
-                        &options, &bytes, &length, &$0)
+        let outcome = try metadata.withPointers { (exif, exifLength, xmp, xmpLength) throws(BackendError) in
+            var options = vh_encode_options(
+                quality: Int32(quality), speed: Int32(speed), threads: Int32(threads), exif: exif,
+                exif_length: exifLength, xmp: xmp, xmp_length: xmpLength)
+            return try image.withPixels { buffer in
+                Result { () throws(BackendError) in
+                    try Heif.call("encode_avif") {
+                        vh_encode_avif(
+                            buffer.baseAddress, Int32(header.width), Int32(header.height),
+                            Int32(header.bands),
+                            &options, &bytes, &length, &$0)
+                    }
                 }
             }
         }

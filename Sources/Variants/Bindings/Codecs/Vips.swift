@@ -228,6 +228,18 @@ final class VipsImage {
     /// quietly converts through a stand-in of its own (sRGB, grey or its print profile).
     var iccProfileFits: Bool { vv_image_icc_fits(pointer) != 0 }
 
+    /// The EXIF block and XMP packet the loader found, as the file holds them (a JPEG's EXIF with its
+    /// `Exif\0\0` signature).
+    var metadataBlocks: MetadataBlocks {
+        func block(_ which: vv_metadata_block) -> [UInt8]? {
+            var data: UnsafeRawPointer?
+            let length = vv_image_get_metadata(pointer, which, &data)
+            guard length > 0, let data else { return nil }
+            return Array(UnsafeRawBufferPointer(start: data, count: length))
+        }
+        return MetadataBlocks(exif: block(VV_METADATA_EXIF), xmp: block(VV_METADATA_XMP))
+    }
+
     func removeICCProfile() {
         vv_image_remove_icc(pointer)
     }
@@ -331,6 +343,13 @@ final class VipsImage {
     func flattened(background: (Double, Double, Double)) throws(BackendError) -> VipsImage {
         let rgb = [background.0, background.1, background.2]
         return try Vips.image("flatten") { vv_flatten(pointer, rgb, &$0, &$1) }
+    }
+
+    /// `overlay` composed over the image (blend mode over) at (`x`, `y`), its alpha times `opacity`.
+    func overlaid(_ overlay: VipsImage, x: Int, y: Int, opacity: Double) throws(BackendError) -> VipsImage {
+        try Vips.image("overlay") {
+            vv_overlay(pointer, overlay.pointer, Int32(x), Int32(y), opacity, &$0, &$1)
+        }
     }
 
     /// Alpha is premultiplied around the blur, so transparent pixels do not darken the edge of what shows.

@@ -39,6 +39,20 @@ enum WebPEncoder {
         return try WebP.check(status, "webp_encode_animation", bytes: bytes, length: length)
     }
 
+    /// `webp` (still or animated) with `metadata`'s EXIF and XMP chunks added; itself when there are none.
+    static func adding(_ metadata: MetadataBlocks, to webp: [UInt8]) throws(BackendError) -> [UInt8] {
+        guard !metadata.isEmpty else { return webp }
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        let status = try metadata.withPointers { exif, exifLength, xmp, xmpLength in
+            webp.withUnsafeBytes {
+                vw_add_metadata(
+                    $0.baseAddress, $0.count, exif, exifLength, xmp, xmpLength, &bytes, &length)
+            }
+        }
+        return try WebP.check(status, "webp_add_metadata", bytes: bytes, length: length)
+    }
+
     /// Calls `body` with a pointer to every frame's pixels, each pinned for the duration of the call.
     private static func withFramePointers<Result>(
         _ frames: ArraySlice<[UInt8]>, _ pointers: [UnsafeRawPointer?],
