@@ -73,16 +73,15 @@ import Variants
         let world = try World()
         defer { world.remove() }
         let folder = world.directory.appendingPathComponent("objects/pics/2026")
-        for (sample, name) in [("other/document.pdf", "document.pdf"), ("pictures/truncated.jpg", "cut.jpg")]
-        {
+        for (sample, name) in [("other/sizes.csv", "sizes.csv"), ("pictures/truncated.jpg", "cut.jpg")] {
             try FileManager.default.copyItem(
                 at: TestPaths.samples.appendingPathComponent(sample), to: folder.appendingPathComponent(name))
         }
         let info = InfoService(render: world.service)
         let cases: [(target: String, status: Int, error: String)] = [
             ("/v1/info/pics/2026/missing.jpg", 404, "not_found"),
-            ("/v1/info/pics/2026/document.pdf", 415, "unsupported_media_type"),
-            ("/v1/info/pics/2026/document.pdf", 415, "unsupported_media_type"),
+            ("/v1/info/pics/2026/sizes.csv", 415, "unsupported_media_type"),
+            ("/v1/info/pics/2026/sizes.csv", 415, "unsupported_media_type"),
             ("/v1/info/pics/2026/cut.jpg", 422, "unreadable_picture"),
             ("/v1/info/pics/2026/gradient.jpg?width=10", 400, "invalid_request"),
             ("/v1/info/pics/2026/gradient.jpg?variant=thumb", 400, "invalid_request"),

@@ -97,8 +97,8 @@ extension ServeFixture {
             }
         }
         try files.copyItem(
-            at: TestPaths.samples.appendingPathComponent("other/document.pdf"),
-            to: root.appendingPathComponent("pics/2026/document.pdf"))
+            at: TestPaths.samples.appendingPathComponent("other/sizes.csv"),
+            to: root.appendingPathComponent("pics/2026/sizes.csv"))
         let pics = #"{"name": "pics", "public": true, "variants": {"thumb": {"width": 40, "height": 40}}}"#
         try Data(pics.utf8).write(to: buckets.appendingPathComponent("pics.json"))
         try Data(#"{"name": "vault"}"#.utf8).write(to: buckets.appendingPathComponent("vault.json"))

@@ -291,8 +291,8 @@ import Variants
         #expect(nameless.status == 400 && nameless.error == "invalid_transform", "\(nameless.json)")
         let mixed = try daemon.render(Self.gradient + "?variant=thumb&width=10")
         #expect(mixed.status == 400 && mixed.error == "invalid_transform")
-        let pdf = try daemon.render("/v1/render/pics/2026/document.pdf?width=10")
-        #expect(pdf.status == 415 && pdf.error == "unsupported_media_type")
+        let table = try daemon.render("/v1/render/pics/2026/sizes.csv?width=10")
+        #expect(table.status == 415 && table.error == "unsupported_media_type")
         let escape = try daemon.render("/v1/render/pics/../up/gradient.jpg?width=10")
         #expect(escape.status == 400 && escape.error == "invalid_request")
         // The path reaches us as a C string: a NUL would cut it, and another object would be answered.
