@@ -91,12 +91,14 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "variantd", dependencies: ["VariantdCore", "VariantdBench"], swiftSettings: swiftSettings),
-        // What the test targets share: where the built binary and the samples are, the binary as a process and
-        // headless Chromium.
+        // What the test targets share: where the built binary and the samples are, the binary as a process,
+        // headless Chromium, and a seeded random generator.
         .target(name: "VariantdTestSupport", path: "Tests/VariantdTestSupport", swiftSettings: swiftSettings),
         // Test-only: ptrace, to see from outside what each thread of a sealed decoder child may do.
         .target(name: "CThreadProbe", path: "Tests/CThreadProbe"),
-        .testTarget(name: "ThumbHashTests", dependencies: ["ThumbHash"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ThumbHashTests", dependencies: ["ThumbHash", "VariantdTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swiftSettings),
         // Variants only decodes and encodes the fixtures the scores are checked on.
         .testTarget(

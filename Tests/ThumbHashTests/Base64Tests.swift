@@ -1,4 +1,5 @@
 import Testing
+import VariantdTestSupport
 
 @testable import ThumbHash
 

@@ -1,5 +1,6 @@
 import Testing
 import ThumbHash
+import VariantdTestSupport
 
 /// Arbitrary bytes never crash the reader: they are rejected with a typed error, or they form a hash
 /// whose decode has the size its header implies.

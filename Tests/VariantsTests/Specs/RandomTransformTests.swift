@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 @testable import Variants
 
@@ -7,24 +8,11 @@ import Testing
 /// random order: every spelling reads, lands on one key, crosses to a decoder child unchanged and plans to
 /// positive sizes. The seed is fixed, so a failure is the same on every run.
 @Suite struct RandomTransformTests {
-    /// SplitMix64: small, and the same sequence everywhere.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One option's value, as the spellings that must all read the same.
     typealias Spellings = [String]
 
     /// Each option with a way to pick a value and spell it several ways.
-    static let options: [(name: String, pick: @Sendable (inout Generator) -> Spellings)] = [
+    static let options: [(name: String, pick: @Sendable (inout SplitMix64) -> Spellings)] = [
         ("width", { g in side(&g) }),
         ("height", { g in side(&g) }),
         ("fit", { g in [["cover", "contain", "fill", "inside", "outside"].randomElement(using: &g)!] }),
@@ -51,34 +39,34 @@ import Testing
             """#.utf8, readFile: BucketDeclaration.testFiles
     ).watermarks
 
-    private static func integer(_ range: ClosedRange<Int>, _ g: inout Generator) -> Spellings {
+    private static func integer(_ range: ClosedRange<Int>, _ g: inout SplitMix64) -> Spellings {
         let value = Int.random(in: range, using: &g)
         return ["\(value)", "\(value).0", "\(value)e0"]
     }
 
-    private static func quarterTurn(_ g: inout Generator) -> Spellings {
+    private static func quarterTurn(_ g: inout SplitMix64) -> Spellings {
         let degrees = 90 * Int.random(in: 0...3, using: &g)
         return ["\(degrees)", "\(degrees - 360)"]
     }
 
-    private static func side(_ g: inout Generator) -> Spellings {
+    private static func side(_ g: inout SplitMix64) -> Spellings {
         let side = Int.random(in: 1...5000, using: &g)
         return ["\(side)", "\(side).0", "\(side)e0"]
     }
 
-    private static func ratio(_ g: inout Generator) -> Spellings {
+    private static func ratio(_ g: inout SplitMix64) -> Spellings {
         let tenths = Int.random(in: 10...40, using: &g)
         return ["\(Double(tenths) / 10)", "\(tenths)e-1", "\(Double(tenths) / 10)0"]
     }
 
-    private static func focus(_ g: inout Generator) -> Spellings {
+    private static func focus(_ g: inout SplitMix64) -> Spellings {
         let (x, y) = (Int.random(in: 0...100, using: &g), Int.random(in: 0...100, using: &g))
         let (fx, fy) = (Double(x) / 100, Double(y) / 100)
         return ["\(fx),\(fy)", "[\(fx),\(fy)]", "\(x)e-2,\(y)e-2"]
     }
 
     @Test func everySpellingOfARandomTransformIsOneRendition() throws {
-        var generator = Generator(state: 43)
+        var generator = SplitMix64(seed: 43)
         for _ in 0..<400 {
             var chosen = Self.options.filter { _ in Bool.random(using: &generator) }
             if chosen.contains(where: { $0.name == "focus" }) { chosen.removeAll { $0.name == "position" } }
