@@ -53,7 +53,10 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
         switch self {
         case .folder(let path):
             do {
-                return try RenditionFolder(root: path)
+                var folder = try RenditionFolder(root: path)
+                WriteHealth.shared.watch(.renditionStore, directory: folder.root)
+                folder.onWrite = { WriteHealth.shared.record(.renditionStore, failure: $0) }
+                return folder
             } catch {
                 throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
             }

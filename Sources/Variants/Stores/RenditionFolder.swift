@@ -7,6 +7,9 @@ import Foundation
 /// removes what writers that no longer run left in `.tmp` (a process killed in the middle of a write).
 public struct RenditionFolder: RenditionStore {
     public let root: String
+    /// Told how each write ended: nil when it succeeded, else the `errno` of the call that failed (0 when
+    /// none is known), so a daemon can say when its store cannot take writes and when it can again.
+    package var onWrite: (@Sendable (_ failure: Int32?) -> Void)?
 
     /// Where unfinished files wait.
     var temporaryDirectory: String { root + "/.tmp" }
@@ -58,11 +61,17 @@ public struct RenditionFolder: RenditionStore {
             }
         } catch {
             for path in written { try? FileManager.default.removeItem(atPath: path) }
-            if let failure = error as? BackendError, SystemCallError.isOutOfSpace(failure.errorNumber) {
+            let errorNumber = (error as? BackendError)?.errorNumber
+            onWrite?(errorNumber ?? 0)
+            if let failure = error as? BackendError, SystemCallError.isOutOfSpace(errorNumber) {
                 throw VariantsError(.insufficientStorage, "the rendition store has no room: \(failure)")
+            }
+            if let failure = error as? BackendError, SystemCallError.isUnwritable(errorNumber) {
+                throw VariantsError(.storeUnavailable, "the rendition store cannot take writes: \(failure)")
             }
             throw VariantsError(.internalError, "a rendition could not be written: \(error)")
         }
+        if !files.isEmpty { onWrite?(nil) }
     }
 
     /// Removes the unfinished files of writer processes that no longer exist.

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import VariantdTestSupport
+
+/// The daemon over a rendition store on a size-limited tmpfs, filled, emptied, remounted read-only and
+/// writable again mid-run: every render sent during a fault is refused with a typed answer, `/readyz` says
+/// why the store cannot take writes, `/metrics` counts the failed writes by errno, and once the fault ends
+/// readiness comes back by itself (a probe, no write needed) and every render sent after it is made once.
+@Suite struct ServeWriteFaultsTests {
+    private static let gradient = "/v1/render/pics/2026/gradient.jpg"
+
+    private func readiness(_ daemon: DaemonProcess) throws -> (status: Int, body: [String: Any]) {
+        let reply = try daemon.send("GET", "/readyz")
+        return (reply.status, reply.json)
+    }
+
+    /// Polls `/readyz` until it answers 200, for at most 20 s (the probe runs every 2 s).
+    private func waitUntilReady(_ daemon: DaemonProcess) throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try readiness(daemon).status == 200 { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return false
+    }
+
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aFullThenReadOnlyStoreIsRefusedTypedAndRecoversByItself() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.addRenderBuckets()
+        let disk = try SizedTmpfs(at: fixture.out.path, bytes: 4 << 20)
+        defer { disk.unmount() }
+        // The quarantine beside the store holds its SQLite files open, and a tmpfs in use is not remounted.
+        let daemon = try fixture.start([
+            "--quarantine", fixture.directory.appendingPathComponent("quarantine.sqlite3").path,
+        ])
+        var made = 0
+        var refused: [String: Int] = [:]
+        func render(width: Int) throws -> RenderAnswer {
+            let answer = try daemon.render(Self.gradient + "?width=\(width)&format=webp")
+            if answer.status == 200 {
+                made += 1
+            } else {
+                refused[answer.error ?? "\(answer.status)", default: 0] += 1
+            }
+            return answer
+        }
+        #expect(try render(width: 100).status == 200)
+        #expect(try readiness(daemon).status == 200)
+
+        disk.fill()
+        for width in 101...103 {
+            let answer = try render(width: width)
+            #expect(answer.status == 507 && answer.error == "insufficient_storage", "\(answer.json)")
+        }
+        let full = try readiness(daemon)
+        #expect(full.status == 503 && full.body["status"] as? String == "store_full", "\(full.body)")
+        #expect(full.body["place"] as? String == "rendition_store")
+        #expect(
+            try daemon.metric(line: #"variantd_write_failures_total{place="rendition_store",errno="ENOSPC"}"#)
+                == 3)
+        #expect(try daemon.metric(line: #"variantd_write_blocked{place="rendition_store"}"#) == 1)
+
+        disk.empty()
+        #expect(try waitUntilReady(daemon), "a probe finds the room back without a write")
+        #expect(try daemon.metric(line: #"variantd_write_blocked{place="rendition_store"}"#) == 0)
+        for width in 101...103 {
+            #expect(try render(width: width).status == 200, "a render refused for the full disk is made now")
+        }
+
+        try disk.remount(readOnly: true)
+        for width in 104...105 {
+            let answer = try render(width: width)
+            #expect(answer.status == 503 && answer.error == "transform_busy", "\(answer.json)")
+            #expect(answer.headers["retry-after"] != nil)
+        }
+        let readOnly = try readiness(daemon)
+        #expect(readOnly.status == 503 && readOnly.body["status"] as? String == "store_read_only")
+        #expect(
+            try daemon.metric(line: #"variantd_write_failures_total{place="rendition_store",errno="EROFS"}"#)
+                == 2)
+
+        try disk.remount(readOnly: false)
+        #expect(try waitUntilReady(daemon), "writable again: ready without a write")
+        for width in 104...105 {
+            #expect(try render(width: width).status == 200)
+        }
+        // Every render accounted for: made once, or refused with a typed answer during the faults.
+        #expect(
+            made == 1 + 3 + 2 && refused == ["insufficient_storage": 3, "transform_busy": 2], "\(refused)")
+        let rendered = try daemon.metric(line: "variantd_renders_total")
+        for width in 100...105 {
+            #expect(try daemon.render(Self.gradient + "?width=\(width)&format=webp").status == 200)
+        }
+        #expect(
+            try daemon.metric(line: "variantd_renders_total") == rendered,
+            "each one stored: served, not made again")
+    }
+}
