@@ -20,11 +20,12 @@ package final class WriteHealth: Sendable {
         case accessLog = "access_log"
         case onDemandCache = "on_demand_cache"
 
-        /// Whether answers fail while the place cannot take writes. A cache only misses, and a lost log line
-        /// loses no answer: those are counted, and readiness does not follow them.
+        /// Whether answers fail while the place cannot take writes. A cache only misses, a lost log line
+        /// loses no answer, and a death the quarantine cannot record is retried as any: those are counted,
+        /// and readiness does not follow them.
         var failsAnswers: Bool {
             switch self {
-            case .onDemandCache, .accessLog: false
+            case .onDemandCache, .accessLog, .quarantine: false
             default: true
             }
         }

@@ -97,4 +97,54 @@ import VariantdTestSupport
             try daemon.metric(line: "variantd_renders_total") == rendered,
             "each one stored: served, not made again")
     }
+
+    /// The SQLite queue on a full tmpfs: jobs sent while it is full are refused `503 transform_busy` with
+    /// `Retry-After` (none half-committed), `/readyz` says `store_full` at the queue, a probe makes the
+    /// daemon ready again once there is room, and every job accepted before and after is rendered once.
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aFullQueueRefusesJobsTypedAndLosesNone() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let disk = try SizedTmpfs(at: fixture.directory.appendingPathComponent("queue").path, bytes: 4 << 20)
+        defer { disk.unmount() }
+        let queue = "sqlite:" + disk.path + "/queue.sqlite3"
+        let daemon = try fixture.start(["--queue", queue])
+        let body = Array(try JSONSerialization.data(withJSONObject: ServeFixture.job("up/gradient.jpg")))
+        func send(version: Int) throws -> Int {
+            let reply = try daemon.send("POST", "/v1/jobs?async=1&version=\(version)", body: body)
+            if reply.status == 503 {
+                #expect(reply.error == "transform_busy" && reply.retryAfter == "5", "\(reply.text)")
+            }
+            return reply.status
+        }
+        var accepted: Set<Int> = []
+        if try send(version: 0) == 202 { accepted.insert(0) }
+
+        disk.fill()
+        for version in 1...3 {
+            #expect(try send(version: version) == 503, "a full queue refuses job \(version)")
+        }
+        let full = try readiness(daemon)
+        #expect(full.status == 503 && full.body["status"] as? String == "store_full", "\(full.body)")
+        #expect(full.body["place"] as? String == "queue")
+        #expect(try daemon.metric(line: #"variantd_write_failures_total{place="queue",errno="ENOSPC"}"#) >= 3)
+
+        disk.empty()
+        #expect(try waitUntilReady(daemon))
+        for version in 1...3 where try send(version: version) == 202 { accepted.insert(version) }
+        #expect(accepted == [0, 1, 2, 3])
+
+        let work = try await VariantdProcess.run([
+            "work", "--queue", queue, "--root", fixture.root.path, "--buckets", fixture.buckets.path, "--out",
+            fixture.out.path, "--until-idle",
+        ])
+        #expect(work.status == 0, "\(work.stderr)")
+        let jobs = try await VariantdProcess.run(["jobs", "--queue", queue])
+        let lines = jobs.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.count == 4, "one job per accepted version, none from a refused one: \(jobs.stdout)")
+        #expect(lines.allSatisfy { $0["state"] as? String == "completed" }, "\(jobs.stdout)")
+        #expect(Set(lines.compactMap { $0["version"] as? String }) == ["0", "1", "2", "3"])
+    }
 }
