@@ -147,4 +147,50 @@ import VariantdTestSupport
         #expect(lines.allSatisfy { $0["state"] as? String == "completed" }, "\(jobs.stdout)")
         #expect(Set(lines.compactMap { $0["version"] as? String }) == ["0", "1", "2", "3"])
     }
+
+    /// The daemon's stderr on a full tmpfs: renders are answered as ever, the access lines that cannot be
+    /// written are counted (`access_log`, `ENOSPC`), readiness does not follow a log, and lines are written
+    /// again once there is room.
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aFullLogDiskLosesLinesNotAnswers() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.addRenderBuckets()
+        let disk = try SizedTmpfs(at: fixture.directory.appendingPathComponent("log").path, bytes: 1 << 20)
+        defer { disk.unmount() }
+        // The daemon's stderr is the fixture's daemon.log: a link puts it on the tmpfs.
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.directory.appendingPathComponent("daemon.log").path,
+            withDestinationPath: disk.path + "/daemon.log")
+        let daemon = try fixture.start()
+        disk.fill()
+        // More lines than the last page of the log file has room for: hits, cheap to answer.
+        for _ in 1...60 {
+            let answer = try daemon.render(Self.gradient + "?width=100&format=webp")
+            #expect(answer.status == 200, "\(answer.json)")
+        }
+        // The access lines leave in batches every 100 ms: wait for one to have failed.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lost = 0.0
+        while lost == 0, ContinuousClock.now < deadline {
+            lost = try daemon.metric(
+                line: #"variantd_write_failures_total{place="access_log",errno="ENOSPC"}"#)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(lost >= 1)
+        #expect(try readiness(daemon).status == 200, "a lost log line fails no answer")
+
+        disk.empty()
+        // Two: the first may follow the torn end of a batch the full disk cut.
+        for width in 110...111 {
+            #expect(try daemon.render(Self.gradient + "?width=\(width)&format=webp").status == 200)
+        }
+        let written = ContinuousClock.now + .seconds(10)
+        while !daemon.log.contains(where: { $0["event"] as? String == "render" }),
+            ContinuousClock.now < written
+        {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(daemon.log.contains { $0["event"] as? String == "render" }, "lines are written again")
+    }
 }
