@@ -58,7 +58,7 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
                 folder.onWrite = { WriteHealth.shared.record(.renditionStore, failure: $0) }
                 return folder
             } catch {
-                throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
+                throw UsageError("The rendition store cannot be used: \(error.message)")
             }
         case .bucket(let location):
             return S3RenditionStore(client: try Self.client(environment), location: location)

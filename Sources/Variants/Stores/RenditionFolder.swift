@@ -17,9 +17,10 @@ public struct RenditionFolder: RenditionStore {
     public init(root: String) throws(VariantsError) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         do {
-            try FileManager.default.createDirectory(atPath: root + "/.tmp", withIntermediateDirectories: true)
+            try Self.createDirectory(root + "/.tmp")
         } catch {
-            throw VariantsError(.internalError, "the rendition store \(root) cannot be created: \(error)")
+            throw VariantsError(
+                .internalError, "the rendition store \(root) cannot be created: \(error.message)")
         }
         removeAbandonedFiles()
     }
@@ -45,7 +46,7 @@ public struct RenditionFolder: RenditionStore {
             for file in files {
                 let destination = root + "/" + file.key
                 let directory = (destination as NSString).deletingLastPathComponent
-                try createDirectory(directory)
+                try Self.createDirectory(directory)
                 let temporary = "\(temporaryDirectory)/\(FileSystem.processID)-\(UUID().uuidString)"
                 do {
                     try FileSystem.writeDurably(file.bytes, to: temporary)
@@ -85,14 +86,19 @@ public struct RenditionFolder: RenditionStore {
         }
     }
 
-    private func createDirectory(_ path: String) throws(BackendError) {
+    /// Makes `path` and its parents; a failure keeps the `errno` Foundation met, and says it in the
+    /// system's words (`Read-only file system (errno 30)`).
+    private static func createDirectory(_ path: String) throws(BackendError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            throw BackendError(
-                call: "mkdir", message: "\(path): \(error)",
-                errorNumber: underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying?.code ?? 0) : nil)
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map {
+                $0 as NSError
+            }
+            guard let underlying, underlying.domain == NSPOSIXErrorDomain else {
+                throw BackendError(call: "mkdir", message: "\(path): \(error)")
+            }
+            throw BackendError(SystemCallError("mkdir", code: Int32(underlying.code), about: path))
         }
     }
 }

@@ -193,4 +193,45 @@ import VariantdTestSupport
         }
         #expect(daemon.log.contains { $0["event"] as? String == "render" }, "lines are written again")
     }
+
+    /// A read-only rendition store or data folder at start: `serve` and `work` stop at once with exit
+    /// status 74 and a line that names the folder and says it is read-only, and never listen.
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aReadOnlyStoreOrDataFolderStopsTheStartWithAClearError() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let store = try SizedTmpfs(
+            at: fixture.directory.appendingPathComponent("ro-store").path, bytes: 1 << 20)
+        defer { store.unmount() }
+        let data = try SizedTmpfs(
+            at: fixture.directory.appendingPathComponent("ro-data").path, bytes: 1 << 20)
+        defer { data.unmount() }
+        try store.remount(readOnly: true)
+        try data.remount(readOnly: true)
+        let common = ["--root", fixture.root.path, "--buckets", fixture.buckets.path]
+        let environment = ["VARIANTD_SECRET": DaemonProcess.secret]
+        let cases: [(arguments: [String], data: String, says: String)] = [
+            (
+                ["serve", "--listen", "127.0.0.1:0", "--out", store.path], fixture.directory.path + "/data",
+                "The rendition store cannot be used: the rendition store \(store.path) cannot be created: "
+                    + "\(store.path)/.tmp: Read-only file system"
+            ),
+            (
+                ["serve", "--listen", "127.0.0.1:0", "--out", fixture.out.path], data.path,
+                "The job queue cannot be opened: SQLite cannot open \(data.path)/queue.sqlite3: unable to open "
+                    + "database file (the file system is read-only)"
+            ),
+            (
+                ["work", "--out", fixture.out.path], data.path,
+                "The quarantine file cannot be opened: SQLite cannot open \(data.path)/quarantine.sqlite3"
+            ),
+        ]
+        for (arguments, folder, says) in cases {
+            let run = try await VariantdProcess.run(
+                arguments + common, environment: environment.merging(["VARIANTD_DATA_DIR": folder]) { $1 })
+            #expect(run.status == 74, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("Error: " + says), "\(run.stderr)")
+            #expect(!run.stderr.contains("Usage:") && !run.stderr.contains("listening"))
+        }
+    }
 }

@@ -1,5 +1,7 @@
 internal import CSQLite
 internal import CSQLiteShims
+import Foundation
+import Variants
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +36,11 @@ final class SQLiteConnection {
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard let opened else { throw QueueError("SQLite cannot open \(path): out of memory") }
         guard status == SQLITE_OK else {
-            let message = String(cString: sqlite3_errmsg(opened))
+            // SQLite's words say only "unable to open": a read-only folder is the operator's to fix.
+            let folder = (path as NSString).deletingLastPathComponent
+            let readOnly = FileSystem.room(at: folder.isEmpty ? "." : folder)?.readOnly == true
+            let message =
+                String(cString: sqlite3_errmsg(opened)) + (readOnly ? " (the file system is read-only)" : "")
             sqlite3_close_v2(opened)
             throw QueueError("SQLite cannot open \(path): \(message)")
         }
