@@ -68,6 +68,8 @@ package final class WriteHealth: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where probes run, one at a time.
+    private let probes = DispatchQueue(label: "variantd.write-probe")
 
     init() {}
 
@@ -91,26 +93,32 @@ package final class WriteHealth: Sendable {
         }
     }
 
-    /// The places that cannot take writes, and why, in `Place` order; a place not probed for `probeInterval`
-    /// is probed first, and is writable again when the probe finds it so.
+    /// The places that cannot take writes, and why, in `Place` order. A place not probed for
+    /// `probeInterval` is probed in the background, never on the caller's thread (a failing disk can hold a
+    /// write for long), and is writable again once the probe finds it so, unless a write failed meanwhile.
     package func blocked(now: ContinuousClock.Instant = .now) -> [(place: Place, blockage: Blockage)] {
-        let due = state.withLock { state in
-            state.blocked.filter { $0.value.probed.duration(to: now) >= Self.probeInterval }
-                .map { (place: $0.key, directory: state.directories[$0.key]) }
+        let (due, current) = state.withLock { state in
+            var due: [(place: Place, directory: String?)] = []
+            for (place, blocked) in state.blocked where blocked.probed.duration(to: now) >= Self.probeInterval
+            {
+                state.blocked[place]?.probed = now
+                due.append((place, state.directories[place]))
+            }
+            let current = Place.allCases.compactMap { place in
+                state.blocked[place].map { (place, $0.blockage) }
+            }
+            return (due, current)
         }
         for (place, directory) in due {
-            let writable = directory.map(Self.probe) ?? false
-            state.withLock { state in
-                if writable {
-                    state.blocked[place] = nil
-                } else {
-                    state.blocked[place]?.probed = now
+            guard let directory else { continue }
+            probes.async {
+                guard Self.probe(directory) else { return }
+                self.state.withLock { state in
+                    if state.blocked[place]?.probed == now { state.blocked[place] = nil }
                 }
             }
         }
-        return state.withLock { state in
-            Place.allCases.compactMap { place in state.blocked[place].map { (place, $0.blockage) } }
-        }
+        return current
     }
 
     /// Failed writes so far, by place and `errno` name.
