@@ -290,6 +290,36 @@ struct S3ClientRetryTests {
         #expect(requests == 4)
     }
 
+    /// A store that fails everything for long: the process's retry budget bounds the tries it sends. With
+    /// room for two retries, the first read tries three times and the next ones once each, each an outage
+    /// (`store_unavailable`) at once; answered requests earn the budget back.
+    @Test func aSpentRetryBudgetStopsTheRetries() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("requests.log").path
+        let server = try ScriptedServer(Self.store, arguments: [log, "503:SlowDown"])
+        defer { server.stop() }
+        var configuration = try server.s3Configuration()
+        let budget = RetryBudget(capacity: 10, retryCost: 5)
+        configuration.retryBudget = budget
+        let client = S3Client(configuration)
+        func requests() throws -> Int {
+            try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+        }
+        var counts: [Int] = []
+        for _ in 1...3 {
+            let error = try #require(throws: S3Error.self) {
+                try client.read(bucket: "bkt", key: "a.jpg", maxBytes: 1 << 20)
+            }
+            #expect(error.variantsError.code == .storeUnavailable)
+            counts.append(try requests())
+        }
+        #expect(counts == [3, 4, 5], "3 tries, then 1 each: not 4 each")
+        #expect(budget.refusedRetries == 3)
+        for _ in 1...5 { budget.earn() }
+        #expect(budget.spendRetry(), "answered requests earn a retry back")
+    }
+
     /// Another 400 is a request the store refuses however often it is sent: final at once.
     @Test func anotherBadRequestIsFinal() throws {
         let (result, requests) = try read(answering: "400:InvalidArgument,200")
