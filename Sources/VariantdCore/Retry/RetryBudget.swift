@@ -1,8 +1,9 @@
 import Synchronization
 
-/// One process's allowance of retries of one kind of request: each retry spends `retryCost` tokens and each
-/// request that succeeds earns one back, up to `capacity`. While a store answers most requests, retries
-/// cost nothing in the long run; when it fails them all, the process stops retrying after
+/// One process's allowance of retries of one kind of request: each retry spends `retryCost` tokens; a
+/// request that succeeds at its first try earns one back, and one that succeeds after retries earns back
+/// what they cost, up to `capacity`. While a store answers most requests, even slowly, retries cost
+/// nothing in the long run; when it fails them all, the process stops retrying after
 /// `capacity / retryCost` retries and fails at once, so that an outage is not met with every request's
 /// every try from every worker at once (a retry storm). The AWS SDKs' standard retry mode keeps one such
 /// quota per client.
@@ -32,9 +33,9 @@ final class RetryBudget: Sendable {
         }
     }
 
-    /// A request succeeded: one token back.
-    func earn() {
-        state.withLock { $0.tokens = min(capacity, $0.tokens + 1) }
+    /// A request succeeded after `retries` retries: their cost back, or one token for a first try.
+    func earn(retries: Int = 0) {
+        state.withLock { $0.tokens = min(capacity, $0.tokens + (retries > 0 ? retries * retryCost : 1)) }
     }
 
     /// Retries refused so far for want of tokens.

@@ -207,12 +207,14 @@ package final class S3Client: Sendable {
             case .delete: .delete
             }
         let budget = configuration.retryBudget
+        var tries = 0
         return try configuration.retry.runBlocking(budget: budget) {
             () -> RetrySchedule.Step<Result<HTTPOutcome, S3Error>> in
+            tries += 1
             let result = perform(
                 exchange, signing: signing, operation: operation, method: method, subject: subject)
             guard case .failure(let failure) = result else {
-                budget.earn()
+                budget.earn(retries: tries - 1)
                 return .done(result)
             }
             return failure.kind == .unavailable ? .retry(result) : .done(result)

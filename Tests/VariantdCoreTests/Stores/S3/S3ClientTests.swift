@@ -318,6 +318,10 @@ struct S3ClientRetryTests {
         #expect(budget.refusedRetries == 3)
         for _ in 1...5 { budget.earn() }
         #expect(budget.spendRetry(), "answered requests earn a retry back")
+        budget.earn(retries: 2)
+        #expect(
+            budget.spendRetry() && budget.spendRetry(), "a request answered after retries earns them back")
+        #expect(!budget.spendRetry())
     }
 
     /// Another 400 is a request the store refuses however often it is sent: final at once.
