@@ -10,11 +10,11 @@ import Variants
 package final class WriteHealth: Sendable {
     package static let shared = WriteHealth()
 
-    /// Where variantd writes.
+    /// Where a daemon or a worker writes. A batch's manifest is not among them: a run has no readiness to
+    /// turn, and a full disk ends it with exit status 75 and every line whole.
     package enum Place: String, CaseIterable, Sendable {
         case renditionStore = "rendition_store"
         case spool
-        case manifest
         case quarantine
         case queue
         case accessLog = "access_log"
@@ -146,7 +146,7 @@ extension PrometheusText {
         let failures = health.failures
         family(
             "variantd_write_failures_total", "counter",
-            "Writes that failed, by place (rendition_store, spool, manifest, quarantine, queue, access_log, "
+            "Writes that failed, by place (rendition_store, spool, quarantine, queue, access_log, "
                 + "on_demand_cache) and errno.",
             WriteHealth.Place.allCases.flatMap { place in
                 (failures[place] ?? [:]).sorted { $0.key < $1.key }.map {
