@@ -27,6 +27,7 @@ packages=(
   chromium librsvg2-bin  # the batch report's browser test, the charts' rasterising test
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
+  fiu-utils  # libfiu's fiu-run: a host's failing writes, reproduced by hand (writes failing at random)
 )
 
 debian_uris() {
