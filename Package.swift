@@ -64,6 +64,7 @@ let package = Package(
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .target(name: "CSpawn"),
+        .target(name: "CSyscallTrap"),
         .target(name: "CLandlock"),
         .target(name: "ThumbHash", swiftSettings: swiftSettings),
         .target(name: "SSIMULACRA2", swiftSettings: swiftSettings),
@@ -81,7 +82,7 @@ let package = Package(
             name: "VariantdCore",
             dependencies: [
                 "Variants", "ThumbHash", "Charts", "CMicroHTTPDShims", "CSQLiteShims", "CPostgres", "CCrypto",
-                "CSeccomp", "CLandlock", "CSpawn", "CCurlShims",
+                "CSeccomp", "CLandlock", "CSpawn", "CSyscallTrap", "CCurlShims",
             ],
             swiftSettings: swiftSettings
         ),

@@ -82,7 +82,7 @@ struct mh_exchange {
     size_t capacity;
     int spool;       /* the spool file, or -1 while the body is in memory */
     int too_large;
-    int unstored;
+    int unstored;    /* the errno that kept the body from being stored, or 0 */
     int head_unseen; /* the request declared no body, and its head was not shown to Swift apart */
     int started;
     int dispatched;
@@ -266,14 +266,15 @@ static void append(mh_exchange *exchange, const char *data, size_t size) {
         return;
     }
     size_t threshold = exchange->server->spool_threshold;
+    errno = 0;
     if (exchange->spool < 0 && exchange->length + size > threshold && !spool(exchange)) {
-        exchange->unstored = 1;
+        exchange->unstored = errno ? errno : EIO;
         drop_body(exchange);
         return;
     }
     if (exchange->spool >= 0) {
         if (!write_all(exchange->spool, data, size)) {
-            exchange->unstored = 1;
+            exchange->unstored = errno ? errno : EIO;
             drop_body(exchange);
             return;
         }
@@ -286,7 +287,7 @@ static void append(mh_exchange *exchange, const char *data, size_t size) {
         if (capacity > threshold) capacity = threshold;
         uint8_t *grown = realloc(exchange->body, capacity);
         if (grown == NULL) {
-            exchange->unstored = 1;
+            exchange->unstored = ENOMEM;
             drop_body(exchange);
             return;
         }

@@ -38,7 +38,8 @@ typedef struct mh_request {
     size_t body_length;             /* the body's length, in memory or in the spool file */
     int body_file;                  /* >= 0: the body is this spool file's first body_length bytes */
     int body_too_large;             /* declared or received body over the head handler's limit; not kept */
-    int body_unstored;              /* the spool file could not be made or written (disk full); not kept */
+    int body_unstored;              /* not kept: the errno with which the spool file could not be made or
+                                       written (ENOSPC: the disk is full), or ENOMEM; 0 when kept */
     size_t head_size;               /* bytes of the request line and headers as received */
     int head_unseen;                /* the head callback was not called (the request declared no body):
                                        the handler judges the head too */

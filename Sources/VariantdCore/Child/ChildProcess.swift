@@ -7,8 +7,9 @@ import Variants
 final class ChildProcess {
     /// How a request to the child ended when no line came back.
     enum Failure: Error {
-        /// The child died: by a signal (an abort or a crash inside a C library), or by exiting.
-        case died(signal: Int32?, status: Int32?)
+        /// The child died: by a signal (an abort or a crash inside a C library), or by exiting; `refused` is
+        /// the system call its filter refused, when it died by SIGSYS and said which.
+        case died(signal: Int32?, status: Int32?, refused: SyscallFilter.Refusal? = nil)
         /// No answer before the deadline; the child has been killed.
         case timedOut
     }
@@ -19,6 +20,8 @@ final class ChildProcess {
     /// close-on-exec both.
     private var input: FileDescriptor?
     private let output: FileDescriptor
+    /// Where a sealed child says, as it dies, which system call its filter refused (non-blocking).
+    private let refusals: FileDescriptor
     private var buffered: [UInt8] = []
 
     init(executable: String, arguments: [String]) throws {
@@ -39,12 +42,16 @@ final class ChildProcess {
         made += [toChild.read, toChild.write]
         let fromChild = try SpawnedProcess.pipe(for: executable)
         made += [fromChild.read, fromChild.write]
+        let refused = try SpawnedProcess.pipe(for: executable)
+        made += [refused.read, refused.write]
         process = try SpawnedProcess(
             executable, arguments: arguments, environment: environment, standardInput: toChild.read,
-            standardOutput: fromChild.write, standardError: nil)
+            standardOutput: fromChild.write, standardError: nil, third: refused.write)
         input = toChild.write
         output = fromChild.read
-        made = [toChild.read, fromChild.write]
+        refusals = refused.read
+        made = [toChild.read, fromChild.write, refused.write]
+        refusals.makeNonBlocking()
         // Writes wait in `poll`, so a child that stops reading cannot hold the parent past the deadline.
         toChild.write.makeNonBlocking()
     }
@@ -52,6 +59,7 @@ final class ChildProcess {
     deinit {
         terminate()
         output.close()
+        refusals.close()
     }
 
     var isRunning: Bool { process.isRunning }
@@ -143,7 +151,9 @@ final class ChildProcess {
     private func reap() -> Failure {
         closeInput()
         switch process.waitForExit() {
-        case .signalled(let signal): return .died(signal: signal, status: nil)
+        case .signalled(let signal):
+            let said = signal == SIGSYS ? (try? refusals.read(upTo: 64)) ?? [] : []
+            return .died(signal: signal, status: nil, refused: SyscallFilter.Refusal(said))
         case .exited(let status): return .died(signal: nil, status: status)
         }
     }

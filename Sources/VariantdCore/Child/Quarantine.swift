@@ -50,6 +50,11 @@ final class Quarantine {
             }
         }
         connection = try SQLiteConnection(path: file ?? ":memory:")
+        if let file {
+            connection.writes = .quarantine
+            let folder = (file as NSString).deletingLastPathComponent
+            WriteHealth.shared.watch(.quarantine, directory: folder.isEmpty ? "." : folder)
+        }
         try connection.execute(
             """
             PRAGMA journal_mode = WAL;

@@ -94,6 +94,15 @@ package struct WorkCommand: Subcommand {
     }
 
     package func run() async throws -> ExitStatus {
+        do {
+            return try await work()
+        } catch let error as StartupError {
+            Console.error("Error: \(error)")
+            return .ioError
+        }
+    }
+
+    private func work() async throws -> ExitStatus {
         let stop = InterruptSignal(
             onFirst: { _ in
                 Console.error("variantd work: stopping after the jobs in hand; signal again to quit now")
@@ -107,7 +116,7 @@ package struct WorkCommand: Subcommand {
             do {
                 _ = try Quarantine(file: file)
             } catch {
-                throw UsageError("The quarantine file cannot be opened: \(error.message)")
+                throw StartupError("The quarantine file cannot be opened: \(error.message)")
             }
         }
         // One pool per process: as many connections as jobs run at once, plus one for the claim loop.

@@ -73,6 +73,14 @@ struct Router: HTTPResponder {
                 body.mapValues(JSONScalar.integer).merging(["status": .string("host_suspect")]) { $1 },
                 status: 503)
         }
+        // A store that cannot take writes: renders and jobs would fail until it can.
+        if let (place, blockage) = WriteHealth.shared.blocked().first {
+            return .json(
+                body.mapValues(JSONScalar.integer).merging([
+                    "status": .string(blockage.rawValue), "place": .string(place.rawValue),
+                ]) { $1 },
+                status: 503)
+        }
         guard admission.isReady else {
             return .json(
                 body.mapValues(JSONScalar.integer).merging(

@@ -336,9 +336,21 @@ final class ChildSlot: @unchecked Sendable {
         switch error {
         case ChildProcess.Failure.timedOut:
             return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")
-        case ChildProcess.Failure.died(nil, ExitStatus.configuration.rawValue):
+        case ChildProcess.Failure.died(nil, ExitStatus.configuration.rawValue, _):
             return VariantsError(.internalError, "the decoder process could not confine itself (see its log)")
-        case ChildProcess.Failure.died(let signal, let status):
+        case ChildProcess.Failure.died(let signal, let status, let refused?):
+            // A hostile file, or a library that needs a call the filter does not allow: the operator decides.
+            EventLog.event(
+                "decoder_refused_call",
+                [
+                    "syscall": .integer(Int(refused.number)), "name": .string(refused.name ?? "unknown"),
+                    "architecture": .integer(Int(refused.architecture)),
+                ])
+            let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
+            return .unreadable(
+                .decoderCrash,
+                "the decoder process died (\(how)) on this file: its system-call filter refused \(refused)")
+        case ChildProcess.Failure.died(let signal, let status, nil):
             let how = signal.map { "signal \($0)" } ?? "exit status \(status ?? -1)"
             return .unreadable(.decoderCrash, "the decoder process died (\(how)) on this file")
         case let error as VariantsError:

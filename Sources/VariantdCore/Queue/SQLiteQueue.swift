@@ -23,6 +23,8 @@ public final class SQLiteQueue: JobQueue {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let connection = try SQLiteConnection(path: path)
+        connection.writes = .queue
+        WriteHealth.shared.watch(.queue, directory: directory.isEmpty ? "." : directory)
         try connection.execute(
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         database = SerializedConnection(connection, label: "variantd.sqlite-queue")

@@ -74,14 +74,15 @@ struct RetrySchedule: Sendable, Equatable {
     }
 
     /// `run` for a caller that blocks its thread for the whole operation (libcurl's transfers): the waits
-    /// block it too, and nothing cancels them.
-    func runBlocking<Value>(_ body: () -> Step<Value>) -> Value {
+    /// block it too, and nothing cancels them. Each retry is also paid from `budget`, when one is given, and
+    /// none follows once it is spent.
+    func runBlocking<Value>(budget: RetryBudget? = nil, _ body: () -> Step<Value>) -> Value {
         var attempt = 1
         while true {
             switch body() {
             case .done(let value): return value
             case .retry(let value):
-                guard allowsRetry(after: attempt) else { return value }
+                guard allowsRetry(after: attempt), budget?.spendRetry() ?? true else { return value }
                 Thread.sleep(forTimeInterval: delay(after: attempt) / .seconds(1))
                 attempt += 1
             }

@@ -61,6 +61,7 @@ final class RenditionCache: Sendable {
         } catch {
             throw VariantsError(.internalError, "the rendition cache \(directory) cannot be made: \(error)")
         }
+        WriteHealth.shared.watch(.onDemandCache, directory: self.directory)
         let found = readBack()
         state.withLock { state in
             for (rank, entry) in found.enumerated() {
@@ -130,7 +131,9 @@ final class RenditionCache: Sendable {
         let path = directory + "/" + rendition.key + "." + rendition.checksum
         do {
             try write(rendition.body, size: rendition.size, to: temporary)
+            WriteHealth.shared.record(.onDemandCache, failure: nil)
         } catch {
+            WriteHealth.shared.record(.onDemandCache, failure: error.errorNumber ?? 0)
             unlink(temporary)
             return false
         }

@@ -53,9 +53,12 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
         switch self {
         case .folder(let path):
             do {
-                return try RenditionFolder(root: path)
+                var folder = try RenditionFolder(root: path)
+                WriteHealth.shared.watch(.renditionStore, directory: folder.root)
+                folder.onWrite = { WriteHealth.shared.record(.renditionStore, failure: $0) }
+                return folder
             } catch {
-                throw UsageError("The rendition store '\(path)' cannot be created: \(error.message)")
+                throw UsageError("The rendition store cannot be used: \(error.message)")
             }
         case .bucket(let location):
             return S3RenditionStore(client: try Self.client(environment), location: location)

@@ -8,7 +8,14 @@ import Variants
 /// keep their order), and from the appending thread only past `mostPendingBytes`, which bounds the memory
 /// they hold.
 final class AccessLog: Sendable {
-    static let shared = AccessLog { try? FileDescriptor.standardError.write($0) }
+    /// A batch that cannot be written (stderr on a full disk) is lost, and counted: no answer waits on it.
+    static let shared = AccessLog { batch in
+        do throws(BackendError) {
+            try FileDescriptor.standardError.write(batch)
+        } catch {
+            WriteHealth.shared.record(.accessLog, failure: error.errorNumber ?? 0)
+        }
+    }
 
     static let interval = Duration.milliseconds(100)
     static let mostPendingBytes = 1 << 20

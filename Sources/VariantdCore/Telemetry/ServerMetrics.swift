@@ -247,6 +247,7 @@ final class ServerMetrics: Sendable {
                     + "them within --on-demand-budget.", onDemand.evictions)
         }
         text.objectStorage(.shared)
+        text.writeHealth(.shared)
         return text.text
     }
 }

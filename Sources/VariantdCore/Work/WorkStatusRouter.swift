@@ -28,11 +28,15 @@ struct WorkStatusRouter: HTTPResponder {
         }
     }
 
-    /// Ready while claiming and the queue answers; `503` once stopping, when the queue is unreachable, or
-    /// while decoder children die on too many different files for the files to be blamed.
+    /// Ready while claiming and the queue answers; `503` once stopping, when the queue is unreachable,
+    /// while decoder children die on too many different files for the files to be blamed, or while a place
+    /// it writes to cannot take writes.
     private func readiness() async -> HTTPResponse {
         guard !stop.isRequested else { return .json(["status": "draining"], status: 503) }
         guard !pool.suspicion.isSuspect() else { return .json(["status": "host_suspect"], status: 503) }
+        if let (place, blockage) = WriteHealth.shared.blocked().first {
+            return .json(["status": blockage.rawValue, "place": place.rawValue], status: 503)
+        }
         guard let jobs = try? await queue.stateCounts() else {
             return .json(["status": "queue_unreachable"], status: 503)
         }

@@ -80,6 +80,7 @@ final class WorkerMetrics: Sendable {
                 resident)
         }
         text.objectStorage(.shared)
+        text.writeHealth(.shared)
         return text.text
     }
 }

@@ -7,6 +7,9 @@ import Foundation
 /// removes what writers that no longer run left in `.tmp` (a process killed in the middle of a write).
 public struct RenditionFolder: RenditionStore {
     public let root: String
+    /// Told how each write ended: nil when it succeeded, else the `errno` of the call that failed (0 when
+    /// none is known), so a daemon can say when its store cannot take writes and when it can again.
+    package var onWrite: (@Sendable (_ failure: Int32?) -> Void)?
 
     /// Where unfinished files wait.
     var temporaryDirectory: String { root + "/.tmp" }
@@ -14,9 +17,10 @@ public struct RenditionFolder: RenditionStore {
     public init(root: String) throws(VariantsError) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         do {
-            try FileManager.default.createDirectory(atPath: root + "/.tmp", withIntermediateDirectories: true)
+            try Self.createDirectory(root + "/.tmp")
         } catch {
-            throw VariantsError(.internalError, "the rendition store \(root) cannot be created: \(error)")
+            throw VariantsError(
+                .internalError, "the rendition store \(root) cannot be created: \(error.message)")
         }
         removeAbandonedFiles()
     }
@@ -42,7 +46,7 @@ public struct RenditionFolder: RenditionStore {
             for file in files {
                 let destination = root + "/" + file.key
                 let directory = (destination as NSString).deletingLastPathComponent
-                try createDirectory(directory)
+                try Self.createDirectory(directory)
                 let temporary = "\(temporaryDirectory)/\(FileSystem.processID)-\(UUID().uuidString)"
                 do {
                     try FileSystem.writeDurably(file.bytes, to: temporary)
@@ -58,11 +62,17 @@ public struct RenditionFolder: RenditionStore {
             }
         } catch {
             for path in written { try? FileManager.default.removeItem(atPath: path) }
-            if let failure = error as? BackendError, SystemCallError.isOutOfSpace(failure.errorNumber) {
+            let errorNumber = (error as? BackendError)?.errorNumber
+            onWrite?(errorNumber ?? 0)
+            if let failure = error as? BackendError, SystemCallError.isOutOfSpace(errorNumber) {
                 throw VariantsError(.insufficientStorage, "the rendition store has no room: \(failure)")
+            }
+            if let failure = error as? BackendError, SystemCallError.isUnwritable(errorNumber) {
+                throw VariantsError(.storeUnavailable, "the rendition store cannot take writes: \(failure)")
             }
             throw VariantsError(.internalError, "a rendition could not be written: \(error)")
         }
+        if !files.isEmpty { onWrite?(nil) }
     }
 
     /// Removes the unfinished files of writer processes that no longer exist.
@@ -76,14 +86,19 @@ public struct RenditionFolder: RenditionStore {
         }
     }
 
-    private func createDirectory(_ path: String) throws(BackendError) {
+    /// Makes `path` and its parents; a failure keeps the `errno` Foundation met, and says it in the
+    /// system's words (`Read-only file system (errno 30)`).
+    private static func createDirectory(_ path: String) throws(BackendError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            throw BackendError(
-                call: "mkdir", message: "\(path): \(error)",
-                errorNumber: underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying?.code ?? 0) : nil)
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map {
+                $0 as NSError
+            }
+            guard let underlying, underlying.domain == NSPOSIXErrorDomain else {
+                throw BackendError(call: "mkdir", message: "\(path): \(error)")
+            }
+            throw BackendError(SystemCallError("mkdir", code: Int32(underlying.code), about: path))
         }
     }
 }

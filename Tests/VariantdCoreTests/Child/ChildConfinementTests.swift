@@ -87,6 +87,11 @@ import Variants
             let answer = await sealed.fulfil(file: picture)
             #expect(answer.error?.reason == .decoderCrash, "\(String(describing: answer.error))")
             #expect(answer.error?.message.contains("signal \(SIGSYS)") == true)
+            // The child said which call its filter refused, so the answer and the event log name it.
+            let call = violation == .open ? "openat" : "socket"
+            #expect(
+                answer.error?.message.contains("its system-call filter refused \(call) (") == true,
+                "\(String(describing: answer.error))")
             #expect(await sealed.crashes == 1)
 
             // The parent is unharmed: the next child of an ordinary pool in this process decodes.

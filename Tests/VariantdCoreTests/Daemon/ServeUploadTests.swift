@@ -232,4 +232,47 @@ import Variants
         job["allowedTypes"] = ["image/jpeg"]
         #expect(try daemon.job(job).status == 200)
     }
+
+    /// The spool on a full tmpfs: an upload past the spool threshold is refused `503 transform_busy` with
+    /// `Retry-After`, nothing of it is left, `/readyz` says `store_full` at the spool and `/metrics` counts
+    /// the failed write; once there is room a probe makes the daemon ready, and the same upload is answered.
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aFullSpoolRefusesLargeUploadsTypedAndRecovers() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let disk = try SizedTmpfs(at: spool(fixture).path, bytes: 4 << 20)
+        defer { disk.unmount() }
+        let daemon = try start(fixture)
+        // A JPEG followed by 2 MiB its decoder never reads: over the spool threshold, and still a picture.
+        let picture = try Data(contentsOf: fixture.root.appendingPathComponent("up/gradient.jpg"))
+        let body = fixture.directory.appendingPathComponent("padded.jpg").path
+        try (picture + Data(count: 2 << 20)).write(to: URL(fileURLWithPath: body))
+        func upload() throws -> DaemonProcess.Reply {
+            try daemon.send(
+                "POST", Self.query(path: "photos/padded.jpg"), bodyFile: body, contentType: Self.upload)
+        }
+
+        disk.fill()
+        for _ in 1...2 {
+            let refused = try upload()
+            #expect(refused.status == 503 && refused.error == "transform_busy", "\(refused.text)")
+            #expect(!refused.retryAfter.isEmpty)
+        }
+        let ready = try daemon.send("GET", "/readyz")
+        #expect(ready.status == 503 && ready.json["status"] as? String == "store_full", "\(ready.text)")
+        #expect(ready.json["place"] as? String == "spool")
+        let failures = try daemon.send("GET", "/metrics").text
+        #expect(failures.contains(#"variantd_write_failures_total{place="spool",errno="ENOSPC"} 2"#))
+
+        disk.empty()
+        try expectNoSpool(daemon, fixture)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try daemon.send("GET", "/readyz").status != 200, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(try daemon.send("GET", "/readyz").status == 200, "a probe finds the room back")
+        let answered = try upload()
+        #expect(answered.status == 200 && answered.json["width"] as? Int == 320, "\(answered.text)")
+        try expectNoSpool(daemon, fixture)
+    }
 }

@@ -182,6 +182,32 @@ import Variants
         #expect(again.error?.code == .internalError, "released from the quarantine, and still not blamed")
     }
 
+    /// Good pictures a host fault quarantined (children killed from outside on every file) are tried again
+    /// and decoded once the fault ends: the suspicion released their entries, and nothing else holds them.
+    @Test func goodPicturesQuarantinedDuringAHostFaultDecodeOnceItEnds() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fault = directory.appendingPathComponent("fault").path
+        FileManager.default.createFile(atPath: fault, contents: nil)
+        let (path, scripts) = try script(
+            "if [ -e '\(fault)' ]; then read line; kill -KILL $$; fi\nexec '\(TestPaths.variantd)' \"$@\"")
+        defer { try? FileManager.default.removeItem(at: scripts) }
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
+        defer { Task { await pool.shutdown() } }
+        let pictures = ["gradient.jpg", "gradient.gif", "gradient.webp"].map {
+            TestPaths.samples.appendingPathComponent("pictures/" + $0).path
+        }
+        for picture in pictures { _ = await pool.fulfil(file: picture) }
+        #expect(pool.suspicion.isSuspect())
+
+        try FileManager.default.removeItem(atPath: fault)
+        for picture in pictures {
+            let answer = await pool.fulfil(file: picture)
+            let metadata = try answer.outcome.get()
+            #expect(metadata.width == 320 && metadata.height == 200, "\(picture)")
+        }
+    }
+
     /// The queue's pool makes one attempt per claim and the queue allows a job two crashes: one death (a
     /// load-dependent one, or a stop that reached the child) must leave the file to its second claim, not
     /// quarantine it on sight and make the job unreadable after a single crash.

@@ -45,9 +45,67 @@ struct WorkChaosTests {
         try await chaos(queue: url, directory: directory) { try await PostgresQueue(url: url) }
     }
 
-    private func chaos(queue location: String, directory: URL, open: () async throws -> any JobQueue)
-        async throws
-    {
+    /// PostgreSQL stopped at once and started again, three times, while two workers claim and finish: the
+    /// connections in use are cut mid-claim and mid-finish. A worker that gives up on the queue is started
+    /// again, as systemd would; in the end every job is final, finished exactly once by the attempt log.
+    @Test(
+        .enabled(if: PostgresServer.isAvailable, "PostgreSQL binaries are absent; run scripts/setup.sh")
+    )
+    func postgresRestartedUnderWorkersLosesNoJobAndFinishesNoneTwice() async throws {
+        let server = try #require(PostgresServer.current)
+        let url = try server.freshDatabase()
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (arguments, renditions) = try prepare(queue: url, in: directory)
+        let jobCount = 200
+        let queue = try await PostgresQueue(url: url)
+        for index in 0..<jobCount {
+            let request = ObjectRequest(bucket: "chaos", path: "object-\(index)")
+            _ = try await queue.enqueue(
+                try NewJob(request: request, source: Self.sources[index % Self.sources.count]))
+        }
+        var workers = try (0..<2).map { _ in try Self.start(arguments) }
+        var restartedWorkers = 0
+        for _ in 0..<3 {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 300...900)))
+            try await server.restart(after: .milliseconds(Int.random(in: 200...1500)))
+        }
+        let deadline = ContinuousClock.now + .seconds(150)
+        var finished = false
+        while !finished, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            for index in workers.indices where !workers[index].isRunning {
+                if workers[index].terminationStatus == 0 { continue }
+                workers[index] = try Self.start(arguments)
+                restartedWorkers += 1
+            }
+            let counts = (try? await queue.stateCounts()) ?? [:]
+            finished = counts.filter { !$0.key.isFinal }.values.reduce(0, +) == 0
+        }
+        for worker in workers where worker.isRunning {
+            kill(worker.processIdentifier, SIGTERM)
+            worker.waitUntilExit()
+        }
+        #expect(finished, "every job final within 150 s")
+
+        let jobs = try await queue.jobs(in: nil, limit: jobCount + 10)
+        #expect(jobs.count == jobCount)
+        for job in jobs {
+            #expect(job.state.isFinal, "job \(job.id) ended \(job.state)")
+            let finishes = try await queue.attempts(of: job.id).filter { attempt in
+                attempt.outcome.flatMap(JobState.init(rawValue:))?.isFinal == true
+            }
+            #expect(finishes.count == 1, "job \(job.id) was finished \(finishes.count) times")
+            try checkRenditions(of: job, in: renditions)
+        }
+        #expect(jobs.filter { $0.state == .completed }.count >= jobCount / 2, "\(restartedWorkers) restarts")
+        try checkNoPartialFiles(in: renditions, jobs: jobs)
+    }
+
+    /// The bucket declaration and the work command line of the tests, and the rendition folder.
+    private func prepare(queue location: String, in directory: URL) throws -> (
+        arguments: [String], renditions: String
+    ) {
         let buckets = directory.appendingPathComponent("buckets")
         let renditions = directory.appendingPathComponent("renditions").path
         try FileManager.default.createDirectory(at: buckets, withIntermediateDirectories: true)
@@ -55,18 +113,25 @@ struct WorkChaosTests {
         { "name": "chaos", "allowedMimeTypes": ["image/*"],
           "variants": { "thumb": { "width": 48, "height": 48, "fit": "cover", "format": "webp" } } }
         """.write(to: buckets.appendingPathComponent("chaos.json"), atomically: true, encoding: .utf8)
-        let queue = try await open()
-        for index in 0..<Self.jobCount {
-            let request = ObjectRequest(bucket: "chaos", path: "object-\(index)")
-            _ = try await queue.enqueue(
-                try NewJob(request: request, source: Self.sources[index % Self.sources.count]))
-        }
         let arguments = [
             "work", "--queue", location, "--root", TestPaths.samples.path, "--buckets", buckets.path,
             "--out",
             renditions, "--workers", "2", "--lease", "2", "--poll", "1", "--backoff-ms", "20",
             "--until-idle",
         ]
+        return (arguments, renditions)
+    }
+
+    private func chaos(queue location: String, directory: URL, open: () async throws -> any JobQueue)
+        async throws
+    {
+        let (arguments, renditions) = try prepare(queue: location, in: directory)
+        let queue = try await open()
+        for index in 0..<Self.jobCount {
+            let request = ObjectRequest(bucket: "chaos", path: "object-\(index)")
+            _ = try await queue.enqueue(
+                try NewJob(request: request, source: Self.sources[index % Self.sources.count]))
+        }
         var workers = try (0..<Self.workers).map { _ in try Self.start(arguments) }
         for _ in 0..<Self.kills {
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...900)))

@@ -26,8 +26,14 @@ final class PostgresServer: Sendable {
 
     let directory: String
     let port: Int
+    private let binaries: String
+
+    private var options: String {
+        "-c listen_addresses=127.0.0.1 -c port=\(port) -k \(directory) -c fsync=off -c max_connections=200"
+    }
 
     private init(binaries: String) throws {
+        self.binaries = binaries
         directory = try TestPaths.temporaryDirectory().path
         port = try LoopbackPorts.free(1)[0]
         try Self.run(["chown", "postgres:postgres", directory])
@@ -37,13 +43,27 @@ final class PostgresServer: Sendable {
                 "trust",
                 "-U", "postgres", "--no-sync", "-E", "UTF8",
             ])
-        let options =
-            "-c listen_addresses=127.0.0.1 -c port=\(port) -k \(directory) -c fsync=off -c max_connections=200"
+        try start()
+    }
+
+    private func start() throws {
         try Self.run(
             [
                 "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l",
                 "\(directory)/log", "-o", options, "-w", "-t", "60", "start",
             ])
+    }
+
+    /// Stops the server as a crash or a fail-over would (`immediate`: every connection cut, no
+    /// checkpoint), keeps it down for `pause`, and starts it again on the same address.
+    func restart(after pause: Duration) async throws {
+        try Self.run(
+            [
+                "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m",
+                "immediate", "-w", "stop",
+            ])
+        try await Task.sleep(for: pause)
+        try start()
     }
 
     /// Stops the server at once and removes its directory.

@@ -57,6 +57,8 @@ final class ScriptedServer {
         ])
         configuration.retry = RetrySchedule(
             tries: 4, first: .milliseconds(10), cap: .milliseconds(20), jitter: 0.5...1)
+        // A budget of the test's own: the process-wide one is shared by every test in the process.
+        configuration.retryBudget = RetryBudget()
         return configuration
     }
 

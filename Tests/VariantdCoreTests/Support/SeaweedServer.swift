@@ -91,6 +91,7 @@ final class SeaweedServer: @unchecked Sendable {
         configuration.retry = RetrySchedule(
             tries: 2, first: .milliseconds(50), cap: .milliseconds(100), jitter: 0.5...1)
         configuration.timeouts = CurlTransfer.Timeouts(connect: 2, stalled: 10)
+        configuration.retryBudget = RetryBudget()
         return S3Client(configuration)
     }
 

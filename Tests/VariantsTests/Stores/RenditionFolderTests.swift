@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 @testable import Variants
 
@@ -77,22 +78,12 @@ import Testing
 
     /// A full file system, as a size-limited tmpfs makes one: the write is `507 insufficient_storage`, not
     /// an internal error, leaves no file behind, and succeeds once there is room again.
-    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
     func aFullDiskIsInsufficientStorageAndLeavesNothing() throws {
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=256k", "tmpfs", root]
-        try mount.run()
-        mount.waitUntilExit()
-        try #require(mount.terminationStatus == 0, "tmpfs could not be mounted")
+        let disk = try SizedTmpfs(at: root, bytes: 256 << 10)
         defer {
-            let unmount = Process()
-            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            unmount.arguments = [root]
-            try? unmount.run()
-            unmount.waitUntilExit()
+            disk.unmount()
+            try? FileManager.default.removeItem(atPath: root)
         }
         let store = try RenditionFolder(root: root)
         let key = RenditionKey.make(

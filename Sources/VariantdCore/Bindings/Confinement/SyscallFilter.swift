@@ -1,4 +1,5 @@
 internal import CSeccomp
+internal import CSyscallTrap
 import Variants
 
 #if canImport(Glibc)
@@ -9,8 +10,9 @@ import Variants
 /// only file that calls it). What remains is what decoding a picture from bytes already in memory needs:
 /// reading and writing descriptors it already holds, memory, threads, futexes, clocks, signals to itself and
 /// exit. Every other call — `open`, `openat`, `socket`, `connect`, `execve`, `fork`, `ptrace`, `mount`, `bpf`,
-/// … — kills the whole process with SIGSYS, so a decoder exploit cannot reach a file, the network or another
-/// program.
+/// … — is never made, and the process dies by SIGSYS, so a decoder exploit cannot reach a file, the network
+/// or another program. On its way the process tells its parent which call it was (`Refusal`), so that an
+/// operator can tell a hostile file from a library that needs a call the filter does not allow.
 enum SyscallFilter {
     /// Calls allowed whatever their arguments. Names absent on an architecture are skipped.
     static let allowed = [
@@ -46,9 +48,36 @@ enum SyscallFilter {
         }
     }
 
-    /// Installs the filter on every thread of the process.
+    /// A call the filter refused, as the dying child wrote it to its refusal pipe.
+    struct Refusal: Sendable, Equatable, CustomStringConvertible {
+        var number: Int32
+        var architecture: UInt32
+
+        /// Reads the record of `bytes`, if they hold one.
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count >= MemoryLayout<cst_refusal>.size else { return nil }
+            let record = bytes.withUnsafeBytes { $0.loadUnaligned(as: cst_refusal.self) }
+            number = record.number
+            architecture = UInt32(record.architecture)
+        }
+
+        /// The call's name as libseccomp knows it, when it does.
+        var name: String? {
+            guard let name = seccomp_syscall_resolve_num_arch(architecture, number) else { return nil }
+            defer { free(name) }
+            return String(cString: name)
+        }
+
+        var description: String { "\(name ?? "system call") (\(number))" }
+    }
+
+    /// Installs the filter on every thread of the process: a refused call traps, and the handler tells the
+    /// parent which it was before the process dies by SIGSYS.
     static func install() throws(ConfinementError) {
-        guard let filter = seccomp_init(SCMP_ACT_KILL_PROCESS) else {
+        guard cst_report_refused_calls() == 0 else {
+            throw ConfinementError(step: "seccomp", failure: SystemCallError("sigaction", about: "SIGSYS"))
+        }
+        guard let filter = seccomp_init(SCMP_ACT_TRAP) else {
             // libseccomp answers nil only when it cannot allocate the filter.
             throw ConfinementError(step: "seccomp", failure: SystemCallError("seccomp_init", code: ENOMEM))
         }

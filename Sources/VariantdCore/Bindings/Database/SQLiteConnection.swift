@@ -1,5 +1,11 @@
 internal import CSQLite
 internal import CSQLiteShims
+import Foundation
+import Variants
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One SQLite connection: the only file that calls libsqlite3. Statements take typed parameters and give
 /// rows of optional text, which the queue parses; no SQLite type leaves this file.
@@ -18,6 +24,9 @@ final class SQLiteConnection {
 
     private let handle: OpaquePointer
     private var prepared: [String: OpaquePointer] = [:]
+    /// The place whose failed writes (a full disk, a read-only or failing file system) `WriteHealth` is
+    /// told of, with the `errno` SQLite met; nil for a database no answer depends on.
+    var writes: WriteHealth.Place?
 
     /// Opens (creating if needed) the database file with a busy timeout, so concurrent writers wait
     /// their turn instead of failing at once.
@@ -27,7 +36,11 @@ final class SQLiteConnection {
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard let opened else { throw QueueError("SQLite cannot open \(path): out of memory") }
         guard status == SQLITE_OK else {
-            let message = String(cString: sqlite3_errmsg(opened))
+            // SQLite's words say only "unable to open": a read-only folder is the operator's to fix.
+            let folder = (path as NSString).deletingLastPathComponent
+            let readOnly = FileSystem.room(at: folder.isEmpty ? "." : folder)?.readOnly == true
+            let message =
+                String(cString: sqlite3_errmsg(opened)) + (readOnly ? " (the file system is read-only)" : "")
             sqlite3_close_v2(opened)
             throw QueueError("SQLite cannot open \(path): \(message)")
         }
@@ -51,6 +64,7 @@ final class SQLiteConnection {
         guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_free(message)
+            tellWriteFailure(status)
             throw QueueError("SQLite: \(text)", busy: Self.isBusy(status))
         }
     }
@@ -84,6 +98,9 @@ final class SQLiteConnection {
                 })
         }
         guard status == SQLITE_DONE else { throw failure(status) }
+        if let writes, sqlite3_stmt_readonly(statement) == 0 {
+            WriteHealth.shared.record(writes, failure: nil)
+        }
         return rows
     }
 
@@ -104,7 +121,23 @@ final class SQLiteConnection {
     /// SQLite's failure rule: a call returns a status other than OK (or ROW, DONE while stepping) and leaves
     /// its words in the connection's error message.
     private func failure(_ status: Int32) -> QueueError {
-        QueueError("SQLite: \(String(cString: sqlite3_errmsg(handle)))", busy: Self.isBusy(status))
+        tellWriteFailure(status)
+        return QueueError("SQLite: \(String(cString: sqlite3_errmsg(handle)))", busy: Self.isBusy(status))
+    }
+
+    /// Tells `WriteHealth` of a write the file system refused: the `errno` SQLite met, or the one its
+    /// status stands for.
+    private func tellWriteFailure(_ status: Int32) {
+        guard let writes else { return }
+        let fallback: Int32
+        switch status & 0xff {
+        case SQLITE_FULL: fallback = ENOSPC
+        case SQLITE_READONLY: fallback = EROFS
+        case SQLITE_IOERR: fallback = EIO
+        default: return
+        }
+        let met = sqlite3_system_errno(handle)
+        WriteHealth.shared.record(writes, failure: met != 0 ? met : fallback)
     }
 
     private static func isBusy(_ status: Int32) -> Bool {

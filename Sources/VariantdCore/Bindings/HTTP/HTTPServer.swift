@@ -54,6 +54,7 @@ final class HTTPServer: @unchecked Sendable {
             throw StartupError("cannot listen on \(listen): \(SystemCallError("listen"))")
         }
         let context = Context(responder, options: options)
+        WriteHealth.shared.watch(.spool, directory: options.spoolDirectory)
         let listening = descriptor
         let started = options.spoolDirectory.withCString { spoolDirectory in
             var settings = mh_server_options(
@@ -258,6 +259,11 @@ private struct Exchange: @unchecked Sendable {
 private func swiftRequest(_ request: mh_request, of exchange: Exchange) -> HTTPRequest {
     var body = RequestBody.empty
     var unstored = request.body_unstored != 0
+    if unstored, request.body_unstored != ENOMEM {
+        WriteHealth.shared.record(.spool, failure: request.body_unstored)
+    } else if request.body_file >= 0 {
+        WriteHealth.shared.record(.spool, failure: nil)
+    }
     if request.body_file >= 0 {
         let copy = fcntl(request.body_file, F_DUPFD_CLOEXEC, 0)
         if copy >= 0 {

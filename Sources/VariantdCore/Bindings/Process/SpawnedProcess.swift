@@ -6,7 +6,7 @@ import Variants
     import Glibc
 #endif
 
-/// A program started with `posix_spawn` that holds exactly the three descriptors it is handed.
+/// A program started with `posix_spawn` that holds exactly the three (or four) descriptors it is handed.
 ///
 /// Foundation's `Process` is not used for this: its pipes are not close-on-exec, so a program another
 /// thread starts at the same moment inherits them, and it learns that a child ended only when every holder
@@ -32,9 +32,11 @@ final class SpawnedProcess: @unchecked Sendable {
     ///   - environment: The child's whole environment; nil passes this process's own.
     ///   - standardInput: The descriptor the child reads as 0 (and likewise 1 and 2); nil passes this
     ///     process's own. The caller closes its copies when it no longer needs them.
+    ///   - third: A descriptor the child holds as 3, when given (a decoder child's refusal pipe).
     init(
         _ executable: String, arguments: [String], environment: [String: String]? = nil,
-        standardInput: FileDescriptor?, standardOutput: FileDescriptor?, standardError: FileDescriptor?
+        standardInput: FileDescriptor?, standardOutput: FileDescriptor?, standardError: FileDescriptor?,
+        third: FileDescriptor? = nil
     ) throws(SystemCallError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -49,13 +51,14 @@ final class SpawnedProcess: @unchecked Sendable {
         func check(_ call: String, _ code: Int32) {
             if failure == nil && code != 0 { failure = SystemCallError(call, code: code, about: executable) }
         }
-        for (descriptor, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
+        let targets = [(standardInput, 0), (standardOutput, 1), (standardError, 2), (third, 3)]
+        for (descriptor, target) in targets {
             if let descriptor {
                 let code = posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, Int32(target))
                 check("posix_spawn_file_actions_adddup2", code)
             }
         }
-        check("posix_spawn_file_actions_addclosefrom_np", csp_close_from(&actions, 3))
+        check("posix_spawn_file_actions_addclosefrom_np", csp_close_from(&actions, third == nil ? 3 : 4))
         check("posix_spawnattr_setsigmask", posix_spawnattr_setsigmask(&attributes, &noSignals))
         check("posix_spawnattr_setpgroup", posix_spawnattr_setpgroup(&attributes, 0))
         let flags = Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK)

@@ -206,13 +206,18 @@ package final class S3Client: Sendable {
             case .post: .post
             case .delete: .delete
             }
-        return try configuration.retry.runBlocking { () -> RetrySchedule.Step<Result<HTTPOutcome, S3Error>> in
+        let budget = configuration.retryBudget
+        var tries = 0
+        return try configuration.retry.runBlocking(budget: budget) {
+            () -> RetrySchedule.Step<Result<HTTPOutcome, S3Error>> in
+            tries += 1
             let result = perform(
                 exchange, signing: signing, operation: operation, method: method, subject: subject)
-            guard case .failure(let failure) = result, failure.kind == .unavailable else {
+            guard case .failure(let failure) = result else {
+                budget.earn(retries: tries - 1)
                 return .done(result)
             }
-            return .retry(result)
+            return failure.kind == .unavailable ? .retry(result) : .done(result)
         }.get()
     }
 

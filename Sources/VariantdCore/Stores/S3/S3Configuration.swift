@@ -21,6 +21,8 @@ struct S3Configuration: Sendable, CustomStringConvertible {
     var addressing: Addressing
     var timeouts = CurlTransfer.Timeouts()
     var retry = S3Retry.schedule
+    /// What every retry is paid from: one budget for the whole process.
+    var retryBudget = RetryBudget.objectStorage
 
     /// Reads `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION` (else
     /// `AWS_DEFAULT_REGION`, else `us-east-1`), `AWS_ENDPOINT_URL_S3` (else `AWS_ENDPOINT_URL`, else AWS's

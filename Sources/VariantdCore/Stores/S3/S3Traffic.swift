@@ -43,5 +43,10 @@ extension PrometheusText {
         single(
             "variantd_s3_received_bytes_total", "counter", "Body bytes of object storage's answers.",
             traffic.receivedBytes)
+        single(
+            "variantd_s3_retries_refused_total", "counter",
+            "Retries of object storage requests not made because the process's retry budget was spent "
+                + "(each retry costs 5 of 500 tokens, answers earn them back).",
+            RetryBudget.objectStorage.refusedRetries)
     }
 }

@@ -45,6 +45,17 @@ package enum FileSystem {
         close(descriptor)
     }
 
+    /// The room left on the file system holding `path` for an unprivileged writer, and whether it is mounted
+    /// read-only; nil when `statvfs` fails.
+    package static func room(at path: String) -> (availableBytes: Int, readOnly: Bool)? {
+        var facts = statvfs()
+        guard statvfs(path, &facts) == 0 else { return nil }
+        return (
+            Int(clamping: UInt64(facts.f_bavail) &* UInt64(facts.f_frsize)),
+            facts.f_flag & UInt(ST_RDONLY) != 0
+        )
+    }
+
     static var processID: Int32 { getpid() }
 
     /// Whether a process with this id exists (it may belong to another user).

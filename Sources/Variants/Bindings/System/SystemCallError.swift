@@ -30,4 +30,19 @@ package struct SystemCallError: Error, Sendable, Equatable, CustomStringConverti
     package static func isOutOfSpace(_ code: Int32?) -> Bool {
         code == ENOSPC || code == EDQUOT
     }
+
+    /// Whether the file system refuses every write for now: it is read-only, or its device fails.
+    package static func isUnwritable(_ code: Int32?) -> Bool {
+        code == EROFS || code == EIO
+    }
+
+    /// The symbolic name of an error number a write can leave (`ENOSPC`), for metrics' labels; others
+    /// read `errno_N`.
+    package static func name(of code: Int32) -> String {
+        let names: [Int32: String] = [
+            ENOSPC: "ENOSPC", EDQUOT: "EDQUOT", EROFS: "EROFS", EIO: "EIO", EACCES: "EACCES", EPERM: "EPERM",
+            EFBIG: "EFBIG", EMFILE: "EMFILE", ENFILE: "ENFILE", ENOMEM: "ENOMEM", ENOENT: "ENOENT",
+        ]
+        return names[code] ?? "errno_\(code)"
+    }
 }

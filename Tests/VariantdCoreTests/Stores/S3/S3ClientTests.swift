@@ -290,11 +290,155 @@ struct S3ClientRetryTests {
         #expect(requests == 4)
     }
 
+    /// A store that fails everything for long: the process's retry budget bounds the tries it sends. With
+    /// room for two retries, the first read tries three times and the next ones once each, each an outage
+    /// (`store_unavailable`) at once; answered requests earn the budget back.
+    @Test func aSpentRetryBudgetStopsTheRetries() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("requests.log").path
+        let server = try ScriptedServer(Self.store, arguments: [log, "503:SlowDown"])
+        defer { server.stop() }
+        var configuration = try server.s3Configuration()
+        let budget = RetryBudget(capacity: 10, retryCost: 5)
+        configuration.retryBudget = budget
+        let client = S3Client(configuration)
+        func requests() throws -> Int {
+            try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+        }
+        var counts: [Int] = []
+        for _ in 1...3 {
+            let error = try #require(throws: S3Error.self) {
+                try client.read(bucket: "bkt", key: "a.jpg", maxBytes: 1 << 20)
+            }
+            #expect(error.variantsError.code == .storeUnavailable)
+            counts.append(try requests())
+        }
+        #expect(counts == [3, 4, 5], "3 tries, then 1 each: not 4 each")
+        #expect(budget.refusedRetries == 3)
+        for _ in 1...5 { budget.earn() }
+        #expect(budget.spendRetry(), "answered requests earn a retry back")
+        budget.earn(retries: 2)
+        #expect(
+            budget.spendRetry() && budget.spendRetry(), "a request answered after retries earns them back")
+        #expect(!budget.spendRetry())
+    }
+
     /// Another 400 is a request the store refuses however often it is sent: final at once.
     @Test func anotherBadRequestIsFinal() throws {
         let (result, requests) = try read(answering: "400:InvalidArgument,200")
         let error = try #require(throws: S3Error.self) { try result.get() }
         #expect(error.kind == .rejected, "\(error)")
         #expect(requests == 1)
+    }
+}
+
+/// A store that cuts a `PUT` mid-body or stalls after the headers, from a loopback server of the test's
+/// own: each is a network failure, retried like a 5xx, and the stall is cut by the low-speed limit
+/// (`stalled` seconds under 1 KiB/s; 30 s by default, 1 s here) rather than waited out.
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+struct S3FaultTests {
+    /// Answers each request with the next of the comma-separated actions in `argv[2]` (the last one for ever
+    /// after): `cut` reads half the body and closes the connection without an answer, `stall` sends the
+    /// headers of a 100 000-byte body and 10 bytes of it, then nothing; a number is that status, empty.
+    private static let store = """
+        import http.server, socket, sys, time
+        log, actions = sys.argv[1], sys.argv[2].split(',')
+        seen = [0]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            # HTTP/1.1 answers curl's `Expect: 100-continue` before a large body, as S3 does.
+            protocol_version = 'HTTP/1.1'
+            def handle_one_request_action(self):
+                action = actions[min(seen[0], len(actions) - 1)]
+                seen[0] += 1
+                with open(log, 'a') as out:
+                    out.write(self.command + ' ' + action + '\\n')
+                return action
+            def do_PUT(self):
+                action = self.handle_one_request_action()
+                length = int(self.headers.get('Content-Length', '0'))
+                if action == 'cut':
+                    self.rfile.read(length // 2)
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                self.rfile.read(length)
+                self.send_response(int(action))
+                self.send_header('Content-Length', '0')
+                self.end_headers()
+            def do_GET(self):
+                action = self.handle_one_request_action()
+                if action == 'stall':
+                    self.send_response(200)
+                    self.send_header('Content-Length', '100000')
+                    self.end_headers()
+                    self.wfile.write(b'0123456789')
+                    self.wfile.flush()
+                    time.sleep(120)
+                    return
+                self.send_response(int(action))
+                self.send_header('Content-Length', '0')
+                self.end_headers()
+            def log_message(self, *args):
+                pass
+        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+        server.daemon_threads = True
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    /// A client of a store acting out `actions`, with the low-speed limit at 1 s, and the request log.
+    private func client(_ actions: String, in folder: URL) throws -> (S3Client, ScriptedServer, String) {
+        let log = folder.appendingPathComponent("requests.log").path
+        let server = try ScriptedServer(Self.store, arguments: [log, actions])
+        var configuration = try server.s3Configuration()
+        configuration.timeouts = CurlTransfer.Timeouts(connect: 2, stalled: 1)
+        return (S3Client(configuration), server, log)
+    }
+
+    private func requests(_ log: String) throws -> [String] {
+        try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aPutCutMidBodyIsSentAgainWhole() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (client, server, log) = try client("cut,cut,200", in: folder)
+        defer { server.stop() }
+        let bytes = [UInt8](repeating: 7, count: 256 << 10)
+        try client.put(bucket: "bkt", key: "r.webp", bytes: bytes, contentType: "image/webp")
+        #expect(try requests(log) == ["PUT cut", "PUT cut", "PUT 200"])
+    }
+
+    @Test func aPutCutEveryTimeIsAnOutage() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (client, server, log) = try client("cut", in: folder)
+        defer { server.stop() }
+        let error = try #require(throws: S3Error.self) {
+            try client.put(
+                bucket: "bkt", key: "r.webp", bytes: [UInt8](repeating: 7, count: 256 << 10),
+                contentType: "image/webp")
+        }
+        #expect(error.variantsError.code == .storeUnavailable, "\(error)")
+        #expect(try requests(log).count == 4)
+    }
+
+    /// A store that sends the headers and then nothing: each try is cut after the low-speed limit, not held
+    /// for ever, and the read ends as an outage after its tries.
+    @Test func aStoreThatStallsAfterTheHeadersIsCutAndAnOutage() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (client, server, log) = try client("stall", in: folder)
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let error = try #require(throws: S3Error.self) {
+            try client.read(bucket: "bkt", key: "a.jpg", maxBytes: 1 << 20)
+        }
+        #expect(error.variantsError.code == .storeUnavailable, "\(error)")
+        #expect(try requests(log) == Array(repeating: "GET stall", count: 4))
+        #expect(started.duration(to: .now) < .seconds(100), "cut, not waited out")
     }
 }
