@@ -21,6 +21,9 @@ read -r -a targets <<<"${targets[*]}"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name variantd -enable-upcoming-feature InternalImportsByDefault
        -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny)
 V=Sources/Variants
+# What tells a whole container from a cut one, which the sniffer and a declaration's watermark PNG both ask.
+containers=($V/Probe/ContainerCheck.swift $V/Probe/PDFStructure.swift $V/Bindings/System/ByteSearch.swift
+            $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift $V/Decode/HEIFReferenceRepair.swift)
 
 # The pure part of the Variants module, for targets whose sources import it.
 variants() {
@@ -29,7 +32,8 @@ variants() {
     -emit-library -static -o "$out/libVariants.a" $V/Errors/VariantsError.swift $V/Pipeline/ObjectRequest.swift \
     $V/Pipeline/StageTimings.swift $V/Pipeline/Stage.swift $V/Report/*.swift $V/Specs/*.swift \
     $V/Formats/*.swift $V/Sniff/MediaType.swift $V/Stores/RenditionFile.swift $V/Pipeline/RenditionOrder.swift \
-    $V/Stores/RenditionStore.swift $V/Bindings/Crypto/SHA256.swift $V/Bindings/Crypto/LibCrypto.swift -I Sources/CCrypto
+    $V/Stores/RenditionStore.swift $V/Bindings/Crypto/SHA256.swift $V/Bindings/Crypto/LibCrypto.swift \
+    "${containers[@]}" -I Sources/CCrypto
 }
 
 build() {
@@ -38,12 +42,12 @@ build() {
   case $target in
     sniffer)
       swiftc "${flags[@]}" -module-name FuzzSniffer $V/Sniff/*.swift $V/Formats/*.swift $V/Specs/OutputFormat.swift \
-        $V/Probe/ContainerCheck.swift $V/Probe/PDFStructure.swift \
-        $V/Bindings/System/ByteSearch.swift $V/Probe/CRC32.swift $V/Decode/HEIFMeta.swift $V/Decode/HEIFOverlay.swift \
-        $V/Decode/HEIFReferenceRepair.swift $V/Errors/VariantsError.swift Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
+        "${containers[@]}" $V/Errors/VariantsError.swift Fuzz/SnifferFuzz.swift -o "$out/fuzz" ;;
     declaration)
       swiftc "${flags[@]}" -module-name FuzzDeclaration $V/Specs/*.swift $V/Formats/*.swift $V/Sniff/MediaType.swift \
-        $V/Rendering/RenderPlan.swift \
+        $V/Rendering/RenderPlan.swift $V/Rendering/RenderPlan+Watermark.swift "${containers[@]}" \
+        $V/Bindings/Crypto/SHA256.swift \
+        $V/Bindings/Crypto/LibCrypto.swift -I Sources/CCrypto -lcrypto \
         $V/Errors/VariantsError.swift Fuzz/BucketDeclarationFuzz.swift -o "$out/fuzz" ;;
     thumbhash)
       swiftc "${flags[@]}" -module-name FuzzThumbHash Sources/ThumbHash/*.swift Fuzz/ThumbHashFuzz.swift \
