@@ -40,7 +40,8 @@ struct ManifestLine: Encodable {
 /// What a resume reads back from a manifest line: the key fields and how the result counts.
 struct ManifestRecord: Decodable, Equatable {
     var path: String
-    var checksumSha256: String
+    /// The source's; absent from an error met before the source could be read.
+    var checksumSha256: String?
     var declarationSha256: String
     /// The error code of an error line; nil for metadata.
     var error: String?
@@ -51,8 +52,9 @@ struct ManifestRecord: Decodable, Equatable {
         self = record
     }
 
-    var key: ManifestKey {
-        ManifestKey(path: path, sourceChecksum: checksumSha256, declaration: declarationSha256)
+    /// Nil for a line whose source was never read: nothing a resume could skip.
+    var key: ManifestKey? {
+        checksumSha256.map { ManifestKey(path: path, sourceChecksum: $0, declaration: declarationSha256) }
     }
 
     /// The category, or nil when the line must not count as done: an error that may pass on a later

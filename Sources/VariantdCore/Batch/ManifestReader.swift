@@ -30,11 +30,12 @@ struct ManifestReader {
             if !WalkProblemLine.describes(line) { contents.unreadableLines += 1 }
             return
         }
+        guard let key = record.key else { return }
         if let category = record.doneCategory {
-            if contents.done.updateValue(category, forKey: record.key) == nil {
+            if contents.done.updateValue(category, forKey: key) == nil {
                 contents.doneByDeclaration[record.declarationSha256, default: 0] += 1
             }
-        } else if contents.done.removeValue(forKey: record.key) != nil {
+        } else if contents.done.removeValue(forKey: key) != nil {
             contents.doneByDeclaration[record.declarationSha256, default: 0] -= 1
         }
     }
