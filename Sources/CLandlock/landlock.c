@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/landlock.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -25,6 +26,19 @@ int cl_landlock_abi(void) {
 int cl_landlock_deny_ruleset(unsigned long long handled_access_fs) {
     struct landlock_ruleset_attr attributes = {.handled_access_fs = handled_access_fs};
     return (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+}
+
+int cl_landlock_allow_reading(int ruleset, const char *path) {
+    int parent = open(path, O_PATH | O_CLOEXEC);
+    if (parent < 0) return errno;
+    struct landlock_path_beneath_attr beneath = {
+        .allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR,
+        .parent_fd = parent,
+    };
+    long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+    int error = added == 0 ? 0 : errno;
+    close(parent);
+    return error;
 }
 
 int cl_landlock_restrict_process(int ruleset) {

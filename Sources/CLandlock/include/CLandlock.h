@@ -12,6 +12,10 @@ int cl_landlock_abi(void);
 /// A ruleset that handles the given filesystem rights and grants none of them; a descriptor, or -1 with errno.
 int cl_landlock_deny_ruleset(unsigned long long handled_access_fs);
 
+/// Grants reading the files and listing the directories beneath `path` (`READ_FILE`, `READ_DIR`) in the
+/// ruleset, and nothing else there; 0 or an errno.
+int cl_landlock_allow_reading(int ruleset, const char *path);
+
 /// Enforces the ruleset on every thread of the process at once, in the kernel (`TSYNC`, ABI 8 and later);
 /// 0 or an errno.
 int cl_landlock_restrict_process(int ruleset);

@@ -29,13 +29,14 @@ enum ChildConfinement {
     }
 
     /// Gives up for good what decoding never needs, once start-up has loaded every library, plugin and
-    /// codec: no new privileges, no filesystem at all (Landlock, where the kernel offers it), and only the
-    /// system calls of `SyscallFilter` — any other kills the process with SIGSYS. Both bind every thread,
-    /// those libdispatch and libvips started during the warm-up included.
+    /// codec: no new privileges, no filesystem but the system's fonts, read-only (Landlock, where the kernel
+    /// offers it), and only the system calls of `SyscallFilter` — any other kills the process with SIGSYS.
+    /// Both bind every thread, those libdispatch and libvips started during the warm-up included. Without
+    /// Landlock nothing else would keep a read-only `open` to the fonts, so the filter then allows none.
     static func seal() throws(ConfinementError) {
         try SyscallFilter.forbidNewPrivileges()
-        _ = try Landlock.denyFileSystem()
-        try SyscallFilter.install()
+        let landlock = try Landlock.denyFileSystem(exceptReading: SystemFonts.directories)
+        try SyscallFilter.install(allowingReadOnlyOpens: landlock != nil)
     }
 
     /// What `serve` and `work` log once at start-up when the kernel offers no Landlock (built without it, or

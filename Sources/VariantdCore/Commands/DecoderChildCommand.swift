@@ -22,8 +22,8 @@ package struct DecoderChildCommand: Subcommand {
     let limits: Limits
     let confined: Bool
     #if DEBUG
-        /// Debug builds only, for the tests (`--violate open|socket`): a call the sealed child makes before
-        /// each job, to prove it dies. A release build, the one installed, has no such option.
+        /// Debug builds only, for the tests (`--violate open|read|socket`): a call the sealed child makes
+        /// before each job, to prove the seal holds. A release build, the one installed, has no such option.
         let violation: ConfinementViolation?
     #endif
 
@@ -48,7 +48,7 @@ package struct DecoderChildCommand: Subcommand {
         private static func violation(_ text: String?) throws(UsageError) -> ConfinementViolation? {
             guard let text else { return nil }
             guard let violation = ConfinementViolation(rawValue: text) else {
-                throw UsageError("'--violate' takes open or socket")
+                throw UsageError("'--violate' takes open, read or socket")
             }
             return violation
         }

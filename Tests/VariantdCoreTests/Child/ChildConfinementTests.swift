@@ -10,8 +10,8 @@ import Variants
 #endif
 
 /// Sealed decoder children: the kernel holds the filter and Landlock on every thread, a sealed child still
-/// decodes, and a child that reaches for a file or the network after sealing dies by SIGSYS while its parent
-/// answers the job.
+/// decodes, a child that opens a file for writing or reaches for the network after sealing dies by SIGSYS
+/// while its parent answers the job, and one that reads a file other than a font is refused.
 @Suite struct ChildConfinementTests {
     private let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
 
@@ -101,6 +101,20 @@ import Variants
             ).outcome.get()
             #expect(decoded.width == 200 && decoded.height == 320)
             await plain.shutdown()
+        }
+
+        /// Reading the system's fonts lets a sealed child read no other file: Landlock refuses it, and the
+        /// child carries on (it would abort had it read the file), so the job is answered.
+        @Test(.enabled(if: Landlock.version != nil, "the kernel offers no Landlock"))
+        func aSealedChildReadsNoFileButTheFonts() async throws {
+            var configuration = PipelinePool.Configuration(
+                executable: TestPaths.variantd, size: 1, attemptsPerObject: 1)
+            configuration.violation = .read
+            let sealed = PipelinePool.overFiles(configuration)
+            let decoded = try await sealed.fulfil(file: picture).outcome.get()
+            #expect(decoded.width == 320 && decoded.height == 200)
+            #expect(await sealed.crashes == 0)
+            await sealed.shutdown()
         }
     #endif
 

@@ -5,8 +5,8 @@ import Variants
     import Glibc
 #endif
 
-/// Landlock, where the kernel offers it: a decoder child that has loaded its libraries gives up the whole
-/// filesystem, on every thread. The calls go straight to the kernel (glibc has no wrappers), through the
+/// Landlock, where the kernel offers it: a decoder child that has loaded its libraries gives up the
+/// filesystem, on every thread, but reading the system's fonts (`SystemFonts`). The calls go straight to the kernel (glibc has no wrappers), through the
 /// `CLandlock` shim.
 ///
 /// `landlock_restrict_self` binds the calling thread and the threads it starts afterwards, not the threads
@@ -27,13 +27,19 @@ enum Landlock {
     }
 
     /// Denies every filesystem right this kernel's Landlock can handle, to every thread of the process and
-    /// every thread started afterwards. Returns the ABI version enforced, or nil when the kernel has no
-    /// Landlock.
-    static func denyFileSystem() throws(ConfinementError) -> Int? {
+    /// every thread started afterwards, but reading the files and listing the directories beneath
+    /// `readable`. Returns the ABI version enforced, or nil when the kernel has no Landlock.
+    static func denyFileSystem(exceptReading readable: [String]) throws(ConfinementError) -> Int? {
         guard let abi = try offeredVersion() else { return nil }
         let ruleset = cl_landlock_deny_ruleset(handledRights(abi: abi))
         guard ruleset >= 0 else { throw Self.failure(SystemCallError("landlock_create_ruleset")) }
         defer { close(ruleset) }
+        for path in readable {
+            let error = cl_landlock_allow_reading(ruleset, path)
+            guard error == 0 else {
+                throw Self.failure(SystemCallError("landlock_add_rule", code: error, about: path))
+            }
+        }
         if abi >= processWideVersion {
             let error = cl_landlock_restrict_process(ruleset)
             guard error == 0 else {

@@ -9,10 +9,12 @@ import Variants
 /// The seccomp filter a decoder child installs once its libraries and plugins are loaded (libseccomp, the
 /// only file that calls it). What remains is what decoding a picture from bytes already in memory needs:
 /// reading and writing descriptors it already holds, memory, threads, futexes, clocks, signals to itself and
-/// exit. Every other call — `open`, `openat`, `socket`, `connect`, `execve`, `fork`, `ptrace`, `mount`, `bpf`,
-/// … — is never made, and the process dies by SIGSYS, so a decoder exploit cannot reach a file, the network
-/// or another program. On its way the process tells its parent which call it was (`Refusal`), so that an
-/// operator can tell a hostile file from a library that needs a call the filter does not allow.
+/// exit; and, under Landlock, opening the system's fonts read-only. Every other call — an `open` for writing
+/// (or any `open` without Landlock), `socket`, `connect`, `execve`, `fork`, `ptrace`, `mount`, `bpf`,
+/// … — is never made, and the process dies by SIGSYS, so a decoder exploit cannot write a file, read one but a
+/// font, or reach the network or another program. On its way the process tells its parent which call it was
+/// (`Refusal`), so that an operator can tell a hostile file from a library that needs a call the filter does
+/// not allow.
 enum SyscallFilter {
     /// Calls allowed whatever their arguments. Names absent on an architecture are skipped.
     static let allowed = [
@@ -72,8 +74,9 @@ enum SyscallFilter {
     }
 
     /// Installs the filter on every thread of the process: a refused call traps, and the handler tells the
-    /// parent which it was before the process dies by SIGSYS.
-    static func install() throws(ConfinementError) {
+    /// parent which it was before the process dies by SIGSYS. `allowingReadOnlyOpens` when Landlock already
+    /// limits what may be opened to the system's fonts.
+    static func install(allowingReadOnlyOpens: Bool) throws(ConfinementError) {
         guard cst_report_refused_calls() == 0 else {
             throw ConfinementError(step: "seccomp", failure: SystemCallError("sigaction", about: "SIGSYS"))
         }
@@ -101,6 +104,16 @@ enum SyscallFilter {
         // Thread names, which libvips' thread pool and dav1d set.
         for option in [PR_SET_NAME, PR_GET_NAME] {
             try rule(filter, "prctl", SCMP_ACT_ALLOW, [compare(0, SCMP_CMP_EQ, UInt64(option))])
+        }
+        // Font files, opened when a document's text needs them: read-only (no write access, creation,
+        // truncation or appending), and only where Landlock lets a read reach. fontconfig asks whether a font
+        // it picked is readable (`access` with `R_OK`) before Pango opens it.
+        if allowingReadOnlyOpens {
+            let writing = UInt64(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)
+            try rule(filter, "openat", SCMP_ACT_ALLOW, [compare(2, SCMP_CMP_MASKED_EQ, writing, 0)])
+            try rule(filter, "open", SCMP_ACT_ALLOW, [compare(1, SCMP_CMP_MASKED_EQ, writing, 0)])
+            try rule(filter, "access", SCMP_ACT_ALLOW, [compare(1, SCMP_CMP_EQ, UInt64(R_OK))])
+            try rule(filter, "faccessat", SCMP_ACT_ALLOW, [compare(2, SCMP_CMP_EQ, UInt64(R_OK))])
         }
         // Terminal queries glibc makes on stdio streams, answered "not a terminal" without asking.
         try rule(filter, "ioctl", cs_act_errno(ENOTTY), [compare(1, SCMP_CMP_EQ, UInt64(TCGETS))])
