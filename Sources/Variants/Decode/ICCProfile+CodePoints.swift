@@ -66,8 +66,7 @@ extension ICCProfile {
         guard tag.count >= 12 else { return nil }
         switch fourCC(tag, 0) {
         case "mluc":
-            let (records, size) = (u32(tag, 8), u32(tag, 12))
-            guard records >= 1, size >= 12, tag.count >= 28 else { return nil }
+            guard tag.count >= 28, u32(tag, 8) >= 1, u32(tag, 12) >= 12 else { return nil }
             let (length, offset) = (u32(tag, 20), u32(tag, 24))
             guard offset <= tag.count, length <= tag.count - offset, length <= 256 else { return nil }
             let units = stride(from: offset, to: offset + length - 1, by: 2).map { UInt16(u16(tag, $0)) }

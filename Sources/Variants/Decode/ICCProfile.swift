@@ -26,14 +26,6 @@ struct ICCProfile: Sendable, Equatable {
     /// (`codePoints(tags:)`): how an HDR JPEG XL says its samples are PQ or HLG.
     let codePoints: HeifContainer.NCLX?
 
-    /// The profile attached to `image` when it can be used on its pixels; nil when there is none, or when it
-    /// is not an ICC profile at all, lcms cannot read it, or it describes other pixels (grey on RGB, RGB on
-    /// grey or CMYK, CMYK on RGB).
-    static func usable(in image: VipsImage) -> ICCProfile? {
-        guard image.iccProfileFits else { return nil }
-        return image.iccProfile.flatMap(ICCProfile.init)
-    }
-
     /// nil when the bytes are not an ICC profile at all (no `acsp` signature or a tag table past the end).
     init?(_ bytes: [UInt8]) {
         guard bytes.count >= 132, Self.fourCC(bytes, 36) == "acsp" else { return nil }

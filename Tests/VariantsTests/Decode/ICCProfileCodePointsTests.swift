@@ -39,7 +39,11 @@ import Testing
         var cut = Self.mluc("RGB_D65_202_Rel_PeQ")
         cut[20..<24] = [0, 0, 1, 0]
         #expect(Self.profile(["desc": cut])?.codePoints == nil)
-        #expect(Self.profile(["desc": Array(Self.mluc("RGB_D65_202_Rel_PeQ").prefix(20))])?.codePoints == nil)
+        for length in [14, 20] {
+            #expect(
+                Self.profile(["desc": Array(Self.mluc("RGB_D65_202_Rel_PeQ").prefix(length))])?.codePoints
+                    == nil)
+        }
         #expect(Self.profile(["cicp": Array("cicp".utf8) + [0, 0]])?.codePoints == nil)
         #expect(Self.profile(["desc": Self.mluc("RGB_D65_202_Rel_PeQ")], space: "CMYK")?.codePoints == nil)
     }
