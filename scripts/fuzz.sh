@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs each for a bounded time.
 #
-#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job events jpeg (default: all)
+#   bash scripts/fuzz.sh [SECONDS] [TARGET…]     targets: sniffer declaration thumbhash job events icc jpeg (default: all)
 #
 # Each Swift target compiles the pure-Swift sources it exercises straight into one fuzzer binary with swiftc (the
 # only C library involved is libcrypto, for the spec keys of a job's outputs and long storage-event versions); `jpeg` compiles our C decoder shim with the toolchain's clang and
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 seconds=${1:-30}
 shift || true
-targets=("${@:-sniffer declaration thumbhash job events jpeg}")
+targets=("${@:-sniffer declaration thumbhash job events icc jpeg}")
 read -r -a targets <<<"${targets[*]}"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name variantd -enable-upcoming-feature InternalImportsByDefault
        -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny)
@@ -62,6 +62,11 @@ build() {
       swiftc "${flags[@]}" -module-name FuzzEvents -I "$out" -I Sources/CCrypto -L "$out" -lVariants -lcrypto \
         Sources/VariantdCore/Events/{StorageEvent,FilerEvent,S3EventMessage,FormEncoding,StorageChange,StorageChange+Version}.swift \
         Sources/VariantdCore/Wire/WireJSON.swift Fuzz/StorageEventFuzz.swift -o "$out/fuzz" ;;
+    icc)
+      # The colour encoding a profile states is a HeifContainer.NCLX; an empty class stands in for the libheif one.
+      printf 'final class HeifContainer {}\n' >"$out/HeifContainer.swift"
+      swiftc "${flags[@]}" -module-name FuzzICC $V/Decode/ICCProfile.swift $V/Decode/ICCProfile+CodePoints.swift \
+        $V/Decode/HeifContainer+NCLX.swift "$out/HeifContainer.swift" Fuzz/ICCProfileFuzz.swift -o "$out/fuzz" ;;
     jpeg)
       # C, not Swift: our libjpeg-turbo decoder shim (not the jpegli encoder beside it), against the system's libjpeg.
       # (ld.gold warns that it cannot export ASan's local symbols: harmless, so kept out of the output.)

@@ -29,6 +29,7 @@ packages=(
   chromium librsvg2-bin  # the browser tests (batch report, client hints), the charts' rasterising test
   poppler-utils  # pdftoppm, the reference render of the PDF decoding tests
   fontconfig fonts-dejavu-core fonts-urw-base35  # the fonts a document's text not carried by it is drawn in
+  libjxl-tools  # cjxl: the tone-mapping tests encode HDR JPEG XL pictures of known light
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
   libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back

@@ -255,3 +255,39 @@ vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error)
 {
     return (*bytes = vips_image_write_to_memory(in, length)) ? 0 : vv_fail(error);
 }
+
+int
+vv_write_words(VipsImage *in, void **bytes, size_t *length, int *bands, vv_error *error)
+{
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 6);
+    VipsImage *image = in;
+    if (image->Bands < 3) {
+        if (vips_extract_band(image, &t[0], 0, NULL)) goto fail;
+        VipsImage *parts[4] = { t[0], t[0], t[0], NULL };
+        int count = 3;
+        if (image->Bands == 2) {
+            if (vips_extract_band(image, &t[1], 1, NULL)) goto fail;
+            parts[count++] = t[1];
+        }
+        if (vips_bandjoin(parts, &t[2], count, NULL)) goto fail;
+        image = t[2];
+    } else if (image->Bands > 4) {
+        if (vips_extract_band(image, &t[2], 0, "n", 4, NULL)) goto fail;
+        image = t[2];
+    }
+    if (image->BandFmt != VIPS_FORMAT_USHORT) {
+        double scale = vips_band_format_isfloat(image->BandFmt) ? 65535.0
+                       : image->BandFmt == VIPS_FORMAT_UCHAR    ? 257.0
+                                                                : 1.0;
+        if (vips_linear1(image, &t[3], scale, 0.0, NULL) || vips_cast_ushort(t[3], &t[4], NULL)) goto fail;
+        image = t[4];
+    }
+    *bands = image->Bands;
+    *bytes = vips_image_write_to_memory(image, length);
+    g_object_unref(scope);
+    return *bytes ? 0 : vv_fail(error);
+fail:
+    g_object_unref(scope);
+    return vv_fail(error);
+}

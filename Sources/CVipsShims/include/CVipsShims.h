@@ -217,6 +217,11 @@ const void *vv_image_memory(VipsImage *in, size_t *length);
 /* Copies the pixels out, 8-bit interleaved; free *bytes with vv_free. */
 int vv_write_pixels(VipsImage *in, void **bytes, size_t *length, vv_error *error);
 
+/* Copies the pixels out as RGB or RGBA of 16 bits a sample (native endian), for a signal that must not lose
+ * precision before it is mapped: 8-bit samples are scaled by 257, float ones from [0, 1] (clipped), grey
+ * is repeated into three bands. *bands is 3 or 4; free *bytes with vv_free. */
+int vv_write_words(VipsImage *in, void **bytes, size_t *length, int *bands, vv_error *error);
+
 /* A PNG (effort 1-10: zlib level effort - 1) with all metadata stripped; free *bytes with vv_free. JPEG,
  * WebP and AVIF are encoded by their libraries directly. */
 int vv_save_png(VipsImage *in, int effort, void **bytes, size_t *length, vv_error *error);

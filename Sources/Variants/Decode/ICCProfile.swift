@@ -22,14 +22,9 @@ struct ICCProfile: Sendable, Equatable {
     /// A matrix/TRC RGB profile whose primaries and curves are sRGB's: converting through it changes nothing
     /// but costs time, so it is skipped.
     let isSRGB: Bool
-
-    /// The profile attached to `image` when it can be used on its pixels; nil when there is none, or when it
-    /// is not an ICC profile at all, lcms cannot read it, or it describes other pixels (grey on RGB, RGB on
-    /// grey or CMYK, CMYK on RGB).
-    static func usable(in image: VipsImage) -> ICCProfile? {
-        guard image.iccProfileFits else { return nil }
-        return image.iccProfile.flatMap(ICCProfile.init)
-    }
+    /// The colour encoding the profile stands for in H.273 code points, when it states one
+    /// (`codePoints(tags:)`): how an HDR JPEG XL says its samples are PQ or HLG.
+    let codePoints: HeifContainer.NCLX?
 
     /// nil when the bytes are not an ICC profile at all (no `acsp` signature or a tag table past the end).
     init?(_ bytes: [UInt8]) {
@@ -54,6 +49,7 @@ struct ICCProfile: Sendable, Equatable {
                 tags[tag].map { Self.xyz($0, near: expected) } ?? false
             }
             && ["rTRC", "gTRC", "bTRC"].allSatisfy { tags[$0].map(Self.isSRGBCurve) ?? false }
+        codePoints = ["RGB ", "GRAY"].contains(colourSpace) ? Self.codePoints(tags: tags) : nil
     }
 
     /// sRGB's red, green and blue colorants adapted to the D50 connection space, as profiles store them.
@@ -104,13 +100,13 @@ struct ICCProfile: Sendable, Equatable {
         return value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055
     }
 
-    private static func u16(_ bytes: [UInt8], _ index: Int) -> Int {
+    static func u16(_ bytes: [UInt8], _ index: Int) -> Int {
         Int(bytes[index]) << 8 | Int(bytes[index + 1])
     }
-    private static func u32(_ bytes: [UInt8], _ index: Int) -> Int {
+    static func u32(_ bytes: [UInt8], _ index: Int) -> Int {
         u16(bytes, index) << 16 | u16(bytes, index + 2)
     }
-    private static func fourCC(_ bytes: [UInt8], _ index: Int) -> String {
+    static func fourCC(_ bytes: [UInt8], _ index: Int) -> String {
         String(decoding: bytes[index..<index + 4], as: UTF8.self)
     }
 }

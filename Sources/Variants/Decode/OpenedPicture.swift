@@ -32,7 +32,8 @@ struct OpenedPicture {
     /// A colour description that is not a profile (PNG `gAMA`/`cHRM`, HEIF `nclx`), as a profile to convert
     /// through when no ICC profile is embedded.
     private let describedProfile: SynthesizedProfile?
-    /// A HEIF picture whose `nclx` transfer is PQ or HLG, tone-mapped rather than read as SDR.
+    /// A HEIF picture whose `nclx` transfer is PQ or HLG (a JPEG XL one whose colour encoding is), tone-mapped
+    /// rather than read as SDR.
     private let toneMapping: ToneMapping?
 
     /// What a HEIF primary item may be coded as; anything else (`unci`, `jpeg`, `j2k1`, `vvc1`, …) is refused.
@@ -77,7 +78,11 @@ struct OpenedPicture {
             describedProfile =
                 type.facts.container == .pngChunks
                 ? SynthesizedProfile(png: bytes, grey: info.bands < 3) : nil
-            toneMapping = nil
+            // libjxl describes a JPEG XL's colour encoding as a profile; the samples libvips returns are
+            // still in its transfer, so a PQ or HLG one is tone-mapped from them.
+            toneMapping =
+                loader == .jxl
+                ? image.iccProfile.flatMap(ICCProfile.init)?.codePoints.flatMap(ToneMapping.init(nclx:)) : nil
             // The frames last as long as they show, which is how long the WebP renditions play them; a still
             // picture's delays are not read.
             let duration =
@@ -165,7 +170,10 @@ struct OpenedPicture {
                         from: (header.storedWidth, header.storedHeight), to: (storedWidth, storedHeight)) : 1
                 let scale = reduction == .scale ? Double(storedWidth) / Double(header.storedWidth) : 1
                 let info = headerImage.header
-                if loader == .jpeg, !info.isCMYK,
+                if let toneMapping {
+                    loaded = try toneMapping.image(from: VipsImage.load(loader, bytes: bytes))
+                    loaded.setOrientation(info.orientation)
+                } else if loader == .jpeg, !info.isCMYK,
                     JPEGDecoder.decodesWhole(
                         width: info.width, height: info.height, bands: info.bands, shrink: shrink)
                 {

@@ -1,9 +1,10 @@
 import Foundation
 
 /// HDR to SDR for HEIF and AVIF pictures whose `nclx` transfer is PQ (SMPTE ST 2084, code 16) or HLG
-/// (ARIB STD-B67, code 18). Read as if it were an SDR curve, such a signal looks flat and dull, and its
-/// highlights clip; these pictures are tone-mapped instead, from their coded samples (10 or 12 bits), at full
-/// size, before any reduction (the mapping is not linear), in linear light:
+/// (ARIB STD-B67, code 18), and JPEG XL pictures whose colour encoding is. Read as if it were an SDR curve,
+/// such a signal looks flat and dull, and its highlights clip; these pictures are tone-mapped instead, from
+/// their coded samples (10 to 16 bits), at full size, before any reduction (the mapping is not linear), in
+/// linear light:
 ///
 /// 1. The signal becomes display light in cd/m²: PQ's EOTF; for HLG, BT.2100's inverse OETF and its OOTF
 ///    for a nominal 1000 cd/m² display (γ 1.2).
@@ -72,6 +73,12 @@ struct ToneMapping: Sendable, Equatable {
             case .words(let values): map(samples, values, into: output)
             }
         }
+    }
+
+    /// A JPEG XL picture libvips decoded at full size (its samples still in the coded PQ or HLG signal),
+    /// tone-mapped to 8-bit sRGB.
+    func image(from decoded: VipsImage) throws(BackendError) -> VipsImage {
+        try decoded.mappedToEightBits { samples, values, output in map(samples, values, into: output) }
     }
 
     /// Maps every pixel of `samples` into `output` (8 bits, same bands; alpha is rescaled, not mapped).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VariantdTestSupport
 
 @testable import Variants
 
@@ -103,6 +104,114 @@ import Testing
         #expect(zip(identity, [1, 0, 0, 0, 1, 0, 0, 0, 1] as [Float]).allSatisfy { abs($0 - $1) < 0.001 })
     }
 
+    // MARK: - JPEG XL
+
+    static let cjxl = "/usr/bin/cjxl"
+
+    /// The colour patches of `pq-patches`' second row, R, G and B in cd/m².
+    static let pqColours: [[Double]] = [
+        [100, 0, 0], [0, 100, 0], [0, 0, 100], [203, 100, 50], [1000, 0, 0], [0, 1000, 0], [0, 0, 1000],
+        [1000, 500, 100], [50, 203, 203], [4000, 4000, 0], [203, 203, 203], [10000, 10000, 10000],
+    ]
+
+    /// `pq-patches`' light as a 16-bit PQ JPEG XL (cjxl, lossless and lossy) maps as the AVIF does: the greys
+    /// to the expected levels, and every patch, greys and colours, within a level of the AVIF's rendition
+    /// (whose samples are 10-bit) when lossless, within 3 when lossy.
+    @Test(.enabled(if: ReferenceRender.has(cjxl), "cjxl (libjxl-tools) is absent"), arguments: [0.0, 0.5])
+    func pqJPEGXLMapsAsHEIFDoes(distance: Double) throws {
+        let light = Self.pqNits.map { [Double($0), Double($0), Double($0)] } + Self.pqColours
+        let jxl = try Self.jpegXL(
+            patches: light.map { $0.map(ToneMapping.nitsToPQ) }, columns: 12, encoding: "RGB_D65_202_Rel_PeQ",
+            distance: distance)
+        let (metadata, pixels) = try render(jxl, path: "pq.jxl")
+        #expect(metadata.toneMapped == "pq")
+        #expect(metadata.width == 192 && metadata.height == 32)
+        for (index, level) in Self.pqExpected.enumerated() {
+            #expect(abs(pixels.at(x: index * 16 + 8, y: 8).r - level) <= 3, "\(Self.pqNits[index]) cd/m²")
+        }
+        let (_, avif) = try render("pictures/hdr/pq-patches.avif")
+        let tolerance = distance == 0 ? 1 : 3
+        for index in 0..<24 {
+            let (x, y) = (index % 12 * 16 + 8, index / 12 * 16 + 8)
+            let (got, expected) = (pixels.at(x: x, y: y), avif.at(x: x, y: y))
+            #expect(
+                abs(got.r - expected.r) <= tolerance && abs(got.g - expected.g) <= tolerance
+                    && abs(got.b - expected.b) <= tolerance,
+                "\(light[index]) cd/m²: \(got) against the AVIF's \(expected)")
+        }
+    }
+
+    /// `hlg-patches`' grey signal levels as a 16-bit HLG JPEG XL come out at the levels the AVIF's do.
+    @Test(.enabled(if: ReferenceRender.has(cjxl), "cjxl (libjxl-tools) is absent"))
+    func hlgJPEGXLMapsAsHEIFDoes() throws {
+        let signals = [0, 0.1, 0.25, 0.5, 0.6, 0.75, 0.9, 1.0]
+        let jxl = try Self.jpegXL(
+            patches: signals.map { [$0, $0, $0] }, columns: 8, encoding: "RGB_D65_202_Rel_HLG", distance: 0)
+        let (metadata, pixels) = try render(jxl, path: "hlg.jxl")
+        #expect(metadata.toneMapped == "hlg")
+        let expected = [0, 16, 61, 137, 173, 229, 253, 255]
+        for (index, level) in expected.enumerated() {
+            let grey = pixels.at(x: index * 16 + 8, y: 8)
+            #expect(
+                abs(grey.r - level) <= 3 && grey.r == grey.g && grey.g == grey.b, "patch \(index): \(grey)")
+        }
+    }
+
+    /// An SDR JPEG XL (cjxl's default sRGB encoding, and the gradient sample) is read as before, not mapped.
+    @Test(.enabled(if: ReferenceRender.has(cjxl), "cjxl (libjxl-tools) is absent"))
+    func sdrJPEGXLIsNotToneMapped() throws {
+        let jxl = try Self.jpegXL(patches: [[0.5, 0.5, 0.5]], columns: 1, encoding: nil, distance: 0)
+        #expect(try render(jxl, path: "sdr.jxl").metadata.toneMapped == nil)
+        #expect(try render("documents/gradient.jxl").metadata.toneMapped == nil)
+    }
+
+    /// libjxl names the colour encoding of the profile it synthesises; that name is read as code points.
+    @Test(.enabled(if: ReferenceRender.has(cjxl), "cjxl (libjxl-tools) is absent"))
+    func libjxlProfileStatesItsCodePoints() throws {
+        let jxl = try Self.jpegXL(
+            patches: [[0.5, 0.5, 0.5]], columns: 1, encoding: "RGB_D65_DCI_Rel_HLG", distance: 0)
+        let profile = try #require(try VipsImage.load(.jxl, bytes: jxl).iccProfile.flatMap(ICCProfile.init))
+        #expect(
+            profile.codePoints
+                == .init(
+                    primaries: 12, transfer: 18,
+                    chromaticities: [0.3127, 0.3290, 0.680, 0.320, 0.265, 0.690, 0.150, 0.060]))
+    }
+
+    /// A JPEG XL of 16 × 16 patches, `columns` a row, each an RGB signal in [0, 1] stored at 16 bits, made by
+    /// cjxl from a PPM with the colour encoding named as libjxl names it (nil: cjxl's default, sRGB).
+    private static func jpegXL(patches: [[Double]], columns: Int, encoding: String?, distance: Double)
+        throws -> [UInt8]
+    {
+        let (width, height) = (columns * 16, (patches.count + columns - 1) / columns * 16)
+        var ppm = Array("P6\n\(width) \(height)\n65535\n".utf8)
+        for y in 0..<height {
+            for x in 0..<width {
+                for signal in patches[min(patches.count - 1, y / 16 * columns + x / 16)] {
+                    let code = UInt16((min(1, max(0, signal)) * 65535).rounded())
+                    ppm += [UInt8(code >> 8), UInt8(code & 0xFF)]
+                }
+            }
+        }
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, output) = (
+            folder.appendingPathComponent("in.ppm"), folder.appendingPathComponent("out.jxl")
+        )
+        try Data(ppm).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cjxl)
+        process.arguments =
+            [input.path, output.path, "-d", "\(distance)"]
+            + (encoding.map { ["-x", "color_space=\($0)"] } ?? [])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cjxl failed")
+        return [UInt8](try Data(contentsOf: output))
+    }
+
     // MARK: - Helpers
 
     private struct Pixels {
@@ -117,10 +226,16 @@ import Testing
     }
 
     private func render(_ sample: String) throws -> (metadata: CompletionMetadata, pixels: Pixels) {
+        try render(try Samples.bytes(sample), path: sample)
+    }
+
+    private func render(_ bytes: [UInt8], path: String) throws -> (
+        metadata: CompletionMetadata, pixels: Pixels
+    ) {
         var timings = StageTimings()
         let metadata = try pipeline.run(
-            RenditionOrder(ObjectRequest(bucket: "h", path: sample), bucket: bucket),
-            bytes: try Samples.bytes(sample), timings: &timings)
+            RenditionOrder(ObjectRequest(bucket: "h", path: path), bucket: bucket), bytes: bytes,
+            timings: &timings)
         let rendition = try #require(metadata.renditions?["look"])
         let image = try VipsImage.load(.png, bytes: try #require(store.existing(rendition.key)))
         return (

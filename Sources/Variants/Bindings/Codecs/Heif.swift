@@ -21,14 +21,6 @@ final class HeifContainer {
         var nclx: NCLX?
     }
 
-    /// An `nclx` colour description: ISO/IEC 23091-2 code points and the chromaticities of the primaries.
-    struct NCLX: Sendable, Equatable {
-        var primaries: Int
-        var transfer: Int
-        /// White, red, green and blue (x, y).
-        var chromaticities: [Double]
-    }
-
     struct Limits: Sendable {
         var maxPixels: Int
         var maxMemoryBlock: Int

@@ -1,4 +1,5 @@
 internal import CVipsShims
+internal import Glibc
 
 /// The one door to libvips: runtime start-up, the image owner, and every operation the pipeline uses.
 enum Vips {
@@ -373,6 +374,36 @@ final class VipsImage {
         var length = 0
         try Vips.call("write_pixels") { vv_write_pixels(pointer, &bytes, &length, &$0) }
         return CCopy.bytes(bytes, count: length, free: vv_free) ?? []
+    }
+
+    /// The pixels as RGB or RGBA of 16 bits a sample (`vv_write_words`), made 8-bit by `map` (as
+    /// `HeifContainer.mappedToEightBits` does for HEIF): an HDR signal is tone-mapped from those, not from an
+    /// 8-bit reduction of it. The 16-bit samples are freed when it returns.
+    func mappedToEightBits(
+        _ map: (HeifContainer.CodedSamples, LentSamples<UInt16>, EightBitSamples) -> Void
+    ) throws(BackendError) -> VipsImage {
+        var words: UnsafeMutableRawPointer?
+        var length = 0
+        var bands: Int32 = 0
+        try Vips.call("write_words") { vv_write_words(pointer, &words, &length, &bands, &$0) }
+        defer { vv_free(words) }
+        let (width, height) = (header.width, header.height)
+        let count = width * height * Int(bands)
+        guard let words, length == count * 2 else {
+            throw BackendError(
+                call: "write_words", message: "\(length) bytes for \(width)×\(height)×\(bands)")
+        }
+        guard let output = malloc(max(1, count)) else {
+            throw BackendError(call: "tone_map", message: "out of memory")
+        }
+        let values = LentSamples<UInt16>(words, count: count)
+        map(
+            HeifContainer.CodedSamples(
+                values: .words(values), width: width, height: height, bands: Int(bands), bits: 16),
+            values, EightBitSamples(output))
+        return try VipsImage.adopting(
+            pixels: output, width: width, height: height, bands: Int(bands), release: { free($0) },
+            owner: output)
     }
 
     /// Calls `body` with the pixels, 8-bit interleaved, row after row: where libvips holds them when the image
