@@ -100,20 +100,9 @@ import VariantdTestSupport
         of bytes: [UInt8], named name: String, program: String,
         arguments: (_ input: String, _ output: String) -> [String]
     ) throws -> VipsImage {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent(name).path
-        let output = directory.appendingPathComponent("reference.png").path
-        try Data(bytes).write(to: URL(fileURLWithPath: input))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments(input, output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(program)")
-        return try VipsImage.load(.png, bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: output))))
-            .materialized()
+        try VipsImage.load(
+            .png,
+            bytes: try ReferenceProgram.png(of: bytes, named: name, program: program, arguments: arguments))
     }
 
     /// The text's pixels (red below 128: the text is black on white) are where the reference has them: at
