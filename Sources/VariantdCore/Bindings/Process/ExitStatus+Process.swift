@@ -8,4 +8,11 @@ extension ExitStatus {
     package func endProcess() -> Never {
         exit(rawValue)
     }
+
+    /// Ends the process without running the libraries' exit handlers: for a stop while other threads are still
+    /// starting, whose libraries (libvips, poppler, fontconfig) may be tearing down what another thread is
+    /// still setting up. Nothing is held that needs flushing then.
+    package func endProcessDuringStartUp() -> Never {
+        _exit(rawValue)
+    }
 }
