@@ -60,6 +60,7 @@ struct Router: HTTPResponder {
         ServerMetrics.Gauges(
             admission: admission.snapshot, slots: admission.slots, waitingCapacity: admission.waitingCapacity,
             buckets: registry.count, residentBytes: ProcessMemory.residentBytes,
+            openDescriptors: ProcessDescriptors.openCount,
             renditionCache: render.cache?.snapshot, onDemand: render.budget?.snapshot,
             hostSuspect: render.pool.suspicion.isSuspect())
     }

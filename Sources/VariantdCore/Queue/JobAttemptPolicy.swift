@@ -6,7 +6,8 @@ public import Variants
 /// than by a loop in one process; the waits between them are a `RetrySchedule`'s: transient errors retry with
 /// a capped backoff, `min(cap, unit × attempt⁴)` ± 10 % jitter (River's curve), until `maxAttempts`.
 /// Deterministic outcomes are final at once. A decoder that crashes or overruns its deadline twice on one job
-/// makes it `unreadable`, instead of retrying a poison file forever. A store outage spends no attempt.
+/// makes it `unreadable`, instead of retrying a poison file forever. A store outage (away, read-only or
+/// full) spends no attempt.
 public struct JobAttemptPolicy: Sendable, Equatable {
     /// Attempts given to a job enqueued without its own limit.
     public var maxAttempts: Int
@@ -52,7 +53,7 @@ public struct JobAttemptPolicy: Sendable, Equatable {
         case .failure(let failure): error = failure
         }
         // A worker writes an outage back only when stopped while waiting it out under its lease.
-        if error.code == .storeUnavailable { return .release(after: backoff(1)) }
+        if error.code.isStoreOutage { return .release(after: backoff(1)) }
         if error.isDecoderFailure {
             // Fewer deaths than `maxCrashes` are transient (load or a stop can kill a child): out of
             // attempts, they discard the job as another transient error does, not call the picture unreadable.

@@ -40,6 +40,7 @@ final class ServerMetrics: Sendable {
         var waitingCapacity: Int
         var buckets: Int
         var residentBytes: Int?
+        var openDescriptors: Int?
         /// The rendition cache's figures, when renditions are in object storage.
         var renditionCache: RenditionCache.Snapshot?
         /// The on-demand budget's figures, when one is set.
@@ -230,6 +231,13 @@ final class ServerMetrics: Sendable {
                 (
                     "variantd_process_resident_memory_bytes", "gauge",
                     "Resident memory of the daemon process.", resident
+                ))
+        }
+        if let descriptors = gauges.openDescriptors {
+            single.append(
+                (
+                    "variantd_process_open_fds", "gauge", "Open file descriptors of the daemon process.",
+                    descriptors
                 ))
         }
         for metric in single {

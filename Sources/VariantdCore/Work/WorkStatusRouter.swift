@@ -18,7 +18,7 @@ struct WorkStatusRouter: HTTPResponder {
             return .later {
                 let gauges = WorkerMetrics.Gauges(
                     jobs: try? await queue.stateCounts(), decoderCrashes: await pool.crashes,
-                    residentBytes: ProcessMemory.residentBytes)
+                    residentBytes: ProcessMemory.residentBytes, openDescriptors: ProcessDescriptors.openCount)
                 return .text(metrics.render(gauges), contentType: PrometheusText.contentType)
             }
         case (_, "/livez"), (_, "/readyz"), (_, "/metrics"):

@@ -220,17 +220,17 @@ struct Worker: Sendable {
         if case .finished(let job) = written, job.state.isFinal { await report(job) }
     }
 
-    /// Runs the job; an object or rendition store that is down (`store_unavailable`, which the pool answers
-    /// for nothing else here) is waited out under the same lease, trying again with capped backoff until the
+    /// Runs the job; an object or rendition store that is down or full (`store_unavailable` or
+    /// `insufficient_storage`, which the pool answers for nothing else here) is waited out under the same lease, trying again with capped backoff until the
     /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
     private func render(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let order = RenditionOrder(job.request, bucket: configuration.buckets.bucket(named: job.bucket))
         let outcome = await Self.storeOutage.run {
             let outcome = await pool.fulfil(order, from: .stored(job.source)).outcome
-            guard case .failure(let error) = outcome, error.code == .storeUnavailable, !stop.isRequested,
+            guard case .failure(let error) = outcome, error.code.isStoreOutage, !stop.isRequested,
                 !Task.isCancelled
             else { return .done(outcome) }
-            log(WorkEvent(event: "store_unavailable", job: job.id, message: error.message))
+            log(WorkEvent(event: error.code.rawValue, job: job.id, message: error.message))
             return .retry(outcome)
         }
         if !Task.isCancelled { await reconcile(job, outcome) }

@@ -29,6 +29,7 @@ final class WorkerMetrics: Sendable {
         var jobs: [JobState: Int]?
         var decoderCrashes: Int
         var residentBytes: Int?
+        var openDescriptors: Int?
     }
 
     func claimed(after seconds: Double) {
@@ -78,6 +79,11 @@ final class WorkerMetrics: Sendable {
             text.single(
                 "variantd_process_resident_memory_bytes", "gauge", "Resident memory of the worker process.",
                 resident)
+        }
+        if let descriptors = gauges.openDescriptors {
+            text.single(
+                "variantd_process_open_fds", "gauge", "Open file descriptors of the worker process.",
+                descriptors)
         }
         text.objectStorage(.shared)
         text.writeHealth(.shared)

@@ -61,6 +61,13 @@ public struct VariantsError: Error, Sendable, Equatable, Hashable, Codable, Cust
             default: false
             }
         }
+
+        /// Whether the fault is the host's store rather than the job's (a store away, read-only, failing or
+        /// full): a queue waits it out without spending the job's attempts, so an outage of any length
+        /// discards no upload.
+        public var isStoreOutage: Bool {
+            self == .storeUnavailable || self == .insufficientStorage
+        }
     }
 
     /// Why a picture is unreadable, decided by which step failed, never by a C library's message text; and, of

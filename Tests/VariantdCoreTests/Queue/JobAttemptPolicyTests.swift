@@ -28,9 +28,11 @@ import Variants
             Issue.record("a transient error before the last attempt is not retried")
             return
         }
-        guard case .release = disposition(VariantsError(.storeUnavailable, "x"), attempt: 5) else {
-            Issue.record("a store outage spends an attempt")
-            return
+        for outage in [VariantsError.Code.storeUnavailable, .insufficientStorage] {
+            guard case .release = disposition(VariantsError(outage, "x"), attempt: 5) else {
+                Issue.record("a store outage (\(outage.rawValue)) spends an attempt")
+                return
+            }
         }
         guard case .retry = disposition(.unreadable(.decoderCrash, "x"), crashes: 1) else {
             Issue.record("a first decoder crash is not retried")

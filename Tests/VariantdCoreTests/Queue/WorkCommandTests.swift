@@ -110,6 +110,45 @@ import Variants
         #expect(oldReportsGivenUp.count < 6, "the stop waited behind the old reports")
     }
 
+    /// A full rendition store is the host's fault, not the jobs': a worker waits it out under the lease,
+    /// logging `insufficient_storage`, and once there is room every job completes on its first attempt.
+    @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aFullRenditionStoreIsWaitedOutWithoutSpendingAttempts() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try SizedTmpfs(at: directory.appendingPathComponent("r").path, bytes: 2 << 20)
+        defer { disk.unmount() }
+        try Data(#"{"name": "b", "variants": {"thumb": {"width": 40, "height": 40}}}"#.utf8)
+            .write(to: directory.appendingPathComponent("b.json"))
+        let path = directory.appendingPathComponent("queue.sqlite3").path
+        let queue = try await SQLiteQueue(path: path)
+        let ids = try await (0..<3).asyncMap { index in
+            try await queue.enqueue(
+                try NewJob(
+                    request: ObjectRequest(bucket: "b", path: "p\(index).jpg"),
+                    source: "pictures/gradient.jpg")
+            ).id
+        }
+        disk.fill()
+        let worker = try VariantdProcess([
+            "work", "--queue", "sqlite:\(path)", "--root", TestPaths.samples.path, "--buckets",
+            directory.path,
+            "--out", disk.path, "--workers", "2", "--until-idle",
+        ])
+        try #require(worker.waitUntilPrinted(#""event":"insufficient_storage""#), "\(worker.printed)")
+        disk.empty()
+        let finished = try await worker.finish(within: .seconds(120))
+        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
+        let jobs = try await queue.jobs(in: nil, limit: 10)
+        #expect(jobs.map(\.id).sorted() == ids.sorted())
+        for job in jobs {
+            #expect(
+                job.state == .completed && job.attempts == 1, "\(job.state) after \(job.attempts) attempts")
+            let thumb = try #require(job.metadata?.renditions?["thumb"])
+            #expect(FileManager.default.contents(atPath: disk.path + "/" + thumb.key)?.count == thumb.size)
+        }
+    }
+
     @Test func stopsCleanlyOnSIGTERM() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -40,7 +40,7 @@ final class OnDemandBudget: Sendable {
         Snapshot(bytes: index.counted.bytes, evictions: state.withLock { $0.evictions })
     }
 
-    /// Whether a rendition is counted, for tests and the walk.
+    /// Whether a rendition is counted against the budget.
     func isRecorded(_ key: String) -> Bool {
         index.rendition(key)?.use != nil
     }

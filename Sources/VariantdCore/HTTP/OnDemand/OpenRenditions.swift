@@ -21,11 +21,12 @@ final class OpenRenditions: Sendable {
 
     static let trusted = Duration.seconds(1)
     static let idle = Duration.seconds(60)
+    static let defaultCapacity = 128
 
     private let entries = Mutex<[String: Entry]>([:])
     private let capacity: Int
 
-    init(capacity: Int = 128) {
+    init(capacity: Int = defaultCapacity) {
         self.capacity = capacity
     }
 
