@@ -84,13 +84,17 @@ final class Quarantine {
             """, [.integer(Int64(capacity))])
     }
 
-    /// Whether the file has failed `attempts` times already.
-    func isRefused(_ checksum: String, after attempts: Int) -> Bool {
+    /// The failures counted against the file so far; 0 when it has none (or they cannot be read).
+    func failures(of checksum: String) -> Int {
         let rows =
             (try? connection.query("SELECT failures FROM quarantine WHERE sha256 = ?", [.text(checksum)]))
             ?? []
-        guard let text = rows.first?.first ?? nil, let failures = Int(text) else { return false }
-        return failures >= attempts
+        return (rows.first?.first ?? nil).flatMap { Int($0) } ?? 0
+    }
+
+    /// Whether the file has failed `attempts` times already.
+    func isRefused(_ checksum: String, after attempts: Int) -> Bool {
+        failures(of: checksum) >= attempts
     }
 
     /// Every entry, the most recent failure first.

@@ -105,14 +105,15 @@ public actor PipelinePool {
         case .success(let loaded): object = loaded
         case .failure(let error): return PipelineAnswer(.failure(error), timings: StageTimings())
         }
-        if quarantine?.isRefused(object.checksum, after: Quarantine.refusedAfter) == true {
+        var counted = quarantine?.failures(of: object.checksum) ?? 0
+        if counted >= Quarantine.refusedAfter {
             return PipelineAnswer(
                 .failure(.unreadable(.quarantined, "this file killed the decoder before and is refused")),
                 timings: object.timings)
         }
         // A second opinion in a fresh child, at once: a decoder's fault can depend on load.
         let attempts = RetrySchedule(tries: configuration.attemptsPerObject, first: .zero, cap: .zero)
-        return await attempts.run {
+        let answer = await attempts.run {
             let answer = await run(object, in: slot)
             guard case .failure(let error) = answer.outcome, error.isDecoderFailure else {
                 return .done(answer)
@@ -125,6 +126,7 @@ public actor PipelinePool {
             case .file:
                 quarantine?.recordFailure(
                     object.checksum, reason: "\(error.reason?.rawValue ?? ""): \(error.message)")
+                counted += 1
                 return .retry(answer)
             case .host(let doubted):
                 for checksum in doubted { _ = try? quarantine?.release(checksum) }
@@ -142,19 +144,37 @@ public actor PipelinePool {
                 return .done(answer)
             }
         }
+        // A file that decodes is no killer: a death counted against it was the host's (a child killed from
+        // outside, a memory cgroup's OOM killer), so only deaths with no success between them quarantine.
+        if counted > 0, case .success = answer.outcome {
+            _ = try? quarantine?.release(object.checksum)
+        }
+        return answer
     }
 
     /// Runs the object in the slot's child; cancelling the calling task (the queue worker's lease was lost)
-    /// kills the child as the deadline would, and nothing it answered is stored.
+    /// kills the child as the deadline would, and nothing it answered is stored. A child that could not
+    /// confine itself never read the file: the host refused it something (an open on a failing disk, a
+    /// kernel limit), so fresh children are tried at once, up to `startsPerObject`, and the file is not
+    /// blamed.
     private func run(_ object: LoadedObject, in slot: ChildSlot) async -> PipelineAnswer {
         let configuration = configuration
-        slot.begin()
-        return await withTaskCancellationHandler {
-            await slot.perform { slot.run(object, configuration: configuration) }
-        } onCancel: {
-            slot.cancel()
-        }
+        var answer: PipelineAnswer
+        var starts = 0
+        repeat {
+            starts += 1
+            slot.begin()
+            answer = await withTaskCancellationHandler {
+                await slot.perform { slot.run(object, configuration: configuration) }
+            } onCancel: {
+                slot.cancel()
+            }
+        } while answer.error == ChildSlot.unconfined && starts < Self.startsPerObject && !Task.isCancelled
+        return answer
     }
+
+    /// Children started for one object when each in turn fails to confine itself.
+    static let startsPerObject = 3
 
     /// Ends every idle child; call when no job is in flight.
     public func shutdown() {
@@ -243,6 +263,8 @@ final class ChildSlot: @unchecked Sendable {
     /// whichever thread cancels the waiting task, while the job's pipe I/O blocks on `queue`.
     private let inHand = Mutex<(process: SpawnedProcess?, cancelled: Bool)>((nil, false))
     static let cancelled = VariantsError(.internalError, "the decode was cancelled")
+    static let unconfined = VariantsError(
+        .internalError, "the decoder process could not confine itself (see its log)")
     /// The most one rendition from a child may take: four times a 4096 × 4096 RGBA PNG stored uncompressed,
     /// the largest still a variant can ask for.
     static let maxRenditionBytes = 256 << 20
@@ -337,7 +359,7 @@ final class ChildSlot: @unchecked Sendable {
         case ChildProcess.Failure.timedOut:
             return .unreadable(.decoderTimeout, "decoding took longer than \(configuration.deadline)")
         case ChildProcess.Failure.died(nil, ExitStatus.configuration.rawValue, _):
-            return VariantsError(.internalError, "the decoder process could not confine itself (see its log)")
+            return unconfined
         case ChildProcess.Failure.died(let signal, let status, let refused?):
             // A hostile file, or a library that needs a call the filter does not allow: the operator decides.
             EventLog.event(

@@ -1,5 +1,9 @@
 import Variants
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A stored file held open as it was when its identity was read, so that the bytes a decoder gets are the
 /// ones that identity vouched for: a rename over its name leaves this file as it is, and a write in place
 /// shows in its identity.
@@ -7,15 +11,35 @@ struct PinnedFile: Sendable {
     let file: HeldFile
     let identity: FileIdentity
 
-    /// The regular file at `path`, opened; nil when there is none.
+    /// The regular file at `path`, opened; nil when there is none, or it cannot be opened now.
     init?(path: String) {
-        guard let descriptor = try? FileDescriptor.open(path, .reading) else { return nil }
+        guard let pinned = try? Self.open(path) else { return nil }
+        self = pinned
+    }
+
+    private init(descriptor: FileDescriptor, identity: FileIdentity) {
+        file = HeldFile(descriptor: descriptor, count: Int(identity.size))
+        self.identity = identity
+    }
+
+    /// The regular file at `path`, opened; nil when the name leads nowhere (`ENOENT`, `ENOTDIR`), which is
+    /// final.
+    ///
+    /// - Throws: `503 store_unavailable` when the system cannot open it now (`EIO`, `EMFILE`, `EACCES` …):
+    ///   a passing fault of the host never makes an object look gone.
+    static func open(_ path: String) throws(VariantsError) -> PinnedFile? {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .reading)
+        } catch {
+            if let code = error.errorNumber, code == ENOENT || code == ENOTDIR { return nil }
+            throw VariantsError(.storeUnavailable, "\(path) cannot be opened now: \(error)")
+        }
         guard let identity = FileIdentity(descriptor: descriptor) else {
             descriptor.close()
             return nil
         }
-        file = HeldFile(descriptor: descriptor, count: Int(identity.size))
-        self.identity = identity
+        return PinnedFile(descriptor: descriptor, identity: identity)
     }
 
     /// Whether nothing has written the file since it was opened.

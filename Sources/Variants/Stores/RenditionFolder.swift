@@ -67,7 +67,9 @@ public struct RenditionFolder: RenditionStore {
             if let failure = error as? BackendError, SystemCallError.isOutOfSpace(errorNumber) {
                 throw VariantsError(.insufficientStorage, "the rendition store has no room: \(failure)")
             }
-            if let failure = error as? BackendError, SystemCallError.isUnwritable(errorNumber) {
+            if let failure = error as? BackendError,
+                SystemCallError.isUnwritable(errorNumber) || SystemCallError.isOutOfDescriptors(errorNumber)
+            {
                 throw VariantsError(.storeUnavailable, "the rendition store cannot take writes: \(failure)")
             }
             throw VariantsError(.internalError, "a rendition could not be written: \(error)")

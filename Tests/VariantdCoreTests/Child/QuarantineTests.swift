@@ -50,6 +50,46 @@ import Variants
         await restarted.shutdown()
     }
 
+    /// Deaths with a successful decode between them are the host's, not the file's (a child killed from
+    /// outside now and then, across processes sharing the file): the success forgets them, and a good
+    /// picture killed twice an hour apart is never quarantined. Two deaths in a row still are.
+    @Test func aDecodeBetweenTwoDeathsForgetsTheFirst() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("quarantine.sqlite3").path
+        let fault = directory.appendingPathComponent("fault").path
+        // Killed from outside while the fault file exists, variantd's own child otherwise.
+        let child = directory.appendingPathComponent("child.sh").path
+        try
+            "#!/bin/sh\nif [ -e '\(fault)' ]; then read line; kill -KILL $$; fi\nexec '\(TestPaths.variantd)' \"$@\"\n"
+            .write(toFile: child, atomically: true, encoding: .utf8)
+        chmod(child, 0o755)
+        // One attempt per call, as the queue's pool makes: each death is counted, none retried at once.
+        let pool = PipelinePool.overFiles(
+            .init(executable: child, size: 1, attemptsPerObject: 1, quarantineFile: file))
+        let checksum = try #require(SourceChecksum.of(picture))
+        let quarantine = try Quarantine(file: file)
+
+        FileManager.default.createFile(atPath: fault, contents: nil)
+        let killed = await pool.fulfil(file: picture).error?.reason
+        #expect(killed == .decoderCrash)
+        #expect(quarantine.failures(of: checksum) == 1)
+        try FileManager.default.removeItem(atPath: fault)
+        let decoded = await pool.fulfil(file: picture).error
+        #expect(decoded == nil)
+        #expect(quarantine.failures(of: checksum) == 0, "a decode forgets the death before it")
+
+        // A new pool (the child that decoded is still running in this one) whose children meet the fault.
+        await pool.shutdown()
+        let faulty = PipelinePool.overFiles(
+            .init(executable: child, size: 1, attemptsPerObject: 1, quarantineFile: file))
+        FileManager.default.createFile(atPath: fault, contents: nil)
+        var reasons: [VariantsError.Reason?] = []
+        for _ in 0..<3 { reasons.append(await faulty.fulfil(file: picture).error?.reason) }
+        #expect(reasons == [.decoderCrash, .decoderCrash, .quarantined], "two deaths in a row quarantine")
+        await faulty.shutdown()
+    }
+
     /// A fresh install has no quarantine yet: an empty list (nothing printed, exit 0), and nothing to
     /// release (exit 1). Neither creates the file, which root would leave where the daemon's user cannot
     /// write.

@@ -208,6 +208,34 @@ import Variants
         }
     }
 
+    /// A child that exits before reading the file because it could not confine itself (an open refused
+    /// by a failing disk) is the host's fault: a fresh child is started at once, the file is decoded, and
+    /// nothing is counted against it. When every start fails the answer says why, and still blames no file.
+    @Test func aChildThatCannotConfineItselfIsReplacedAndTheFileNotBlamed() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let starts = directory.appendingPathComponent("starts").path
+        // Fails the first two starts with the exit status of an unconfined child, then is variantd.
+        let (path, scripts) = try script(
+            "echo >> '\(starts)'; [ $(wc -l < '\(starts)') -gt 2 ] || exit 78\nexec '\(TestPaths.variantd)' \"$@\""
+        )
+        defer { try? FileManager.default.removeItem(at: scripts) }
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1, attemptsPerObject: 1))
+        defer { Task { await pool.shutdown() } }
+        let picture = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+        let metadata = try await pool.fulfil(file: picture).outcome.get()
+        #expect(metadata.width == 320 && metadata.height == 200)
+        #expect(await pool.crashes == 0)
+        #expect(try String(contentsOfFile: starts, encoding: .utf8).count == 3, "three starts")
+
+        let (never, neverScripts) = try script("exit 78")
+        defer { try? FileManager.default.removeItem(at: neverScripts) }
+        let failing = PipelinePool.overFiles(.init(executable: never, size: 1))
+        let answer = await failing.fulfil(file: picture)
+        #expect(answer.error == ChildSlot.unconfined, "\(String(describing: answer.error))")
+        #expect(await failing.crashes == 0 && !failing.suspicion.isSuspect())
+    }
+
     /// The queue's pool makes one attempt per claim and the queue allows a job two crashes: one death (a
     /// load-dependent one, or a stop that reached the child) must leave the file to its second claim, not
     /// quarantine it on sight and make the job unreadable after a single crash.

@@ -24,7 +24,7 @@ struct FolderSources: RenderSources {
         if let remembered = checksums.rememberedChecksum(ofFile: path, as: name) {
             return HashedSource(checksum: remembered)
         }
-        guard let pinned = PinnedFile(path: try folder.resolve(source)) else {
+        guard let pinned = try PinnedFile.open(try folder.resolve(source)) else {
             throw VariantsError(.notFound, "no readable object at '\(source)'")
         }
         if pinned.file.count <= HashedSource.handOverLimit {

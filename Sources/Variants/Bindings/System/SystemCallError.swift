@@ -36,6 +36,12 @@ package struct SystemCallError: Error, Sendable, Equatable, CustomStringConverti
         code == EROFS || code == EIO
     }
 
+    /// Whether the process or the system ran out of descriptors: nothing is wrong with the file or the file
+    /// system, and the same write succeeds once some are closed.
+    package static func isOutOfDescriptors(_ code: Int32?) -> Bool {
+        code == EMFILE || code == ENFILE
+    }
+
     /// The symbolic name of an error number a write can leave (`ENOSPC`), for metrics' labels; others
     /// read `errno_N`.
     package static func name(of code: Int32) -> String {
