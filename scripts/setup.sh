@@ -34,6 +34,7 @@ packages=(
   wrk  # the render benchmark's load generator, run for a second by its smoke test
   libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back
   fiu-utils  # libfiu's fiu-run: a host's failing writes, reproduced by hand (writes failing at random)
+  socat  # the relay a PostgreSQL fail-over test moves from the primary to its standby
 )
 
 debian_uris() {

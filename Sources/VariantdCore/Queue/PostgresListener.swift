@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A thread holding its own connection in `LISTEN` on one channel, signalling a `WakeSignal` on every
-/// notification. Reconnects after a drop; the caller's polling covers the gap.
+/// notification. Reconnects after a drop, and until `LISTEN` is taken again (a standby refuses it until
+/// promoted); the caller's polling covers the gap.
 ///
 /// `@unchecked Sendable` because the connection is used by the listening thread alone.
 final class PostgresListener: @unchecked Sendable {
@@ -25,12 +26,15 @@ final class PostgresListener: @unchecked Sendable {
     }
 
     private func listen() {
+        var listening = true
         while !stopped.load(ordering: .acquiring) {
             do throws(QueueError) {
-                if !connection.isConnected() {
+                if !listening || !connection.isConnected() {
+                    listening = false
                     Thread.sleep(forTimeInterval: 1)
-                    try connection.reset()
+                    if !connection.isConnected() { try connection.reset() }
                     try connection.query("LISTEN \(channel)")
+                    listening = true
                     wake.signal()
                 }
                 if !(try connection.notifications(waiting: .milliseconds(250))).isEmpty { wake.signal() }

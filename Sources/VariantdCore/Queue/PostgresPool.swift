@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// A connection is lent to one call at a time and runs it on a Dispatch thread (a database call blocks);
 /// a dropped connection, a session the server ended while the connection sat idle included, is
-/// re-established before its next use, so nothing is sent on a dead one.
+/// re-established before its next use, so nothing is sent on a dead one. So is a session whose server
+/// refused a statement for being read-only or shutting down (a standby not yet promoted behind the address
+/// of a fail-over): a new connection reaches whichever server takes the writes then.
 final class PostgresPool: Sendable {
     let url: String
     let size: Int
@@ -27,7 +29,8 @@ final class PostgresPool: Sendable {
     ///
     /// A connection that breaks while `body` runs leaves its outcome unknown (a write may have committed
     /// before the break). `rerunnable` says running `body` again then is harmless: it is run once more
-    /// from its start on the connection re-established (never a transaction's remainder on its own).
+    /// from its start on the connection re-established (never a transaction's remainder on its own). A
+    /// statement the server refused for being read-only or shutting down is treated alike.
     func run<T: Sendable>(
         rerunnable: Bool, _ body: @escaping @Sendable (PostgresConnection) throws(QueueError) -> T
     )

@@ -141,6 +141,43 @@ struct PostgresQueueTests {
         }
     }
 
+    /// A session whose server refuses writes (SQLSTATE 25006, as a standby not yet promoted behind the
+    /// address of a fail-over does; here a session made read-only) is given up: the call runs again on a
+    /// new session when rerunnable, and fails otherwise, leaving the next call a new session.
+    @Test(arguments: [true, false])
+    func aSessionRefusingWritesIsReplaced(rerunnable: Bool) async throws {
+        let url = try #require(PostgresServer.current).freshDatabase()
+        let pool = PostgresPool(url: url, size: 1)
+        try await pool.run(rerunnable: false) { connection throws(QueueError) in
+            try connection.query("CREATE TABLE written (run integer)")
+            try connection.query("SET default_transaction_read_only = on")
+        }
+        let runs = Runs()
+        let result: Result<Int, QueueError>
+        do throws(QueueError) {
+            result = .success(
+                try await pool.run(rerunnable: rerunnable) { connection throws(QueueError) -> Int in
+                    let run = runs.next()
+                    try connection.query("INSERT INTO written VALUES ($1)", [String(run)])
+                    return run
+                })
+        } catch {
+            result = .failure(error)
+        }
+        if rerunnable {
+            #expect(try result.get() == 2)
+        } else {
+            #expect(throws: QueueError.self) { try result.get() }
+            _ = try await pool.run(rerunnable: false) { connection throws(QueueError) in
+                try connection.query("INSERT INTO written VALUES (3)")
+            }
+        }
+        let written = try await pool.run(rerunnable: false) { connection throws(QueueError) in
+            try connection.query("SELECT run FROM written ORDER BY run").compactMap { $0[0] }
+        }
+        #expect(written == (rerunnable ? ["2"] : ["3"]))
+    }
+
     private final class Runs: Sendable {
         private let count = Mutex(0)
 

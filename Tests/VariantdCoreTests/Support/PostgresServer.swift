@@ -26,16 +26,23 @@ final class PostgresServer: Sendable {
 
     let directory: String
     let port: Int
-    private let binaries: String
+    let binaries: String
 
     private var options: String {
         "-c listen_addresses=127.0.0.1 -c port=\(port) -k \(directory) -c fsync=off -c max_connections=200"
     }
 
-    private init(binaries: String) throws {
+    /// A server whose data directory is yet to be filled: `directory` (owned by `postgres`) and `port` are
+    /// its own.
+    init(binaries: String, directory: String, port: Int) {
         self.binaries = binaries
-        directory = try TestPaths.temporaryDirectory().path
-        port = try LoopbackPorts.free(1)[0]
+        self.directory = directory
+        self.port = port
+    }
+
+    private convenience init(binaries: String) throws {
+        let directory = try TestPaths.temporaryDirectory().path
+        self.init(binaries: binaries, directory: directory, port: try LoopbackPorts.free(1)[0])
         try Self.run(["chown", "postgres:postgres", directory])
         try Self.run(
             [
@@ -46,7 +53,7 @@ final class PostgresServer: Sendable {
         try start()
     }
 
-    private func start() throws {
+    func start() throws {
         try Self.run(
             [
                 "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l",
@@ -55,26 +62,25 @@ final class PostgresServer: Sendable {
     }
 
     /// Stops the server as a crash or a fail-over would (`immediate`: every connection cut, no
-    /// checkpoint), keeps it down for `pause`, and starts it again on the same address.
-    func restart(after pause: Duration) async throws {
+    /// checkpoint).
+    func stopAtOnce() throws {
         try Self.run(
             [
                 "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m",
                 "immediate", "-w", "stop",
             ])
+    }
+
+    /// Stops the server at once, keeps it down for `pause`, and starts it again on the same address.
+    func restart(after pause: Duration) async throws {
+        try stopAtOnce()
         try await Task.sleep(for: pause)
         try start()
     }
 
-    /// Stops the server at once and removes its directory.
-    private func stop() {
-        if let binaries = Self.binaries {
-            try? Self.run(
-                [
-                    "runuser", "-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m",
-                    "immediate", "-w", "stop",
-                ])
-        }
+    /// Stops the server at once, if it runs, and removes its directory.
+    func stop() {
+        try? stopAtOnce()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -103,7 +109,7 @@ final class PostgresServer: Sendable {
     /// Runs a command to its end. Output goes to a file, not a pipe, which the server would inherit and hold
     /// open; `SpawnedProcess` hands the command nothing else of this process's, so the server started by
     /// `pg_ctl start` holds none of the descriptors other tests are waiting on.
-    private static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pg-\(UUID().uuidString).log"
         ).path

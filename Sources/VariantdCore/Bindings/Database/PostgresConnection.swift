@@ -22,6 +22,9 @@ final class PostgresConnection {
     private let handle: OpaquePointer
     /// Statement text → name of its prepared form on this connection.
     private var prepared: [String: String] = [:]
+    /// The server answered that it cannot take writes now (`PostgresSQLState.meansServerUnavailable`):
+    /// the session is treated as dropped, so the next use connects again to whatever is behind the address.
+    private var abandoned = false
 
     /// Connects with a libpq connection string or a `postgres://` URL.
     init(url: String) throws(QueueError) {
@@ -42,8 +45,10 @@ final class PostgresConnection {
     /// Whether the connection is still up, found without a round trip: libpq learns that the server ended
     /// the session (a restart, a failover, `pg_terminate_backend`, an idle-session timeout) only by reading,
     /// so what the server left on the socket (its last words, then the end of the stream, each taking a
-    /// read) is read first. A dropped connection is re-established with `reset()`.
+    /// read) is read first. A session whose server refused a statement for being read-only or shutting down
+    /// counts as dropped too. A dropped connection is re-established with `reset()`.
     func isConnected() -> Bool {
+        guard !abandoned else { return false }
         var poller = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         while PQstatus(handle) == CONNECTION_OK, poll(&poller, 1, 0) > 0, PQconsumeInput(handle) == 1 {}
         return PQstatus(handle) == CONNECTION_OK
@@ -52,6 +57,7 @@ final class PostgresConnection {
     /// Re-establishes a dropped connection (LISTENs must be issued again).
     func reset() throws(QueueError) {
         prepared = [:]
+        abandoned = false
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             throw QueueError("PostgreSQL cannot connect: \(Self.trimmed(PQerrorMessage(handle)))")
@@ -91,11 +97,10 @@ final class PostgresConnection {
                 }
             }
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            if PostgresSQLState.meansServerUnavailable(state) { abandoned = true }
             let message = Self.trimmed(PQresultErrorMessage(result))
-            // 40001 serialization failure, 40P01 deadlock, 55P03 lock not available: worth another try.
-            let busy = ["40001", "40P01", "55P03"].contains(state ?? "")
-            throw QueueError("PostgreSQL: \(message)", busy: busy)
+            throw QueueError("PostgreSQL: \(message)", busy: PostgresSQLState.isBusy(state))
         }
     }
 
