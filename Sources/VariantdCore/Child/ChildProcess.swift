@@ -54,6 +54,10 @@ final class ChildProcess {
         refusals.makeNonBlocking()
         // Writes wait in `poll`, so a child that stops reading cannot hold the parent past the deadline.
         toChild.write.makeNonBlocking()
+        // A child killed while idle (from outside, by an OOM killer) is reaped as it dies, not left a zombie
+        // until its slot's next job looks at it.
+        let started = process
+        Thread.detachNewThread { _ = started.waitForExit() }
     }
 
     deinit {

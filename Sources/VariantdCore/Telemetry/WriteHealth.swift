@@ -58,6 +58,8 @@ package final class WriteHealth: Sendable {
 
     private struct Blocked {
         var blockage: Blockage
+        /// When the last write there failed: a probe begun later that succeeds unblocks the place.
+        var failed: ContinuousClock.Instant
         var probed: ContinuousClock.Instant
     }
 
@@ -88,7 +90,8 @@ package final class WriteHealth: Sendable {
             }
             state.failures[place, default: [:]][SystemCallError.name(of: failure), default: 0] += 1
             if place.failsAnswers, let blockage = Blockage(errorNumber: failure) {
-                state.blocked[place] = Blocked(blockage: blockage, probed: .now)
+                let now = ContinuousClock.now
+                state.blocked[place] = Blocked(blockage: blockage, failed: now, probed: now)
             }
         }
     }
@@ -113,8 +116,10 @@ package final class WriteHealth: Sendable {
             guard let directory else { continue }
             probes.async {
                 guard Self.probe(directory) else { return }
+                // Only a write failed since the probe began keeps the place blocked: a later probe that is
+                // still running (a slow disk's flush can outlast the interval) does not.
                 self.state.withLock { state in
-                    if state.blocked[place]?.probed == now { state.blocked[place] = nil }
+                    if let blocked = state.blocked[place], blocked.failed < now { state.blocked[place] = nil }
                 }
             }
         }

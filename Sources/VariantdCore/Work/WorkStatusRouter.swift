@@ -40,6 +40,8 @@ struct WorkStatusRouter: HTTPResponder {
         guard let jobs = try? await queue.stateCounts() else {
             return .json(["status": "queue_unreachable"], status: 503)
         }
+        // A standby not yet promoted answers the count above but refuses every claim and finish.
+        guard !metrics.isQueueWriteFailing else { return .json(["status": "queue_unwritable"], status: 503) }
         return .json(
             [
                 "status": .string("ready"), "available": .integer(jobs[.available] ?? 0),

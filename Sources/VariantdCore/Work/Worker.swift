@@ -103,6 +103,7 @@ struct Worker: Sendable {
                     claimed = try await queue.claim(owner: owner, limit: wanted, lease: configuration.lease)
                     metrics.claimed(after: claiming.duration(to: .now) / .seconds(1))
                 } catch {
+                    metrics.queueWriteFailed()
                     log(WorkEvent(event: "queue_error", message: error.message))
                     try? await Task.sleep(for: configuration.poll)
                     continue
@@ -206,6 +207,7 @@ struct Worker: Sendable {
         }
         switch written {
         case .finished(let job):
+            metrics.queueWriteSucceeded()
             event.state = job.state
             metrics.finished(job.state, code: event.error?.code.rawValue ?? "ok")
         case .leaseLost:
@@ -299,6 +301,7 @@ struct Worker: Sendable {
         await finisher.finish(
             FinishedAttempt(lease: lease, outcome: outcome), stopping: { stop.isRequested },
             failed: { error, tries in
+                metrics.queueWriteFailed()
                 if tries & (tries - 1) == 0 {
                     log(WorkEvent(event: "queue_error", job: lease.jobID, message: error.message))
                 }

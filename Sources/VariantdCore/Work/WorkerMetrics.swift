@@ -11,6 +11,9 @@ final class WorkerMetrics: Sendable {
         var claimDuration = Histogram()
         var leaseLosses = 0
         var callbackFailures = 0
+        var queueWriteFailures = 0
+        /// The last claim or finish failed and none has succeeded since.
+        var queueWritesFailing = false
     }
 
     /// The state an attempt left its job in, and its code (`ok` or the error code).
@@ -33,8 +36,28 @@ final class WorkerMetrics: Sendable {
     }
 
     func claimed(after seconds: Double) {
-        state.withLock { $0.claimDuration.observe(seconds) }
+        state.withLock { state in
+            state.claimDuration.observe(seconds)
+            state.queueWritesFailing = false
+        }
     }
+
+    /// A claim or a finish the database refused or did not answer: a server down, or one that takes no
+    /// writes (a standby not yet promoted).
+    func queueWriteFailed() {
+        state.withLock { state in
+            state.queueWriteFailures += 1
+            state.queueWritesFailing = true
+        }
+    }
+
+    /// A finish the database took.
+    func queueWriteSucceeded() {
+        state.withLock { $0.queueWritesFailing = false }
+    }
+
+    /// Whether the last claim or finish failed: readiness says the queue cannot be worked.
+    var isQueueWriteFailing: Bool { state.withLock { $0.queueWritesFailing } }
 
     func finished(_ jobState: JobState, code: String) {
         state.withLock { $0.attempts[Outcome(state: jobState.rawValue, code: code), default: 0] += 1 }
@@ -65,6 +88,9 @@ final class WorkerMetrics: Sendable {
         text.family(
             "variantd_work_claim_duration_seconds", "histogram", "Seconds one claim took, found or not.",
             state.claimDuration.lines("variantd_work_claim_duration_seconds", labels: ""))
+        text.single(
+            "variantd_work_queue_write_failures_total", "counter",
+            "Claims and finishes the queue's database refused or did not answer.", state.queueWriteFailures)
         text.single(
             "variantd_work_lease_losses_total", "counter",
             "Jobs whose lease this process lost before writing the result back.", state.leaseLosses)

@@ -236,6 +236,32 @@ import Variants
         #expect(await failing.crashes == 0 && !failing.suspicion.isSuspect())
     }
 
+    /// A child killed while it waits for work (from outside, by an OOM killer) is reaped as it dies: no
+    /// zombie waits for its slot's next job.
+    @Test func anIdleChildKilledFromOutsideIsReapedAtOnce() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pidFile = directory.appendingPathComponent("pid").path
+        let (path, scripts) = try script("echo $$ > '\(pidFile)'\nexec '\(TestPaths.variantd)' \"$@\"")
+        defer { try? FileManager.default.removeItem(at: scripts) }
+        let pool = PipelinePool.overFiles(.init(executable: path, size: 1))
+        defer { Task { await pool.shutdown() } }
+        let decoded = await pool.fulfil(
+            file: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path)
+        #expect(decoded.error == nil)
+        let child = try #require(
+            Int32(
+                try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
+        kill(child, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while FileManager.default.fileExists(atPath: "/proc/\(child)"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: "/proc/\(child)"), "the killed child is still a zombie")
+    }
+
     /// The queue's pool makes one attempt per claim and the queue allows a job two crashes: one death (a
     /// load-dependent one, or a stop that reached the child) must leave the file to its second claim, not
     /// quarantine it on sight and make the job unreadable after a single crash.

@@ -34,6 +34,15 @@ struct PostgresFailoverTests {
         let queue = try await PostgresQueue(url: url)
         try await workload.enqueue(Self.jobCount, into: queue)
         let workers = try (0..<2).map { _ in try workload.startWorker() }
+        // A third worker whose readiness an operator's load balancer would watch.
+        let watchedLog = directory.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(at: watchedLog, withIntermediateDirectories: true)
+        let watched = try DaemonProcess(
+            Array(workload.arguments.dropFirst().filter { $0 != "--until-idle" }) + [
+                "--listen", "127.0.0.1:0",
+            ],
+            directory: watchedLog, command: "work")
+        defer { watched.kill() }
 
         // Mid-run: once some jobs are completed, however fast the machine is.
         let started = ContinuousClock.now
@@ -49,8 +58,13 @@ struct PostgresFailoverTests {
             try PostgresConnection(url: url).query("CREATE TABLE refused (id integer)")
         }
         #expect(refusal?.message.contains("read-only") == true, "\(refusal?.message ?? "")")
-        try await Task.sleep(for: .seconds(2))
+        // Read-only until the watched worker says so, however long its next claim takes to come.
+        let unwritable = try await Self.readiness(of: watched, becomes: 503, within: .seconds(60))
+        #expect(unwritable == "queue_unwritable", "readiness while the address is read-only: \(unwritable)")
         try standby.promote()
+        let ready = try await Self.readiness(of: watched, becomes: 200, within: .seconds(60))
+        #expect(ready == "ready", "readiness once the standby is promoted: \(ready)")
+        watched.signal(SIGTERM)
 
         let (finished, restarted) = try await workload.superviseUntilFinal(
             workers, queue: queue, within: .seconds(150))
@@ -65,6 +79,19 @@ struct PostgresFailoverTests {
         let completed = jobs.filter { $0.state == .completed }.count
         #expect(completed >= Self.jobCount / 2, "\(completed) completed, \(restarted) workers started again")
         #expect(try await Self.isWokenByAJobInsertedElsewhere(queue, url: url))
+    }
+
+    /// Polls `/readyz` until it answers `status` or `limit` passes, and returns its last `status` field.
+    private static func readiness(of worker: DaemonProcess, becomes status: Int, within limit: Duration)
+        async throws -> String
+    {
+        let deadline = ContinuousClock.now + limit
+        var reply = try worker.send("GET", "/readyz")
+        while reply.status != status, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            reply = try worker.send("GET", "/readyz")
+        }
+        return reply.json["status"] as? String ?? "\(reply.status)"
     }
 
     /// Whether a job inserted by plain SQL (its trigger notifies) wakes `queue` within 5 s, tried again until
