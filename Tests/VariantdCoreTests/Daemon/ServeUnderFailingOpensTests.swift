@@ -9,11 +9,11 @@ import Variants
     import Glibc
 #endif
 
-/// The daemon under libfiu (Debian's `fiu-utils`): started by `fiu-run`, then told by `fiu-ctrl` to fail one
-/// `open` in five with `EIO`, `EMFILE` or `ENOSPC` — reading sources, writing renditions, the spool, the
-/// queue, the quarantine — and later to stop. Every request sent meanwhile is answered, done or refused with
-/// a typed answer; the daemon stays up; once the fault ends it is ready again by itself, every refused
-/// request succeeds when sent again, and every job it committed is rendered.
+/// The daemon under libfiu (Debian's `fiu-utils`): started by `fiu-run`, then told by `fiu-ctrl` to fail
+/// one `open` in five with `EIO`, `EMFILE`, `ENOSPC` or `EDQUOT` — reading sources, writing renditions, the
+/// spool, the queue, the quarantine — and later to stop. Every request sent meanwhile is answered, done or
+/// refused with a typed answer; the daemon stays up; once the fault ends it is ready again by itself, every
+/// refused request succeeds when sent again, and every job it committed is rendered.
 @Suite(
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fiu-ctrl"),
@@ -33,7 +33,7 @@ struct ServeUnderFailingOpensTests {
         try #require(process.terminationStatus == 0, "fiu-ctrl -c \(command)")
     }
 
-    @Test(arguments: [EIO, EMFILE, ENOSPC])
+    @Test(arguments: [EIO, EMFILE, ENOSPC, EDQUOT])
     func failedOpensAreAnsweredTypedAndTheDaemonRecoversByItself(errorNumber: Int32) async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }

@@ -57,27 +57,22 @@ struct SoakLoad: Sendable {
     private func render(_ picture: String, _ random: inout SplitMix64) {
         let width = Self.widths.randomElement(using: &random)!
         let format = Self.formats.randomElement(using: &random)!
-        let target = "/v1/render/\(Self.folder)/\(picture)?width=\(width)&format=\(format)"
-        guard let answer = try? daemon.process.render(target) else {
-            return ledger.record(
-                kind("render", picture), status: 0, code: "unsent", allowed: false, detail: target)
-        }
-        let code = answer.status == 200 ? nil : answer.error
-        ledger.record(
-            kind("render", picture), status: answer.status, code: code,
-            allowed: isAllowed(picture, status: answer.status, code: code, success: 200),
-            detail: target + " " + String(decoding: answer.body.prefix(300), as: UTF8.self))
+        get("render", "/v1/render/\(Self.folder)/\(picture)?width=\(width)&format=\(format)", of: picture)
     }
 
     private func info(_ picture: String) {
-        let target = "/v1/info/\(Self.folder)/\(picture)"
+        get("info", "/v1/info/\(Self.folder)/\(picture)", of: picture)
+    }
+
+    /// A `GET` of the public bucket, done with `200`.
+    private func get(_ name: String, _ target: String, of picture: String) {
         guard let answer = try? daemon.process.render(target) else {
             return ledger.record(
-                kind("info", picture), status: 0, code: "unsent", allowed: false, detail: target)
+                kind(name, picture), status: 0, code: "unsent", allowed: false, detail: target)
         }
         let code = answer.status == 200 ? nil : answer.error
         ledger.record(
-            kind("info", picture), status: answer.status, code: code,
+            kind(name, picture), status: answer.status, code: code,
             allowed: isAllowed(picture, status: answer.status, code: code, success: 200),
             detail: target + " " + String(decoding: answer.body.prefix(300), as: UTF8.self))
     }

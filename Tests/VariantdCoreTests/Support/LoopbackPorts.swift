@@ -44,6 +44,21 @@ enum LoopbackPorts {
 
     /// Whether a listening socket can be opened on `port` of 127.0.0.1 now.
     private static func isFree(_ port: Int) -> Bool {
+        withSocket(at: port) { descriptor, address, length in
+            bind(descriptor, address, length) == 0 && listen(descriptor, 1) == 0
+        }
+    }
+
+    /// Whether something listens on `port` of 127.0.0.1 now.
+    static func accepts(_ port: Int) -> Bool {
+        withSocket(at: port) { descriptor, address, length in connect(descriptor, address, length) == 0 }
+    }
+
+    /// Runs `body` with a new TCP socket (closed after) and the address 127.0.0.1:`port`; false when no
+    /// socket can be made.
+    private static func withSocket(
+        at port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool
+    ) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -53,8 +68,7 @@ enum LoopbackPorts {
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                    && listen(descriptor, 1) == 0
+                body(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
     }

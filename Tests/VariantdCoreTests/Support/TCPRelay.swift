@@ -59,27 +59,12 @@ final class TCPRelay {
     /// Waits until a connection to the port is accepted, so no client meets a refusal at the start.
     private func waitUntilListening() async throws {
         let deadline = ContinuousClock.now + .seconds(30)
-        while !Self.accepts(port) {
+        while !LoopbackPorts.accepts(port) {
             guard process.isRunning, ContinuousClock.now < deadline else {
                 let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 throw QueueError("socat does not listen on \(port): \(said)")
             }
             try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    private static func accepts(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 }
