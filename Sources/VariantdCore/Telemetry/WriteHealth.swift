@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 import Variants
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Whether the places this process writes to can take writes. A write that fails for want of room
 /// (`ENOSPC`, `EDQUOT`), on a read-only file system (`EROFS`) or on a failing device (`EIO`) at a place whose
 /// failure fails answers makes the process not ready, so a load balancer sends traffic elsewhere, until a later write there succeeds or a
@@ -134,7 +138,10 @@ package final class WriteHealth: Sendable {
         guard let room = FileSystem.room(at: directory), !room.readOnly, room.availableBytes >= probeRoomBytes
         else { return false }
         let path = directory + "/.write-probe-\(ProcessInfo.processInfo.processIdentifier)"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The probe's file is made anew (O_EXCL): one a probe could not remove during the fault, or another
+        // process of this number left, would fail every probe after it.
+        unlink(path)
+        defer { unlink(path) }
         do {
             try FileSystem.writeDurably([0x0A], to: path)
             return true

@@ -11,6 +11,26 @@ import VariantdTestSupport
 @Suite struct WriteHealthTests {
     /// A full place is blocked until a probe finds room again, with no write needed; a cache's failures are
     /// counted and leave readiness alone; a write that succeeds unblocks at once.
+    /// A probe file left behind (a removal that failed during the fault, or another process of the same
+    /// number) does not fail every probe after it: the place is unblocked once it takes writes.
+    @Test func aLeftoverProbeFileDoesNotKeepAPlaceBlocked() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let leftover = directory.appendingPathComponent(".write-probe-\(getpid())").path
+        FileManager.default.createFile(atPath: leftover, contents: Data([0x0A]))
+        let health = WriteHealth()
+        health.watch(.renditionStore, directory: directory.path)
+        let start = ContinuousClock.now
+        health.record(.renditionStore, failure: EIO)
+        let probed = start + WriteHealth.probeInterval + .seconds(1)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !health.blocked(now: probed).isEmpty, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(health.blocked(now: probed).isEmpty, "the probe wrote past the leftover file")
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+    }
+
     @Test(.enabled(if: SizedTmpfs.isAvailable, "mounting a tmpfs needs root"))
     func aFullPlaceIsBlockedUntilAProbeFindsRoom() throws {
         let directory = try TestPaths.temporaryDirectory()
