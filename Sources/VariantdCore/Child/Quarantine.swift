@@ -92,11 +92,6 @@ final class Quarantine {
         return (rows.first?.first ?? nil).flatMap { Int($0) } ?? 0
     }
 
-    /// Whether the file has failed `attempts` times already.
-    func isRefused(_ checksum: String, after attempts: Int) -> Bool {
-        failures(of: checksum) >= attempts
-    }
-
     /// Every entry, the most recent failure first.
     func entries() throws(QueueError) -> [Entry] {
         try connection.query(

@@ -1,9 +1,5 @@
 import Variants
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A stored file held open as it was when its identity was read, so that the bytes a decoder gets are the
 /// ones that identity vouched for: a rename over its name leaves this file as it is, and a write in place
 /// shows in its identity.
@@ -32,7 +28,7 @@ struct PinnedFile: Sendable {
         do {
             descriptor = try FileDescriptor.open(path, .reading)
         } catch {
-            if let code = error.errorNumber, code == ENOENT || code == ENOTDIR { return nil }
+            if SystemCallError.isMissing(error.errorNumber) { return nil }
             throw VariantsError(.storeUnavailable, "\(path) cannot be opened now: \(error)")
         }
         guard let identity = FileIdentity(descriptor: descriptor) else {

@@ -36,7 +36,7 @@ public enum SourceFile {
         }
         let errorNumber = underlying?.domain == NSPOSIXErrorDomain ? underlying.map { Int32($0.code) } : nil
         let missing: Set<CocoaError.Code> = [.fileNoSuchFile, .fileReadNoSuchFile]
-        if let errorNumber, [ENOENT, ENOTDIR].contains(errorNumber) {
+        if SystemCallError.isMissing(errorNumber) {
             return VariantsError(.notFound, "no readable object at \(path)")
         }
         if errorNumber == nil, let code = (error as? CocoaError)?.code, missing.contains(code) {

@@ -223,8 +223,9 @@ struct Worker: Sendable {
     }
 
     /// Runs the job; an object or rendition store that is down or full (`store_unavailable` or
-    /// `insufficient_storage`, which the pool answers for nothing else here) is waited out under the same lease, trying again with capped backoff until the
-    /// store answers or the worker is asked to stop, so an outage costs the job no attempt.
+    /// `insufficient_storage`, which the pool answers for nothing else here) is waited out under the same
+    /// lease, trying again with capped backoff until the store answers or the worker is asked to stop, so an
+    /// outage costs the job no attempt.
     private func render(_ job: Job) async -> Result<CompletionMetadata, VariantsError> {
         let order = RenditionOrder(job.request, bucket: configuration.buckets.bucket(named: job.bucket))
         let outcome = await Self.storeOutage.run {

@@ -116,7 +116,7 @@ import Variants
         }
         let entries = try quarantine.entries()
         #expect(entries.map(\.checksumSha256) == (2..<7).reversed().map { String(format: "%064x", $0) })
-        #expect(!quarantine.isRefused(String(format: "%064x", 0), after: 1))
-        #expect(quarantine.isRefused(String(format: "%064x", 6), after: 1))
+        #expect(quarantine.failures(of: String(format: "%064x", 0)) == 0)
+        #expect(quarantine.failures(of: String(format: "%064x", 6)) == 1)
     }
 }

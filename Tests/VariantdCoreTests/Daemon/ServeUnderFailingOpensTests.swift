@@ -109,9 +109,7 @@ struct ServeUnderFailingOpensTests {
         #expect(Set(jobs.map(\.id)) == accepted)
         for job in jobs {
             #expect(job.state == .completed, "job \(job.id): \(job.state) \(String(describing: job.error))")
-            let finishes = try await queue.attempts(of: job.id).filter {
-                $0.outcome.flatMap(JobState.init(rawValue:))?.isFinal == true
-            }
+            let finishes = try await queue.finalAttempts(of: job.id)
             #expect(finishes.count == 1, "job \(job.id) finished \(finishes.count) times")
         }
     }

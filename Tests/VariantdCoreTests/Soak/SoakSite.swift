@@ -116,15 +116,9 @@ final class SoakSite: @unchecked Sendable {
             #expect(
                 job.state == state,
                 "job \(job.id) of \(expected.source): \(job.state) \(String(describing: job.error))")
-            let finishes = try await queue.attempts(of: job.id).filter { attempt in
-                attempt.outcome.flatMap(JobState.init(rawValue:))?.isFinal == true
-            }
+            let finishes = try await queue.finalAttempts(of: job.id)
             #expect(finishes.count == 1, "job \(job.id) was finished \(finishes.count) times")
-            for (name, rendition) in job.metadata?.renditions ?? [:] {
-                let bytes = FileManager.default.contents(atPath: fixture.out.path + "/" + rendition.key)
-                #expect(bytes?.count == rendition.size, "job \(job.id) \(name): \(rendition.key)")
-                #expect(bytes.map { SHA256.hex([UInt8]($0)) } == rendition.checksumSha256)
-            }
+            try job.checkRenditionsWhole(in: fixture.out.path)
         }
     }
 

@@ -99,25 +99,13 @@ struct ChaosWorkload {
         for job in jobs {
             #expect(job.state.isFinal, "job \(job.id) ended \(job.state)")
             #expect(job.attempts <= job.maxAttempts)
-            let finishes = try await queue.attempts(of: job.id).filter { attempt in
-                attempt.outcome.flatMap(JobState.init(rawValue:))?.isFinal == true
-            }
+            let finishes = try await queue.finalAttempts(of: job.id)
             #expect(finishes.count == 1, "job \(job.id) was finished \(finishes.count) times")
             #expect(finishes.first?.outcome == job.state.rawValue)
-            try checkRenditions(of: job)
+            try job.checkRenditionsWhole(in: renditions)
         }
         try checkNoPartialFiles(jobs: jobs)
         return jobs
-    }
-
-    /// Each rendition a completed job reports is on disk, whole: same size and SHA-256.
-    private func checkRenditions(of job: Job) throws {
-        for (name, rendition) in job.metadata?.renditions ?? [:] {
-            let bytes = try #require(
-                FileManager.default.contents(atPath: "\(renditions)/\(rendition.key)"), "\(name)")
-            #expect(bytes.count == rendition.size)
-            #expect(SHA256.hex([UInt8](bytes)) == rendition.checksumSha256)
-        }
     }
 
     /// Every file in the store is a reported rendition, and no unfinished file of a dead writer is left.

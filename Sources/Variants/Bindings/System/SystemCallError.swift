@@ -36,6 +36,12 @@ package struct SystemCallError: Error, Sendable, Equatable, CustomStringConverti
         code == EROFS || code == EIO
     }
 
+    /// Whether the name leads nowhere (`ENOENT`, `ENOTDIR`): the only open failures that say an object is
+    /// gone rather than that the host cannot reach it now.
+    package static func isMissing(_ code: Int32?) -> Bool {
+        code == ENOENT || code == ENOTDIR
+    }
+
     /// Whether the process or the system ran out of descriptors: nothing is wrong with the file or the file
     /// system, and the same write succeeds once some are closed.
     package static func isOutOfDescriptors(_ code: Int32?) -> Bool {
