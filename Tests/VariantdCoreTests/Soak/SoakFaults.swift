@@ -1,6 +1,8 @@
 import Foundation
 import VariantdTestSupport
 
+@testable import VariantdCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -69,9 +71,9 @@ final class SoakFaults: @unchecked Sendable {
         let hold = Duration.milliseconds(Int.random(in: 1500...4000, using: &random))
         switch fault {
         case .storeFull:
-            disk.fill()
+            try await offPool { self.disk.fill() }
             try await Task.sleep(for: hold)
-            disk.empty()
+            try await offPool { self.disk.empty() }
             return ""
         case .storeReadOnly:
             // A tmpfs with a file open for writing is not remounted read-only: try again as an operator would.
@@ -81,17 +83,16 @@ final class SoakFaults: @unchecked Sendable {
             return ""
         case .serveChildKilled, .workChildKilled:
             lastKill[fault] = .now
-            let parent = fault == .serveChildKilled ? serve : worker.current
-            let children = ProcessCensus().children(of: parent.process.processIdentifier).filter(
-                \.isDecoderChild)
+            let parent = (fault == .serveChildKilled ? serve : worker.current).process.processIdentifier
+            let children = try await offPool { ProcessCensus().children(of: parent).filter(\.isDecoderChild) }
             guard let child = children.randomElement(using: &random) else { return "no child to kill" }
             kill(child.id, SIGKILL)
             return "pid \(child.id)"
         case .workerKilled:
-            try worker.restart(with: SIGKILL)
+            try await offPool { try self.worker.restart(with: SIGKILL) }
             return ""
         case .workerStopped:
-            try worker.restart(with: SIGTERM)
+            try await offPool { try self.worker.restart(with: SIGTERM) }
             return worker.endings.last ?? ""
         case .databaseRestarted:
             try await database?.restart(after: hold)
@@ -102,15 +103,21 @@ final class SoakFaults: @unchecked Sendable {
     /// Remounts the store, trying for up to 4 s while the file system is busy.
     private func remount(readOnly: Bool) async throws -> Bool {
         for _ in 0..<80 {
-            if (try? disk.remount(readOnly: readOnly)) != nil { return true }
+            if (try? await offPool { try self.disk.remount(readOnly: readOnly) }) != nil { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
 
+    /// Runs a blocking step (a mount, a process started or waited for) on a Dispatch thread: the suites
+    /// running beside the soak share the cooperative threads, which are only as many as the cores.
+    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Blocking.run(body).get()
+    }
+
     /// Ends whatever a stop in the middle of a fault left: room on the store, and writable.
     func heal() async throws {
-        disk.empty()
+        try await offPool { self.disk.empty() }
         _ = try await remount(readOnly: false)
     }
 }

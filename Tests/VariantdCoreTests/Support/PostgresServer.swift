@@ -71,11 +71,12 @@ final class PostgresServer: Sendable {
             ])
     }
 
-    /// Stops the server at once, keeps it down for `pause`, and starts it again on the same address.
+    /// Stops the server at once, keeps it down for `pause`, and starts it again on the same address. `pg_ctl`
+    /// is waited for on a Dispatch thread: the suites running beside share the cooperative threads.
     func restart(after pause: Duration) async throws {
-        try stopAtOnce()
+        try await Blocking.run { try self.stopAtOnce() }.get()
         try await Task.sleep(for: pause)
-        try start()
+        try await Blocking.run { try self.start() }.get()
     }
 
     /// Stops the server at once, if it runs, and removes its directory.

@@ -269,9 +269,10 @@ import Variants
         try FileManager.default.copyItem(
             at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"),
             to: root.appendingPathComponent("small.jpg"))
-        // A 4000 × 3000 noise picture rendered as a 3000-pixel AVIF and two PNGs of noise near 4000 pixels, which
-        // deflate cannot shrink: several seconds of encoding (the AVIF alone takes under one), so the lease is
-        // taken while the job is still running.
+        // A 4000 × 3000 noise picture rendered as a 3000-pixel AVIF and twelve PNGs of noise near 4000 pixels,
+        // which deflate cannot shrink: well over ten seconds of encoding, so the lease is taken while the job
+        // is still running however long other tests hold the machine. The stolen lease kills the decode, so
+        // the length costs nothing when the test passes.
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
         vips.arguments = [
@@ -283,7 +284,12 @@ import Variants
         try """
         { "name": "slow", "allowedMimeTypes": ["image/*"],
           "variants": { "big": { "width": 3000, "format": "avif" }, "wide": { "width": 4000, "format": "png" },
-                        "wider": { "width": 3900, "format": "png" } } }
+                        "wider": { "width": 3900, "format": "png" }, "w1": { "width": 3990, "format": "png" },
+                        "w2": { "width": 3980, "format": "png" }, "w3": { "width": 3970, "format": "png" },
+                        "w4": { "width": 3960, "format": "png" }, "w5": { "width": 3950, "format": "png" },
+                        "w6": { "width": 3940, "format": "png" }, "w7": { "width": 3930, "format": "png" },
+                        "w8": { "width": 3920, "format": "png" }, "w9": { "width": 3910, "format": "png" },
+                        "w10": { "width": 3890, "format": "png" } } }
         """.write(to: buckets.appendingPathComponent("slow.json"), atomically: true, encoding: .utf8)
         let worker = try Self.work(database, root: root.path, buckets: buckets, ["--lease", "1"])
         let id = try await queue.enqueue(
