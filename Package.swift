@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "VariantdCoreTests",
             dependencies: ["VariantdCore", "Variants", "variantd", "VariantdTestSupport", "CThreadProbe"],
-            exclude: ["CLI/HelpText"],
+            exclude: ["CLI/HelpText", "Support/FileFaults.c"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Runs the built Swift Testing suites (`swift test --skip-build`) under a watchdog, so that CI always ends
 # with an answer that says what went wrong:
-# - a run still going after $VARIANTD_TEST_LIMIT seconds (default 1800; the suite takes 2 to 6 minutes) is
-#   hung: every thread of the test process is printed (gdb), with the process tree, and the run fails;
+# - a run still going after $VARIANTD_TEST_LIMIT seconds (default 1500; the suite takes 6 to 10 minutes) is
+#   hung: every thread of the test process is printed (gdb), then the process tree, then, last, the tests
+#   that started and have not ended, and the run fails;
 # - a process the tests started and left running (a daemon, a decoder child, a SeaweedFS) is named — a
 #   defect to fix in that test — and stopped, so that it cannot hold CI's output pipe open after the tests
 #   have ended. Only this run's: another test run on the machine (another checkout's, or this one's) keeps
 #   its servers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-limit=${VARIANTD_TEST_LIMIT:-1800}
+limit=${VARIANTD_TEST_LIMIT:-1500}
 checkout=$PWD
 # This run's token: the test support names its folders variantd-tests-$VARIANTD_TEST_RUN-*, and every
 # process the tests start inherits it.
@@ -29,7 +30,18 @@ leftovers() {
     sort -un | grep -v -x "$$" || true
 }
 
-swift test --skip-build &
+# Swift Testing's lines are kept as well as shown, so that a hung run can name its unfinished tests.
+log=$(mktemp "${TMPDIR:-/tmp}/variantd-test-output.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+# Tests whose "started" line has no "passed", "failed" or "skipped" line after it.
+unfinished() {
+  sed -n -E 's/^.* Test (.+) started\.$/started \1/p; s/^.* Test (.+) (passed|failed|skipped)( after .*|\.|:.*)$/ended \1/p' "$log" |
+    awk '$1 == "started" { $1 = ""; open[$0]++ } $1 == "ended" { $1 = ""; open[$0]-- }
+         END { for (name in open) if (open[name] > 0) print "  " name }'
+}
+
+swift test --skip-build > >(tee "$log") 2>&1 &
 tests=$!
 (
   # The sleep goes when the watchdog is told to, or it would hold CI's output pipe open for $limit s.
@@ -43,6 +55,8 @@ tests=$!
     gdb -p "$pid" -batch -ex 'thread apply all bt 12' 2>&1 | grep -E '^(Thread|#)' >&2
   done
   ps -eo pid,ppid,etimes,args --forest >&2
+  echo "run-tests.sh: tests started and not ended after $limit s:" >&2
+  unfinished >&2
   pkill -KILL -P "$tests"
   kill -KILL "$tests"
 ) &

@@ -34,6 +34,7 @@ packages=(
   wrk  # the render benchmark's load generator, run for a second by its smoke test
   libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back
   fiu-utils  # libfiu's fiu-run and fiu-ctrl: the tests' opens failing at random, as a failing host's do
+  gcc  # cc: the fault tests build the small library they preload ahead of libfiu's
   socat  # the relay a PostgreSQL fail-over test moves from the primary to its standby
 )
 

@@ -1,4 +1,5 @@
 import VariantdCore
 
 SignalStream.resetInheritedMask()
+ResourceLimit.liftOpenFiles()
 await Program.tool.main(Array(CommandLine.arguments.dropFirst())).endProcess()

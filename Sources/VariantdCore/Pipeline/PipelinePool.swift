@@ -176,9 +176,10 @@ public actor PipelinePool {
     /// Children started for one object when each in turn fails to confine itself.
     static let startsPerObject = 3
 
-    /// Ends every idle child; call when no job is in flight.
+    /// Ends every idle child; call when no job is in flight. A later job starts a fresh one.
     public func shutdown() {
         for slot in idle { slot.queue.sync { slot.stop() } }
+        created -= idle.count
         idle.removeAll()
     }
 

@@ -3,11 +3,11 @@ import Testing
 import VariantdTestSupport
 import Variants
 
-/// `variantd batch` under libfiu's `fiu-run` (Debian's `fiu-utils`), which fails one `open` in ten with
-/// `EIO`, `EMFILE` or `ENOSPC` — reading sources, writing renditions, the manifest, the quarantine: a run
+/// `variantd batch` under libfiu (Debian's `fiu-utils`, through `FileFaults`), which fails one `open` of a
+/// file in ten with `EIO`, `EMFILE` or `ENOSPC` — reading sources, writing renditions, the manifest, the quarantine: a run
 /// that meets the faults ends with whole manifest lines and typed errors (503, 507), and the run after
 /// them, without faults, leaves the manifest and the renditions exactly as a run that never met one.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fiu-run"), "needs fiu-utils"))
+@Suite(.enabled(if: FileFaults.isAvailable, "needs fiu-utils (libfiu) and a C compiler"))
 struct BatchUnderFailingOpensTests {
     /// Codes a failed line may carry: the sample that is cut short, and what a failed open becomes.
     private static let typedCodes: Set<String> = [
@@ -87,10 +87,8 @@ struct BatchUnderFailingOpensTests {
 
         // A host's errors, not ENOENT (libfiu's own pick may be that, which is rightly final `not_found`).
         for errorNumber in [EIO, EMFILE, ENOSPC] {
-            let fiu = [
-                "/usr/bin/fiu-run", "-x", "-c",
-                "enable_random name=posix/io/oc/open,probability=0.1,failinfo=\(errorNumber)",
-            ]
+            let fiu = try FileFaults.launcher(
+                enabling: "enable_random name=posix/io/oc/open,probability=0.1,failinfo=\(errorNumber)")
             let status = try await faulty.batch(launcher: fiu)
             // 64 when the declaration itself could not be read, 74 when the manifest could not be opened
             // (nothing begun either way); 75 when some objects are left to retry.

@@ -58,6 +58,18 @@ final class DaemonProcess {
         }
     }
 
+    /// How the daemon ended, for a test's message when it should still be running: its exit status or
+    /// signal and its log's last lines, or the runtime's crash report from its first line (the crashed
+    /// thread's frames come first in it).
+    var lastWords: String {
+        guard !process.isRunning else { return "running" }
+        let reason = process.terminationReason == .uncaughtSignal ? "killed by signal" : "exited with"
+        let lines = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n")
+        let report = lines.firstIndex { $0.contains("Program crashed") }.map { lines[$0...].prefix(60) }
+        let shown = report ?? lines.suffix(15)
+        return "\(reason) \(process.terminationStatus); log:\n" + shown.joined(separator: "\n")
+    }
+
     /// Waits for a log line with `event`, beyond the ones already seen `after` times.
     @discardableResult
     func waitForLog(event: String, after count: Int = 0, timeout: Duration = .seconds(120)) throws -> [String:

@@ -62,6 +62,18 @@ import Variants
         return (daemon, calls)
     }
 
+    /// A host's default soft limit of 1024 descriptors is lifted to the hard one at start.
+    @Test func theDescriptorLimitIsLiftedToTheHardOne() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let daemon = try fixture.start(launcher: ["/usr/bin/prlimit", "--nofile=1024:4096"])
+        let limits = try String(
+            contentsOfFile: "/proc/\(daemon.process.processIdentifier)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let numbers = line.split(separator: " ").compactMap { Int($0) }
+        #expect(numbers == [4096, 4096], "\(line)")
+    }
+
     @Test func sigtermLetsJobsInFlightFinishAndExitsZero() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }

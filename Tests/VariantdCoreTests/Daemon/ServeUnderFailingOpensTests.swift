@@ -9,39 +9,28 @@ import Variants
     import Glibc
 #endif
 
-/// The daemon under libfiu (Debian's `fiu-utils`): started by `fiu-run`, then told by `fiu-ctrl` to fail
-/// one `open` in five with `EIO`, `EMFILE`, `ENOSPC` or `EDQUOT` — reading sources, writing renditions, the
+/// The daemon under libfiu (Debian's `fiu-utils`, through `FileFaults`): told by `fiu-ctrl` to fail one
+/// `open` of a file in five with `EIO`, `EMFILE`, `ENOSPC` or `EDQUOT` — reading sources, writing renditions, the
 /// spool, the queue, the quarantine — and later to stop. Every request sent meanwhile is answered, done or
 /// refused with a typed answer; the daemon stays up; once the fault ends it is ready again by itself, every
 /// refused request succeeds when sent again, and every job it committed is rendered.
-@Suite(
-    .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fiu-ctrl"),
-        "needs fiu-utils (fiu-run, fiu-ctrl)")
-)
+@Suite(.enabled(if: FileFaults.isAvailable, "needs fiu-utils (libfiu, fiu-ctrl) and a C compiler"))
 struct ServeUnderFailingOpensTests {
     /// What a request may be answered while opens fail: the host's fault, typed, to be sent again.
     private static let faultAnswers: Set<String> = ["503 transform_busy", "507 insufficient_storage"]
     private static let pictures = ["gradient.jpg", "gradient-alpha.png", "hopper.avif"]
-
-    private func control(_ daemon: DaemonProcess, _ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/fiu-ctrl")
-        process.arguments = ["-c", command, "\(daemon.process.processIdentifier)"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "fiu-ctrl -c \(command)")
-    }
 
     @Test(arguments: [EIO, EMFILE, ENOSPC, EDQUOT])
     func failedOpensAreAnsweredTypedAndTheDaemonRecoversByItself(errorNumber: Int32) async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         try fixture.addRenderBuckets()
-        let daemon = try fixture.start(launcher: ["/usr/bin/fiu-run", "-x"])
+        let daemon = try fixture.start(launcher: try FileFaults.launcher())
         #expect(try daemon.render("/v1/render/pics/2026/gradient.jpg?width=50").status == 200)
 
-        try control(daemon, "enable_random name=posix/io/oc/open,probability=0.2,failinfo=\(errorNumber)")
+        try FileFaults.control(
+            daemon.process.processIdentifier,
+            "enable_random name=posix/io/oc/open,probability=0.2,failinfo=\(errorNumber)")
         var refused: [String] = []
         var answers: [String: Int] = [:]
         var accepted: Set<Int64> = []
@@ -71,10 +60,10 @@ struct ServeUnderFailingOpensTests {
             if let id = (queued.json["id"] as? NSNumber)?.int64Value { accepted.insert(id) }
         }
         let alive = try daemon.send("GET", "/livez").status
-        #expect(daemon.process.isRunning && alive == 200, "the daemon stays up")
+        #expect(daemon.process.isRunning && alive == 200, "the daemon stays up: \(daemon.lastWords)")
         #expect(answers.count > 1, "the fault was met: \(answers)")
 
-        try control(daemon, "disable name=posix/io/oc/open")
+        try FileFaults.control(daemon.process.processIdentifier, "disable name=posix/io/oc/open")
         // A probe's flush waits behind every dirty page of the disk, which a loaded machine can hold for long.
         let deadline = ContinuousClock.now + .seconds(120)
         var readiness = try daemon.send("GET", "/readyz")

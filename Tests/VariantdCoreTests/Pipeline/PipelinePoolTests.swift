@@ -39,6 +39,16 @@ import Variants
         await pool.shutdown()
     }
 
+    /// A pool whose idle children were ended decodes again, in a fresh child.
+    @Test func aPoolShutDownDecodesAgainInAFreshChild() async throws {
+        let pool = PipelinePool.overFiles(.init(executable: TestPaths.variantd, size: 1))
+        let path = TestPaths.samples.appendingPathComponent("pictures/gradient.jpg").path
+        #expect(await pool.fulfil(file: path).error == nil)
+        await pool.shutdown()
+        #expect(await pool.fulfil(file: path).error == nil)
+        await pool.shutdown()
+    }
+
     /// A render source is hashed where it is downloaded; the pool takes that checksum instead of hashing the
     /// bytes a second time (the answer then has no hash stage, and names the checksum it was given).
     @Test func bytesHandedOnWithTheirChecksumAreNotHashedAgain() async throws {

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import VariantdTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// libfiu (Debian's `fiu-utils`) failing the opens of files in a process the tests start, as `fiu-run -x`
+/// does, but never an open under /proc: `FileFaults.c`, preloaded ahead of libfiu's wrappers, sends those
+/// straight to the C library. A failing disk cannot fail /proc, and libdispatch stops a process whose
+/// thread-pool monitor could not open /proc/<thread>/stat — under load it looks every second.
+enum FileFaults {
+    static let isAvailable =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/fiu-ctrl")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/cc")
+
+    /// The command line that starts a program under the faults, with `command` (libfiu's remote-control
+    /// syntax, as `fiu-ctrl -c` takes) in force from its start when given.
+    static func launcher(enabling command: String? = nil) throws -> [String] {
+        guard let preload else { throw BuildFailure() }
+        let libraries = ["/usr/lib/fiu/fiu_run_preload.so", "/usr/lib/fiu/fiu_posix_preload.so"]
+        return [
+            "/usr/bin/env", "FIU_ENABLE=\(command ?? "")", "FIU_CTRL_FIFO=\(controlPrefix)",
+            "LD_PRELOAD=" + ([preload] + libraries).joined(separator: " "),
+        ]
+    }
+
+    /// Runs a libfiu remote-control command in the running process `processID`.
+    static func control(_ processID: Int32, _ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/fiu-ctrl")
+        process.arguments = ["-f", controlPrefix, "-c", command, "\(processID)"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "fiu-ctrl -c \(command)")
+    }
+
+    /// Where libfiu makes each process's control pipes: `fiu-run`'s and `fiu-ctrl`'s own default.
+    private static let controlPrefix = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/fiu-ctrl"
+
+    /// `FileFaults.c` built once per test process, beside the test bundle; nil when it could not be.
+    private static let preload: String? = {
+        let source = URL(fileURLWithPath: #filePath).deletingPathExtension().appendingPathExtension("c")
+        let library = URL(fileURLWithPath: TestPaths.variantd).deletingLastPathComponent()
+            .appendingPathComponent("file-faults.so").path
+        // Built under a name of this process's own and moved into place, so that two test runs never
+        // preload a half-written library.
+        let building = library + ".\(ProcessInfo.processInfo.processIdentifier)"
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        compiler.arguments = ["-shared", "-fPIC", "-O2", "-o", building, source.path, "-ldl"]
+        guard (try? compiler.run()) != nil else { return nil }
+        compiler.waitUntilExit()
+        guard compiler.terminationStatus == 0, rename(building, library) == 0 else { return nil }
+        return library
+    }()
+
+    private struct BuildFailure: Error, CustomStringConvertible {
+        var description: String { "cc could not build FileFaults.c into a library to preload" }
+    }
+}
