@@ -103,14 +103,40 @@ import Variants
             }
         }
 
-        /// Hands the job's lease to another owner for an hour, as a worker that claimed it would hold it.
-        func stealLease(of id: Int64) throws {
-            let later = url == nil ? "lease_expires_at + 3600000" : "lease_expires_at + interval '1 hour'"
-            try execute(
-                """
-                UPDATE variantd_jobs SET lease_token = lease_token + 1000000, lease_owner = 'thief',
-                lease_expires_at = \(later) WHERE id = \(id)
-                """)
+        /// Readies a theft, the queue's tables made: the first job a worker claims has its lease handed to
+        /// another owner for an hour by the claim itself, as a worker that claimed it after the lease ran out
+        /// would hold it. The worker learns it at its first renewal, while it decodes, however late the test
+        /// looks.
+        func prepareTheft() throws {
+            let unstolen =
+                "NEW.lease_owner <> 'thief' AND NOT EXISTS (SELECT 1 FROM variantd_jobs WHERE lease_owner = 'thief')"
+            if url != nil {
+                try execute(
+                    """
+                    CREATE FUNCTION test_theft() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                        IF NEW.state = 'running' AND OLD.state <> 'running' AND \(unstolen) THEN
+                            UPDATE variantd_jobs SET lease_token = NEW.lease_token + 1000000, lease_owner = 'thief',
+                                lease_expires_at = NEW.lease_expires_at + interval '1 hour' WHERE id = NEW.id;
+                        END IF;
+                        RETURN NULL;
+                    END $$
+                    """)
+                try execute(
+                    """
+                    CREATE TRIGGER test_theft AFTER UPDATE ON variantd_jobs
+                    FOR EACH ROW EXECUTE FUNCTION test_theft()
+                    """)
+            } else {
+                try execute(
+                    """
+                    CREATE TRIGGER test_theft AFTER UPDATE OF state ON variantd_jobs
+                    WHEN NEW.state = 'running' AND OLD.state <> 'running' AND \(unstolen)
+                    BEGIN
+                        UPDATE variantd_jobs SET lease_token = NEW.lease_token + 1000000, lease_owner = 'thief',
+                            lease_expires_at = NEW.lease_expires_at + 3600000 WHERE id = NEW.id;
+                    END;
+                    """)
+            }
         }
 
         private func adminURL() throws -> String { try #require(PostgresServer.current).url("postgres") }
@@ -270,9 +296,9 @@ import Variants
             at: TestPaths.samples.appendingPathComponent("pictures/gradient.jpg"),
             to: root.appendingPathComponent("small.jpg"))
         // A 4000 × 3000 noise picture rendered as a 3000-pixel AVIF and twelve PNGs of noise near 4000 pixels,
-        // which deflate cannot shrink: well over ten seconds of encoding, so the lease is taken while the job
-        // is still running however long other tests hold the machine. The stolen lease kills the decode, so
-        // the length costs nothing when the test passes.
+        // which deflate cannot shrink: well over ten seconds of encoding, so the worker's first renewal, which
+        // finds the lease stolen at the claim, comes while the job still runs however loaded the machine. The
+        // stolen lease kills the decode, so the length costs nothing when the test passes.
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
         vips.arguments = [
@@ -291,14 +317,14 @@ import Variants
                         "w8": { "width": 3920, "format": "png" }, "w9": { "width": 3910, "format": "png" },
                         "w10": { "width": 3890, "format": "png" } } }
         """.write(to: buckets.appendingPathComponent("slow.json"), atomically: true, encoding: .utf8)
+        try database.prepareTheft()
         let worker = try Self.work(database, root: root.path, buckets: buckets, ["--lease", "1"])
         let id = try await queue.enqueue(
             try NewJob(request: ObjectRequest(bucket: "slow", path: "large.jpg"), source: "large.jpg")
         ).id
-        try await Self.waitFor("the claim", within: .seconds(120)) {
-            try await queue.job(id: id)?.state == .running
+        try await Self.waitFor("the claim and its theft", within: .seconds(120)) {
+            try await queue.job(id: id)?.leaseOwner == "thief"
         }
-        try database.stealLease(of: id)
         let next = try await queue.enqueue(
             try NewJob(request: ObjectRequest(bucket: "slow", path: "small.jpg"), source: "small.jpg")
         ).id
