@@ -49,20 +49,12 @@ import Variants
         func prepareOutage() throws {
             if url != nil {
                 try execute("CREATE SEQUENCE test_outage")
-                try execute(
+                try postgresTrigger(
+                    "test_outage", "BEFORE UPDATE", returning: "NEW",
                     """
-                    CREATE FUNCTION test_outage() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN
-                        IF OLD.state = 'running' AND NEW.state <> 'running' AND nextval('test_outage') = 1 THEN
-                            PERFORM pg_sleep(120);
-                        END IF;
-                        RETURN NEW;
-                    END $$
-                    """)
-                try execute(
-                    """
-                    CREATE TRIGGER test_outage BEFORE UPDATE ON variantd_jobs
-                    FOR EACH ROW EXECUTE FUNCTION test_outage()
+                    IF OLD.state = 'running' AND NEW.state <> 'running' AND nextval('test_outage') = 1 THEN
+                        PERFORM pg_sleep(120);
+                    END IF;
                     """)
             } else {
                 try execute(
@@ -111,20 +103,13 @@ import Variants
             let unstolen =
                 "NEW.lease_owner <> 'thief' AND NOT EXISTS (SELECT 1 FROM variantd_jobs WHERE lease_owner = 'thief')"
             if url != nil {
-                try execute(
+                try postgresTrigger(
+                    "test_theft", "AFTER UPDATE", returning: "NULL",
                     """
-                    CREATE FUNCTION test_theft() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-                        IF NEW.state = 'running' AND OLD.state <> 'running' AND \(unstolen) THEN
-                            UPDATE variantd_jobs SET lease_token = NEW.lease_token + 1000000, lease_owner = 'thief',
-                                lease_expires_at = NEW.lease_expires_at + interval '1 hour' WHERE id = NEW.id;
-                        END IF;
-                        RETURN NULL;
-                    END $$
-                    """)
-                try execute(
-                    """
-                    CREATE TRIGGER test_theft AFTER UPDATE ON variantd_jobs
-                    FOR EACH ROW EXECUTE FUNCTION test_theft()
+                    IF NEW.state = 'running' AND OLD.state <> 'running' AND \(unstolen) THEN
+                        UPDATE variantd_jobs SET lease_token = NEW.lease_token + 1000000, lease_owner = 'thief',
+                            lease_expires_at = NEW.lease_expires_at + interval '1 hour' WHERE id = NEW.id;
+                    END IF;
                     """)
             } else {
                 try execute(
@@ -137,6 +122,19 @@ import Variants
                     END;
                     """)
             }
+        }
+
+        /// A PostgreSQL trigger on every row the jobs table updates, `timing` it, running `body` (PL/pgSQL).
+        private func postgresTrigger(
+            _ name: String, _ timing: String, returning value: String, _ body: String
+        )
+            throws
+        {
+            try execute(
+                "CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \(body) RETURN \(value); END $$"
+            )
+            try execute(
+                "CREATE TRIGGER \(name) \(timing) ON variantd_jobs FOR EACH ROW EXECUTE FUNCTION \(name)()")
         }
 
         private func adminURL() throws -> String { try #require(PostgresServer.current).url("postgres") }
