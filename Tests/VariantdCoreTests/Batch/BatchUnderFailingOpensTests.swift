@@ -87,7 +87,7 @@ struct BatchUnderFailingOpensTests {
 
         // A host's errors, not ENOENT (libfiu's own pick may be that, which is rightly final `not_found`).
         for errorNumber in [EIO, EMFILE, ENOSPC] {
-            let fiu = try FileFaults.launcher(
+            let fiu = try FileFaults(in: faulty.folder).launcher(
                 enabling: "enable_random name=posix/io/oc/open,probability=0.1,failinfo=\(errorNumber)")
             let status = try await faulty.batch(launcher: fiu)
             // 64 when the declaration itself could not be read, 74 when the manifest could not be opened

@@ -25,10 +25,11 @@ struct ServeUnderFailingOpensTests {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
         try fixture.addRenderBuckets()
-        let daemon = try fixture.start(launcher: try FileFaults.launcher())
+        let faults = FileFaults(in: fixture.directory)
+        let daemon = try fixture.start(launcher: try faults.launcher())
         #expect(try daemon.render("/v1/render/pics/2026/gradient.jpg?width=50").status == 200)
 
-        try FileFaults.control(
+        try faults.control(
             daemon.process.processIdentifier,
             "enable_random name=posix/io/oc/open,probability=0.2,failinfo=\(errorNumber)")
         var refused: [String] = []
@@ -63,7 +64,7 @@ struct ServeUnderFailingOpensTests {
         #expect(daemon.process.isRunning && alive == 200, "the daemon stays up: \(daemon.lastWords)")
         #expect(answers.count > 1, "the fault was met: \(answers)")
 
-        try FileFaults.control(daemon.process.processIdentifier, "disable name=posix/io/oc/open")
+        try faults.control(daemon.process.processIdentifier, "disable name=posix/io/oc/open")
         // A probe's flush waits behind every dirty page of the disk, which a loaded machine can hold for long:
         // 600 looks 200 ms apart, counted rather than timed, since a loaded suite can hold this test's thread
         // longer than the whole wait.

@@ -10,15 +10,25 @@ import VariantdTestSupport
 /// does, but never an open under /proc: `FileFaults.c`, preloaded ahead of libfiu's wrappers, sends those
 /// straight to the C library. A failing disk cannot fail /proc, and libdispatch stops a process whose
 /// thread-pool monitor could not open /proc/<thread>/stat — under load it looks every second.
-enum FileFaults {
+///
+/// libfiu makes control pipes for every process it is preloaded in (a daemon's decoder children too) and a
+/// process that dies by a signal leaves them: they go in the test's own folder, removed with it.
+struct FileFaults {
+    /// Where libfiu makes each process's control pipes, `<prefix>-<pid>.in` and `.out`.
+    private let controlPrefix: String
+
+    init(in folder: URL) {
+        controlPrefix = folder.appendingPathComponent("fiu-ctrl").path
+    }
+
     static let isAvailable =
         FileManager.default.isExecutableFile(atPath: "/usr/bin/fiu-ctrl")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/cc")
 
     /// The command line that starts a program under the faults, with `command` (libfiu's remote-control
     /// syntax, as `fiu-ctrl -c` takes) in force from its start when given.
-    static func launcher(enabling command: String? = nil) throws -> [String] {
-        guard let preload else { throw BuildFailure() }
+    func launcher(enabling command: String? = nil) throws -> [String] {
+        guard let preload = Self.preload else { throw BuildFailure() }
         let libraries = ["/usr/lib/fiu/fiu_run_preload.so", "/usr/lib/fiu/fiu_posix_preload.so"]
         return [
             "/usr/bin/env", "FIU_ENABLE=\(command ?? "")", "FIU_CTRL_FIFO=\(controlPrefix)",
@@ -29,7 +39,7 @@ enum FileFaults {
     /// Runs a libfiu remote-control command in the running process `processID`. `fiu-ctrl` writes to the
     /// process's control pipe, which blocks for good once the process is dead and its pipe left behind (a
     /// crash never removes it), so it is given 60 s and then stopped, failing the test instead of hanging it.
-    static func control(_ processID: Int32, _ command: String) throws {
+    func control(_ processID: Int32, _ command: String) throws {
         try #require(kill(processID, 0) == 0, "fiu-ctrl -c \(command): process \(processID) is gone")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/fiu-ctrl")
@@ -53,9 +63,6 @@ enum FileFaults {
             process.terminationStatus == 0 && !said.lowercased().contains("error"),
             "fiu-ctrl -c \(command): \(said)")
     }
-
-    /// Where libfiu makes each process's control pipes: `fiu-run`'s and `fiu-ctrl`'s own default.
-    private static let controlPrefix = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/fiu-ctrl"
 
     /// `FileFaults.c` built once per test process, beside the test bundle; nil when it could not be.
     private static let preload: String? = {
