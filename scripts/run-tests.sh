@@ -2,8 +2,8 @@
 # Runs the built Swift Testing suites (`swift test --skip-build`) under a watchdog, so that CI always ends
 # with an answer that says what went wrong:
 # - a run still going after $VARIANTD_TEST_LIMIT seconds (default 3600; the suite takes 7 minutes on two
-#   idle cores and over 25 with both busy) is hung: every thread of the test process is printed (gdb), then the process tree, then, last, the tests
-#   that started and have not ended, and the run fails;
+#   idle cores and over 25 with both busy) is hung: every thread of the test process is printed (gdb), then
+#   the process tree, then, last, the tests that started and have not ended, and the run fails;
 # - a process the tests started and left running (a daemon, a decoder child, a SeaweedFS) is named — a
 #   defect to fix in that test — and stopped, so that it cannot hold CI's output pipe open after the tests
 #   have ended. Only this run's: another test run on the machine (another checkout's, or this one's) keeps

@@ -33,7 +33,7 @@ packages=(
   gdb  # scripts/test.sh prints a hung test run's threads before it stops it
   wrk  # the render benchmark's load generator, run for a second by its smoke test
   libimage-exiftool-perl  # exiftool: the metadata tests write a source's EXIF and read renditions' back
-  fiu-utils  # libfiu's fiu-run and fiu-ctrl: the tests' opens failing at random, as a failing host's do
+  fiu-utils  # libfiu's preloads and fiu-ctrl: the tests' opens failing at random, as a failing host's do
   gcc  # cc: the fault tests build the small library they preload ahead of libfiu's
   socat  # the relay a PostgreSQL fail-over test moves from the primary to its standby
 )

@@ -7,7 +7,7 @@ import Foundation
 extension Process {
     /// Waits for the exit, polling with `Task.sleep` so that no thread of the cooperative pool other tests
     /// share is blocked; past `limit` kills the process and returns false.
-    func exited(within limit: Duration) async throws -> Bool {
+    package func exited(within limit: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + limit
         while isRunning && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

@@ -4,9 +4,10 @@ import VariantdTestSupport
 import Variants
 
 /// `variantd batch` under libfiu (Debian's `fiu-utils`, through `FileFaults`), which fails one `open` of a
-/// file in ten with `EIO`, `EMFILE` or `ENOSPC` — reading sources, writing renditions, the manifest, the quarantine: a run
-/// that meets the faults ends with whole manifest lines and typed errors (503, 507), and the run after
-/// them, without faults, leaves the manifest and the renditions exactly as a run that never met one.
+/// file in ten with `EIO`, `EMFILE` or `ENOSPC` — reading sources, writing renditions, the manifest, the
+/// quarantine: a run that meets the faults ends with whole manifest lines and typed errors (503, 507), and
+/// the run after them, without faults, leaves the manifest and the renditions exactly as a run that never
+/// met one.
 @Suite(.enabled(if: FileFaults.isAvailable, "needs fiu-utils (libfiu) and a C compiler"))
 struct BatchUnderFailingOpensTests {
     /// Codes a failed line may carry: the sample that is cut short, and what a failed open becomes.

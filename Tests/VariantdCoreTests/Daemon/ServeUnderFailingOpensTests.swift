@@ -10,8 +10,8 @@ import Variants
 #endif
 
 /// The daemon under libfiu (Debian's `fiu-utils`, through `FileFaults`): told by `fiu-ctrl` to fail one
-/// `open` of a file in five with `EIO`, `EMFILE`, `ENOSPC` or `EDQUOT` — reading sources, writing renditions, the
-/// spool, the queue, the quarantine — and later to stop. Every request sent meanwhile is answered, done or
+/// `open` of a file in five with `EIO`, `EMFILE`, `ENOSPC` or `EDQUOT` — reading sources, writing
+/// renditions, the spool, the queue, the quarantine — and later to stop. Every request sent meanwhile is answered, done or
 /// refused with a typed answer; the daemon stays up; once the fault ends it is ready again by itself, every
 /// refused request succeeds when sent again, and every job it committed is rendered.
 @Suite(.enabled(if: FileFaults.isAvailable, "needs fiu-utils (libfiu, fiu-ctrl) and a C compiler"))
@@ -29,7 +29,7 @@ struct ServeUnderFailingOpensTests {
         let daemon = try fixture.start(launcher: try faults.launcher())
         #expect(try daemon.render("/v1/render/pics/2026/gradient.jpg?width=50").status == 200)
 
-        try faults.control(
+        try await faults.control(
             daemon.process.processIdentifier,
             "enable_random name=posix/io/oc/open,probability=0.2,failinfo=\(errorNumber)")
         var refused: [String] = []
@@ -64,7 +64,7 @@ struct ServeUnderFailingOpensTests {
         #expect(daemon.process.isRunning && alive == 200, "the daemon stays up: \(daemon.lastWords)")
         #expect(answers.count > 1, "the fault was met: \(answers)")
 
-        try faults.control(daemon.process.processIdentifier, "disable name=posix/io/oc/open")
+        try await faults.control(daemon.process.processIdentifier, "disable name=posix/io/oc/open")
         // A probe's flush waits behind every dirty page of the disk, which a loaded machine can hold for long:
         // 600 looks 200 ms apart, counted rather than timed, since a loaded suite can hold this test's thread
         // longer than the whole wait.

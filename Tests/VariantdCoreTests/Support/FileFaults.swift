@@ -38,8 +38,8 @@ struct FileFaults {
 
     /// Runs a libfiu remote-control command in the running process `processID`. `fiu-ctrl` writes to the
     /// process's control pipe, which blocks for good once the process is dead and its pipe left behind (a
-    /// crash never removes it), so it is given 60 s and then stopped, failing the test instead of hanging it.
-    func control(_ processID: Int32, _ command: String) throws {
+    /// crash never removes it), so it is given 60 s and then killed, failing the test instead of hanging it.
+    func control(_ processID: Int32, _ command: String) async throws {
         try #require(kill(processID, 0) == 0, "fiu-ctrl -c \(command): process \(processID) is gone")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/fiu-ctrl")
@@ -47,15 +47,9 @@ struct FileFaults {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("fiu-ctrl -c \(command): no answer from process \(processID) within 60 s")
-        }
+        try #require(
+            try await process.exited(within: .seconds(60)),
+            "fiu-ctrl -c \(command): no answer from process \(processID) within 60 s")
         // It exits 0 whatever happened, saying "Error: unknown pid" when the process is gone before it looks
         // and "returned error" when libfiu refused the command.
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
