@@ -3,7 +3,8 @@
 # with an answer that says what went wrong:
 # - a run still going after $VARIANTD_TEST_LIMIT seconds (default 3600; the suite takes 7 minutes on two
 #   idle cores and over 25 with both busy) is hung: every thread of the test process is printed (gdb), then
-#   the process tree, then, last, the tests that started and have not ended, and the run fails;
+#   the process tree, then, last, the tests that started and have not ended and the test line each thread in
+#   test code waits at, and the run fails;
 # - a process the tests started and left running (a daemon, a decoder child, a SeaweedFS) is named — a
 #   defect to fix in that test — and stopped, so that it cannot hold CI's output pipe open after the tests
 #   have ended. Only this run's: another test run on the machine (another checkout's, or this one's) keeps
@@ -44,6 +45,15 @@ unfinished() {
          END { for (name in open) if (open[name] > 0 && name != " run") print "  " name }'
 }
 
+# One line per thread of a gdb dump that has a frame in the tests' sources: the call it is in, and the test
+# code it was called from, so that a cut tail still shows what a hung test waits for.
+waiting_in_tests() {
+  awk '/^Thread / { thread = $2; top = ""; next }
+       /^#0 / { top = $0; sub(/^#0 +(0x[0-9a-f]+ in )?/, "", top); sub(/ \(.*$/, "", top) }
+       /^#[0-9]+ / && thread != "" && match($0, /\/Tests\/[^ ]+:[0-9]+/) {
+         print "  thread " thread ": " top " ← " substr($0, RSTART + 1, RLENGTH - 1); thread = "" }'
+}
+
 swift test --skip-build > >(tee "$log") 2>&1 &
 tests=$!
 (
@@ -54,12 +64,18 @@ tests=$!
   wait "$sleeper"
   kill -0 "$tests" 2>/dev/null || exit 0
   echo "run-tests.sh: the tests are still running after $limit s; their threads and the process tree:" >&2
+  threads=$(mktemp "${TMPDIR:-/tmp}/variantd-test-threads.XXXXXX")
   for pid in $(of_this_run 'PackageTests\.xctest'); do
-    gdb -p "$pid" -batch -ex 'thread apply all bt 12' 2>&1 | grep -E '^(Thread|#)' >&2
+    gdb -p "$pid" -batch -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' |
+      swift demangle --simplified >> "$threads"
   done
+  cat "$threads" >&2
   ps -eo pid,ppid,etimes,args --forest >&2
   echo "run-tests.sh: tests started and not ended after $limit s:" >&2
   unfinished >&2
+  echo "run-tests.sh: where each thread in test code waits (its innermost call, then its innermost test line):" >&2
+  waiting_in_tests < "$threads" >&2
+  rm -f "$threads"
   pkill -KILL -P "$tests"
   kill -KILL "$tests"
 ) &

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
@@ -90,7 +92,7 @@ static int probe(int thread, long *opened) {
     return error;
 }
 
-long tp_open_root_in_thread(int thread) {
+static long trace(int thread) {
     if (ptrace(PTRACE_SEIZE, thread, 0, PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP) != 0) {
         return tracing_failed - errno;
     }
@@ -100,10 +102,43 @@ long tp_open_root_in_thread(int thread) {
     return error == 0 ? opened : tracing_failed - error;
 }
 
+// The tracing is done by a forked process of its own. A tracer's stops are reported to every thread of its
+// process, and the child's parent (this process) has a thread waiting for the child's exit that would take the
+// main thread's stop for an end and leave the tracer waiting for good. The fork calls nothing but system calls.
+long tp_open_root_in_thread(int thread, int milliseconds) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return tracing_failed - errno;
+    pid_t tracer = fork();
+    if (tracer == 0) {
+        long result = trace(thread);
+        _exit(write(ends[1], &result, sizeof result) == sizeof result ? 0 : 1);
+    }
+    int error = tracer < 0 ? errno : 0;
+    close(ends[1]);
+    long result = 0;
+    if (tracer > 0) {
+        struct pollfd answer = {.fd = ends[0], .events = POLLIN};
+        int ready;
+        do {
+            ready = poll(&answer, 1, milliseconds);
+        } while (ready < 0 && errno == EINTR);
+        if (ready != 1 || read(ends[0], &result, sizeof result) != sizeof result) {
+            error = ready == 0 ? ETIMEDOUT : EPIPE;
+            kill(tracer, SIGKILL);
+        }
+        int status;
+        while (waitpid(tracer, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    close(ends[0]);
+    return error == 0 ? result : tracing_failed - error;
+}
+
 #else
 
-long tp_open_root_in_thread(int thread) {
+long tp_open_root_in_thread(int thread, int milliseconds) {
     (void)thread;
+    (void)milliseconds;
     return tracing_failed - ENOSYS;
 }
 

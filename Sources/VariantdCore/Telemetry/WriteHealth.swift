@@ -130,6 +130,11 @@ package final class WriteHealth: Sendable {
         return current
     }
 
+    /// Returns once the probes begun so far have ended, so that their outcome is read without a clock.
+    func waitForProbes() {
+        probes.sync {}
+    }
+
     /// Failed writes so far, by place and `errno` name.
     package var failures: [Place: [String: Int]] { state.withLock { $0.failures } }
 

@@ -23,10 +23,8 @@ import VariantdTestSupport
         let start = ContinuousClock.now
         health.record(.renditionStore, failure: EIO)
         let probed = start + WriteHealth.probeInterval + .seconds(1)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !health.blocked(now: probed).isEmpty, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        #expect(health.blocked(now: probed).map(\.place) == [.renditionStore], "blocked until the probe ends")
+        health.waitForProbes()
         #expect(health.blocked(now: probed).isEmpty, "the probe wrote past the leftover file")
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
@@ -50,15 +48,14 @@ import VariantdTestSupport
         #expect(blocked.map(\.place) == [.renditionStore] && blocked.first?.blockage == .storeFailing)
 
         let probed = start + WriteHealth.probeInterval + .seconds(1)
-        #expect(health.blocked(now: probed).map(\.place) == [.renditionStore], "still full: the probe fails")
+        _ = health.blocked(now: probed)
+        health.waitForProbes()
+        #expect(health.blocked(now: probed).map(\.place) == [.renditionStore], "still full: the probe failed")
         disk.empty()
         #expect(health.blocked(now: probed + .seconds(1)).isEmpty == false, "not probed again yet")
         let again = probed + WriteHealth.probeInterval
         _ = health.blocked(now: again)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !health.blocked(now: again).isEmpty, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        health.waitForProbes()
         #expect(health.blocked(now: again).isEmpty, "the probe, in the background, found room")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty, "the probe left nothing")
