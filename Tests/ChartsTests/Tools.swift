@@ -19,7 +19,9 @@ enum Tools {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        guard FileManager.default.createFile(atPath: out.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: out.path])
+        }
         defer { try? FileManager.default.removeItem(at: out) }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = FileHandle.nullDevice

@@ -1,7 +1,7 @@
 extension PostgresQueue {
     public func setAccount(_ account: Account) async throws(QueueError) {
         try await run(rerunnable: true) { connection throws(QueueError) in
-            try connection.query(
+            _ = try connection.query(
                 """
                 INSERT INTO variantd_accounts (name, transforms_per_month, overage) VALUES ($1, $2, $3)
                 ON CONFLICT (name) DO UPDATE SET transforms_per_month = excluded.transforms_per_month,

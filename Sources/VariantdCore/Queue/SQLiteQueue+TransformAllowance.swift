@@ -2,7 +2,7 @@ extension SQLiteQueue {
     public func setAccount(_ account: Account) async throws(QueueError) {
         try await database.run { connection throws(QueueError) in
             try Self.writing(connection) { () throws(QueueError) in
-                try connection.query(
+                _ = try connection.query(
                     """
                     INSERT INTO variantd_accounts (name, transforms_per_month, overage, updated_at)
                     VALUES (?, ?, ?, ?)

@@ -1,5 +1,3 @@
-public import Variants
-
 /// Each account's monthly allowance of transforms and what it used, kept in the queue's database so every
 /// daemon sharing it counts against one allowance, across restarts.
 ///

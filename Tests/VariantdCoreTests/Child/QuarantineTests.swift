@@ -70,7 +70,7 @@ import Variants
         let checksum = try #require(SourceChecksum.of(picture))
         let quarantine = try Quarantine(file: file)
 
-        FileManager.default.createFile(atPath: fault, contents: nil)
+        #expect(FileManager.default.createFile(atPath: fault, contents: nil))
         let killed = await pool.fulfil(file: picture).error?.reason
         #expect(killed == .decoderCrash)
         #expect(quarantine.failures(of: checksum) == 1)
@@ -83,7 +83,7 @@ import Variants
         await pool.shutdown()
         let faulty = PipelinePool.overFiles(
             .init(executable: child, size: 1, attemptsPerObject: 1, quarantineFile: file))
-        FileManager.default.createFile(atPath: fault, contents: nil)
+        #expect(FileManager.default.createFile(atPath: fault, contents: nil))
         var reasons: [VariantsError.Reason?] = []
         for _ in 0..<3 { reasons.append(await faulty.fulfil(file: picture).error?.reason) }
         #expect(reasons == [.decoderCrash, .decoderCrash, .quarantined], "two deaths in a row quarantine")

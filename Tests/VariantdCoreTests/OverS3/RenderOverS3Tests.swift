@@ -121,7 +121,7 @@ struct RenderOverS3Tests {
     /// GET of the source, one listing of its renditions and one PUT, answered from the bytes made (and kept
     /// in the rendition cache); a hit, with no window trusting the source, is a HEAD of the source alone.
     @Test func aMissAndAHitStayWithinTheirStoreRequests() throws {
-        let (server, client, bucket, original) = try bucketWithGradient()
+        let (server, _, bucket, original) = try bucketWithGradient()
         let fixture = try fixture()
         defer { fixture.remove() }
         let daemon = try start(

@@ -198,7 +198,7 @@ import Variants
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fault = directory.appendingPathComponent("fault").path
-        FileManager.default.createFile(atPath: fault, contents: nil)
+        #expect(FileManager.default.createFile(atPath: fault, contents: nil))
         let (path, scripts) = try script(
             "if [ -e '\(fault)' ]; then read line; kill -KILL $$; fi\nexec '\(TestPaths.variantd)' \"$@\"")
         defer { try? FileManager.default.removeItem(at: scripts) }

@@ -17,7 +17,7 @@ import VariantdTestSupport
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let leftover = directory.appendingPathComponent(".write-probe-\(getpid())").path
-        FileManager.default.createFile(atPath: leftover, contents: Data([0x0A]))
+        #expect(FileManager.default.createFile(atPath: leftover, contents: Data([0x0A])))
         let health = WriteHealth()
         health.watch(.renditionStore, directory: directory.path)
         let start = ContinuousClock.now

@@ -34,7 +34,8 @@ import Testing
             bytes: try Samples.bytes(sample), timings: &timings)
         var stored: [String: [UInt8]] = [:]
         for (name, rendition) in try #require(metadata.renditions) {
-            stored[name] = try #require(store.existing(rendition.key), "\(name) was not written")
+            let bytes = try #require(store.existing(rendition.key), "\(name) was not written")
+            stored[name] = bytes
         }
         return stored
     }

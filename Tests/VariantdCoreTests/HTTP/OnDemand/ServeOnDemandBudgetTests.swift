@@ -57,7 +57,7 @@ import Variants
         let files = FileManager.default
         for case let key as String in files.enumerator(atPath: out.path) ?? NSEnumerator()
         where key.split(separator: "/").count == 3
-            && !key.split(separator: "/").contains { $0.hasPrefix(".") }
+            && !key.split(separator: "/").contains(where: { $0.hasPrefix(".") })
         {
             let size = (try? files.attributesOfItem(atPath: out.path + "/" + key)[.size] as? NSNumber)?
                 .intValue
