@@ -2,9 +2,9 @@
 # Runs the built Swift Testing suites (`swift test --skip-build`) under a watchdog, so that CI always ends
 # with an answer that says what went wrong:
 # - a run still going after $VARIANTD_TEST_LIMIT seconds (default 3600; the suite takes 7 minutes on two
-#   idle cores and over 25 with both busy) is hung: every thread of the test process is printed (gdb), then
-#   the process tree, then, last, the tests that started and have not ended and the test line each thread in
-#   test code waits at, and the run fails;
+#   idle cores and 9 with both busy) is hung: its output is flushed, every thread of the test process is
+#   printed (gdb), then the process tree, then, last, the tests that started and have not ended and the test
+#   line each thread in test code waits at, and the run fails;
 # - a process the tests started and left running (a daemon, a decoder child, a SeaweedFS) is named — a
 #   defect to fix in that test — and stopped, so that it cannot hold CI's output pipe open after the tests
 #   have ended. Only this run's: another test run on the machine (another checkout's, or this one's) keeps
@@ -63,10 +63,16 @@ tests=$!
   trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
   wait "$sleeper"
   kill -0 "$tests" 2>/dev/null || exit 0
+  # Swift Testing's lines wait in two stdio buffers, the test process's and then that of `swift test`, which
+  # passes them on: both are flushed first, or the log would name tests that ended minutes ago.
+  for pid in $(of_this_run 'PackageTests\.xctest') "$tests"; do
+    timeout 60 gdb -p "$pid" -batch -ex 'call (int) fflush(0)' > /dev/null 2>&1
+    sleep 1
+  done
   echo "run-tests.sh: the tests are still running after $limit s; their threads and the process tree:" >&2
   threads=$(mktemp "${TMPDIR:-/tmp}/variantd-test-threads.XXXXXX")
   for pid in $(of_this_run 'PackageTests\.xctest'); do
-    gdb -p "$pid" -batch -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' |
+    timeout 300 gdb -p "$pid" -batch -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' |
       swift demangle --simplified >> "$threads"
   done
   cat "$threads" >&2
