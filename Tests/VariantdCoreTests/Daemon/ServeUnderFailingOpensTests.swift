@@ -11,9 +11,9 @@ import Variants
 
 /// The daemon under libfiu (Debian's `fiu-utils`, through `FileFaults`): told by `fiu-ctrl` to fail one
 /// `open` of a file in five with `EIO`, `EMFILE`, `ENOSPC` or `EDQUOT` — reading sources, writing
-/// renditions, the spool, the queue, the quarantine — and later to stop. Every request sent meanwhile is answered, done or
-/// refused with a typed answer; the daemon stays up; once the fault ends it is ready again by itself, every
-/// refused request succeeds when sent again, and every job it committed is rendered.
+/// renditions, the spool, the queue, the quarantine — and later to stop. Every request sent meanwhile is
+/// answered, done or refused with a typed answer; the daemon stays up; once the fault ends it is ready again
+/// by itself, every refused request succeeds when sent again, and every job it committed is rendered.
 @Suite(.enabled(if: FileFaults.isAvailable, "needs fiu-utils (libfiu, fiu-ctrl) and a C compiler"))
 struct ServeUnderFailingOpensTests {
     /// What a request may be answered while opens fail: the host's fault, typed, to be sent again.
