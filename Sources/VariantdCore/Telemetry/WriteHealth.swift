@@ -8,9 +8,9 @@ import Variants
 
 /// Whether the places this process writes to can take writes. A write that fails for want of room
 /// (`ENOSPC`, `EDQUOT`), on a read-only file system (`EROFS`) or on a failing device (`EIO`) at a place whose
-/// failure fails answers makes the process not ready, so a load balancer sends traffic elsewhere, until a later write there succeeds or a
-/// probe of the place finds it writable with room again; every failed write is counted by place and `errno`
-/// for `/metrics`. Process-wide, as the places are.
+/// failure fails answers makes the process not ready, so a load balancer sends traffic elsewhere, until a
+/// later write there succeeds or a probe of the place finds it writable with room again; every failed write
+/// is counted by place and `errno` for `/metrics`. Process-wide, as the places are.
 package final class WriteHealth: Sendable {
     package static let shared = WriteHealth()
 
