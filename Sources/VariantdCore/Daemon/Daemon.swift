@@ -165,9 +165,10 @@ struct Daemon: Sendable {
     /// Stops accepting and claiming, lets admitted jobs and the workers' jobs in hand finish within the grace
     /// period, and stops.
     ///
-    /// Exits 0 when every job was answered; 1 when the grace period ended first (those jobs' children
-    /// finish or die on their own, and their unfinished files are removed when they die; a worker's job goes
-    /// back to the queue when its lease expires).
+    /// Exits 0 when every job was answered. When the grace period ended first, it ends the process here with
+    /// 1, leaving the threads that still serve those jobs (their children finish or die on their own, and
+    /// their unfinished files are removed when they die; a worker's job goes back to the queue when its lease
+    /// expires).
     private func drain(
         _ server: HTTPServer, admission: Admission, pool: PipelinePool, workers: DaemonWorkers?
     )
@@ -184,7 +185,7 @@ struct Daemon: Sendable {
         let unanswered = server.unanswered + (workers?.isRunning == true ? 1 : 0)
         guard unanswered == 0 else {
             EventLog.event("stopped", ["unanswered": .integer(unanswered)])
-            return .failure
+            ExitStatus.failure.endProcessLeavingThreads()
         }
         // The last answers were handed over; give their connections a moment to be written and closed.
         let flushed = min(deadline, ContinuousClock.now + .seconds(2))

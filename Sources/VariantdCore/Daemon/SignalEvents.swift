@@ -17,7 +17,7 @@ enum SignalEvent: Sendable {
             let relay = Task {
                 for await number in numbers {
                     if number != SignalStream.hangUp, !startup.isOver {
-                        ExitStatus(stoppedBy: number).endProcessDuringStartUp()
+                        ExitStatus(stoppedBy: number).endProcessLeavingThreads()
                     }
                     continuation.yield(number == SignalStream.hangUp ? .reload : .terminate)
                 }

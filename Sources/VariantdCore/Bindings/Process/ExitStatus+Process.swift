@@ -9,10 +9,12 @@ extension ExitStatus {
         exit(rawValue)
     }
 
-    /// Ends the process without running the libraries' exit handlers: for a stop while other threads are still
-    /// starting, whose libraries (libvips, poppler, fontconfig) may be tearing down what another thread is
-    /// still setting up. Nothing is held that needs flushing then.
-    package func endProcessDuringStartUp() -> Never {
+    /// Ends the process without running the libraries' exit handlers, once what was written is flushed: for a
+    /// stop while other threads still run — still starting, or still serving when a grace period ended first
+    /// — since the handlers tear down what those threads use (libvips, poppler, fontconfig, libmicrohttpd's
+    /// connections), and the process could die by SIGSEGV instead of exiting with its status.
+    package func endProcessLeavingThreads() -> Never {
+        fflush(nil)
         _exit(rawValue)
     }
 }
